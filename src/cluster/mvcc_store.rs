@@ -125,7 +125,8 @@ impl KeyRange {
         } else if self.end == "\0" {
             (Bound::Included(self.key.as_str()), Bound::Unbounded)
         } else if self.end.as_str() <= self.key.as_str() {
-            (Bound::Excluded(self.key.as_str()), Bound::Excluded(self.key.as_str()))
+            // An empty interval (a reversed range selects nothing, as in etcd).
+            (Bound::Included(self.key.as_str()), Bound::Excluded(self.key.as_str()))
         } else {
             (Bound::Included(self.key.as_str()), Bound::Excluded(self.end.as_str()))
         }
@@ -616,6 +617,15 @@ mod tests {
         assert!(!s.is_watching(old));
         let at = s.watch(KeyRange::prefix("k"), 4);
         assert_eq!(s.poll_watch(at).len(), 1, "watching from the compact revision works");
+    }
+
+    #[test]
+    fn reversed_ranges_select_nothing() {
+        let mut s = MvccStore::new();
+        s.put("b", "1");
+        let reversed = KeyRange { key: "c".into(), end: "a".into() };
+        assert_eq!(s.range(&reversed, 0, 0).unwrap().count, 0);
+        assert_eq!(s.range(&KeyRange { key: "b".into(), end: "b".into() }, 0, 0).unwrap().count, 0);
     }
 
     #[test]
