@@ -5,6 +5,7 @@
 
 pub mod base64;
 pub mod cluster;
+pub mod session;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

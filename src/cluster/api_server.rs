@@ -293,7 +293,7 @@ impl ApiServer {
     }
 
     /// The kind a manifest names, checking its apiVersion.
-    fn kind_of(obj: &ApiObject) -> Result<Kind, Status> {
+    pub fn kind_of(obj: &ApiObject) -> Result<Kind, Status> {
         Kind::parse(&obj.kind)
             .filter(|k| k.name() == obj.kind && (obj.api_version.is_empty() || obj.api_version == k.api_version()))
             .ok_or_else(|| Status::no_kind_match(&obj.kind, &obj.api_version))
@@ -318,7 +318,8 @@ impl ApiServer {
     /// POST: creates an object. Pods start `Pending`; Deployments and ReplicaSets start with
     /// an empty status and generation 1.
     pub fn create(&mut self, user: &UserInfo, obj: ApiObject) -> Result<ApiObject, Status> {
-        let kind = Self::kind_of(&obj).unwrap_or(Kind::ConfigMap);
+        // A kind the server does not serve never reaches a resource's handler or metrics.
+        let kind = Self::kind_of(&obj)?;
         let result = self.do_create(user, obj);
         self.finish("POST", kind, "", 201, result)
     }
@@ -362,14 +363,16 @@ impl ApiServer {
     /// the request must equal the stored one, else 409 Conflict; an update that changes
     /// nothing writes nothing and keeps the resourceVersion.
     pub fn update(&mut self, user: &UserInfo, obj: ApiObject) -> Result<ApiObject, Status> {
-        let kind = Self::kind_of(&obj).unwrap_or(Kind::ConfigMap);
+        // A kind the server does not serve never reaches a resource's handler or metrics.
+        let kind = Self::kind_of(&obj)?;
         let result = self.do_update(user, obj, false);
         self.finish("PUT", kind, "", 200, result)
     }
 
     /// PUT on the `status` subresource: replaces only the status.
     pub fn update_status(&mut self, user: &UserInfo, obj: ApiObject) -> Result<ApiObject, Status> {
-        let kind = Self::kind_of(&obj).unwrap_or(Kind::ConfigMap);
+        // A kind the server does not serve never reaches a resource's handler or metrics.
+        let kind = Self::kind_of(&obj)?;
         let result = self.do_update(user, obj, true);
         self.finish("PUT", kind, "status", 200, result)
     }

@@ -1,0 +1,34 @@
+# informer-playground — two commands on a fresh machine:
+#   make serve   build and serve the playground on http://127.0.0.1:$(PORT)
+#   make test    run every test layer (native, browser, end-to-end)
+# Both install whatever is missing first (scripts/setup.sh).
+
+PORT ?= 8080
+PUBLIC_URL ?= /
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+
+.PHONY: serve test dist bench setup-web setup-test fmt lint
+
+serve: setup-web
+	trunk serve --address 127.0.0.1 --port $(PORT)
+
+test: setup-test
+	bash scripts/test.sh
+
+dist: setup-web
+	trunk build --release --public-url $(PUBLIC_URL)
+	@bash scripts/sizes.sh dist
+
+setup-web:
+	@bash scripts/setup.sh web
+
+setup-test:
+	@bash scripts/setup.sh test
+
+fmt:
+	cargo fmt
+
+lint:
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -- -D warnings

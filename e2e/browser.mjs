@@ -1,0 +1,33 @@
+// Launches the system Chromium through playwright-core (no browser downloads) and opens the
+// built playground served on loopback.
+import { chromium } from 'playwright-core';
+import { serve } from './static_server.mjs';
+
+export const DIST = process.env.DIST_DIR ?? 'dist';
+
+export async function openPlayground({ width = 1280, height = 720 } = {}) {
+  const server = await serve(DIST, process.env.PUBLIC_URL ?? '/');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+  const page = await browser.newPage({ viewport: { width, height } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const { port } = server.address();
+  await page.goto(`http://127.0.0.1:${port}${process.env.PUBLIC_URL ?? '/'}`);
+  await page.getByRole('heading', { name: 'informer-playground' }).waitFor();
+  const close = async () => {
+    await browser.close();
+    server.close();
+  };
+  return { page, errors, close };
+}
+
+/// Saves a screenshot for people to look at (not compared by any test).
+export async function screenshot(page, name) {
+  const dir = process.env.SCREENSHOT_DIR ?? 'target/screenshots';
+  await import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }));
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+}

@@ -1,0 +1,47 @@
+//! The API server's metrics: requests by verb, resource and code (like
+//! `apiserver_request_total`), what it sent, live watchers, and each watch cache.
+
+use super::app::PageState;
+use crate::cluster::Kind;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub session: PageState,
+}
+
+#[function_component(MetricsPanel)]
+pub fn metrics_panel(props: &Props) -> Html {
+    let api = &props.session.0.api;
+    let metrics = api.metrics();
+    html! {
+        <div class="metrics">
+            <dl class="figures">
+                <div><dt>{ "Objects sent" }</dt><dd>{ metrics.objects_sent }</dd></div>
+                <div><dt>{ "Bytes sent" }</dt><dd>{ metrics.bytes_sent }</dd></div>
+                <div><dt>{ "Live watchers" }</dt><dd>{ api.live_watchers() }</dd></div>
+            </dl>
+            <table aria-label="Requests">
+                <thead><tr><th>{ "Verb" }</th><th>{ "Resource" }</th><th class="num">{ "Code" }</th><th class="num">{ "Count" }</th></tr></thead>
+                <tbody>
+                    { for metrics.requests.iter().map(|((verb, resource, code), n)| html! {
+                        <tr class={classes!((*code >= 400).then_some("failed-row"))}>
+                            <td>{ verb }</td><td>{ resource }</td><td class="num">{ code }</td><td class="num">{ n }</td>
+                        </tr>
+                    }) }
+                    if metrics.requests.is_empty() {
+                        <tr><td colspan="4" class="empty">{ "No requests yet." }</td></tr>
+                    }
+                </tbody>
+            </table>
+            <table aria-label="Watch caches">
+                <thead><tr><th>{ "Watch cache" }</th><th class="num">{ "Objects" }</th><th class="num">{ "RV" }</th><th class="num" title="The oldest resourceVersion a watch can resume from">{ "Oldest RV" }</th></tr></thead>
+                <tbody>
+                    { for Kind::ALL.iter().filter_map(|k| api.watch_cache(*k).map(|c| (k, c))).map(|(k, c)| html! {
+                        <tr><td>{ k.resource() }</td><td class="num">{ c.len() }</td><td class="num">{ c.revision() }</td><td class="num">{ c.oldest_servable() }</td></tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}

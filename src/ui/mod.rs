@@ -1,0 +1,19 @@
+//! The page (wasm32 only): Yew components that show a [`Session`](crate::session::Session)
+//! and send it actions. Components never change the cluster themselves.
+
+mod app;
+mod metrics_panel;
+mod object_form;
+mod objects_table;
+mod revision_timeline;
+
+pub use app::App;
+
+/// Mounts the playground on the page's `<div id="playground">` (or the body).
+pub fn start() {
+    let document = web_sys::window().and_then(|w| w.document());
+    match document.and_then(|d| d.get_element_by_id("playground")) {
+        Some(root) => yew::Renderer::<App>::with_root(root).render(),
+        None => yew::Renderer::<App>::new().render(),
+    };
+}

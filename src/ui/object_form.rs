@@ -1,0 +1,66 @@
+//! The manifest editor: pick a kind for an example, edit the JSON, create, update or delete
+//! it, and compact the store.
+
+use crate::cluster::Kind;
+use crate::session::{Action, Session};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub manifest: String,
+    pub on_edit: Callback<String>,
+    pub on_action: Callback<Action>,
+}
+
+#[function_component(ObjectForm)]
+pub fn object_form(props: &Props) -> Html {
+    let compact_to = use_state(String::new);
+    let on_kind = {
+        let on_edit = props.on_edit.clone();
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Some(kind) = Kind::parse(&value) {
+                on_edit.emit(Session::example(kind, "default", &format!("demo-{}", kind.name().to_ascii_lowercase())));
+            }
+        })
+    };
+    let on_text = {
+        let on_edit = props.on_edit.clone();
+        Callback::from(move |e: InputEvent| on_edit.emit(e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value()))
+    };
+    let act = |make: fn(String) -> Action| {
+        let (on_action, manifest) = (props.on_action.clone(), props.manifest.clone());
+        Callback::from(move |_| on_action.emit(make(manifest.clone())))
+    };
+    let on_compact_input = {
+        let compact_to = compact_to.clone();
+        Callback::from(move |e: InputEvent| compact_to.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))
+    };
+    let on_compact = {
+        let (on_action, compact_to) = (props.on_action.clone(), compact_to.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            on_action.emit(Action::Compact((*compact_to).clone()));
+        })
+    };
+    html! {
+        <div class="object-form">
+            <label for="kind">{ "Example kind" }</label>
+            <select id="kind" onchange={on_kind}>
+                { for Kind::ALL.iter().map(|k| html! { <option value={k.name()} selected={*k == Kind::ConfigMap}>{ k.name() }</option> }) }
+            </select>
+            <label for="manifest">{ "Manifest (JSON)" }</label>
+            <textarea id="manifest" rows="12" spellcheck="false" value={props.manifest.clone()} oninput={on_text} />
+            <div class="buttons">
+                <button type="button" onclick={act(Action::Create)}>{ "Create" }</button>
+                <button type="button" onclick={act(Action::Update)}>{ "Update" }</button>
+                <button type="button" class="danger" onclick={act(Action::DeleteManifest)}>{ "Delete" }</button>
+            </div>
+            <form class="compact" onsubmit={on_compact}>
+                <label for="compact-rev">{ "Compact to revision" }</label>
+                <input id="compact-rev" type="text" inputmode="numeric" value={(*compact_to).clone()} oninput={on_compact_input} />
+                <button type="submit">{ "Compact store" }</button>
+            </form>
+        </div>
+    }
+}
