@@ -14,7 +14,11 @@ pub enum Action {
     Create(String),
     /// Replace an object with the manifest (its resourceVersion, if given, must be current).
     Update(String),
-    Delete { kind: Kind, namespace: String, name: String },
+    Delete {
+        kind: Kind,
+        namespace: String,
+        name: String,
+    },
     /// Delete the object a manifest names.
     DeleteManifest(String),
     /// Compact the store at a revision, typed as text.
@@ -55,7 +59,8 @@ fn kubectl_ref(obj: &ApiObject) -> String {
 }
 
 fn parse_manifest(text: &str) -> Result<ApiObject, Status> {
-    ApiObject::from_json(text).map_err(|e| Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")))
+    ApiObject::from_json(text)
+        .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")))
 }
 
 impl Session {
@@ -90,12 +95,9 @@ impl Session {
                 self.run(Action::Delete { kind, namespace: namespace.into(), name: obj.metadata.name.clone() })
             }
             Action::Compact(text) => {
-                let rev = text
-                    .trim()
-                    .parse::<i64>()
-                    .ok()
-                    .filter(|r| *r > 0)
-                    .ok_or_else(|| format!("error: invalid revision {:?}: want a positive whole number", text.trim()))?;
+                let rev = text.trim().parse::<i64>().ok().filter(|r| *r > 0).ok_or_else(|| {
+                    format!("error: invalid revision {:?}: want a positive whole number", text.trim())
+                })?;
                 self.api.compact(rev).map_err(|e| e.grpc_message())?;
                 Ok(format!("compacted at revision {rev}"))
             }
@@ -154,7 +156,8 @@ mod tests {
         let mut s = Session::default();
         s.apply(Action::Create(Session::example(Kind::ConfigMap, "default", "demo")));
         s.apply(Action::Create("{not json".into()));
-        assert!(failed(&s).starts_with("Error from server (BadRequest): the object provided is unrecognized: json parse error:"));
+        assert!(failed(&s)
+            .starts_with("Error from server (BadRequest): the object provided is unrecognized: json parse error:"));
         s.apply(Action::Compact("9".into()));
         assert_eq!(failed(&s), "etcdserver: mvcc: required revision is a future revision");
         s.apply(Action::Compact("soon".into()));

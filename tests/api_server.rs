@@ -63,7 +63,9 @@ fn semantics_8_update_conflicts_on_a_stale_resource_version() {
 #[test]
 fn semantics_8_spec_and_status_are_written_by_different_verbs() {
     let mut api = ApiServer::default();
-    let d = ApiObject::new(Kind::Deployment, "default", "web").with("spec", json!({"replicas": 3})).with("status", json!({"replicas": 9}));
+    let d = ApiObject::new(Kind::Deployment, "default", "web")
+        .with("spec", json!({"replicas": 3}))
+        .with("status", json!({"replicas": 9}));
     let d = create(&mut api, d);
     assert_eq!(d.metadata.generation, 1);
     assert_eq!(d.status(), Some(&json!({})), "status is not set on create");
@@ -204,7 +206,9 @@ fn semantics_8_list_resource_version_semantics() {
     assert_eq!(second.items.len(), 3, "the continuation reads at the first page's revision");
     assert_eq!(second.resource_version, 6);
     // "0": any, from the watch cache, which ignores the limit.
-    let any = api.list(&admin(), Kind::ConfigMap, &ListOptions { resource_version: "0".into(), limit: 2, ..Default::default() }).unwrap();
+    let any = api
+        .list(&admin(), Kind::ConfigMap, &ListOptions { resource_version: "0".into(), limit: 2, ..Default::default() })
+        .unwrap();
     assert_eq!((any.items.len(), any.continue_token.as_str()), (6, ""));
     // N with a limit: exact, from etcd; once compacted, 410.
     api.compact(6).unwrap();
@@ -216,11 +220,15 @@ fn semantics_8_list_resource_version_semantics() {
     let stale = api.list(&admin(), Kind::ConfigMap, &ListOptions { limit: 1, ..Default::default() }).unwrap();
     create(&mut api, cm("d"));
     api.compact(8).unwrap();
-    let err = api.list(&admin(), Kind::ConfigMap, &ListOptions { continue_token: stale.continue_token, ..Default::default() }).unwrap_err();
+    let err = api
+        .list(&admin(), Kind::ConfigMap, &ListOptions { continue_token: stale.continue_token, ..Default::default() })
+        .unwrap_err();
     assert_eq!(err.code, 410);
     assert!(err.message.starts_with("The provided continue parameter is too old to display a consistent list result."));
     // N in the future: 504 Too large resource version.
-    let err = api.list(&admin(), Kind::ConfigMap, &ListOptions { resource_version: "99".into(), ..Default::default() }).unwrap_err();
+    let err = api
+        .list(&admin(), Kind::ConfigMap, &ListOptions { resource_version: "99".into(), ..Default::default() })
+        .unwrap_err();
     assert_eq!((err.code, err.message.as_str()), (504, "Timeout: Too large resource version: 99, current: 8"));
 }
 
@@ -232,7 +240,8 @@ fn semantics_8_field_selectors_and_namespaces() {
     }
     let on_n1 = ListOptions { field_selector: "spec.nodeName=n1".into(), ..Default::default() };
     assert_eq!(api.list(&admin(), Kind::Pod, &on_n1).unwrap().items.len(), 2);
-    let in_a = ListOptions { namespace: Some("a".into()), field_selector: "spec.nodeName=n1".into(), ..Default::default() };
+    let in_a =
+        ListOptions { namespace: Some("a".into()), field_selector: "spec.nodeName=n1".into(), ..Default::default() };
     assert_eq!(api.list(&admin(), Kind::Pod, &in_a).unwrap().items[0].metadata.name, "p1");
     let bad = ListOptions { field_selector: "spec.image=x".into(), ..Default::default() };
     assert_eq!(api.list(&admin(), Kind::Pod, &bad).unwrap_err().message, "field label not supported: spec.image");
@@ -243,7 +252,9 @@ fn semantics_8_bookmarks_only_when_allowed() {
     let mut api = ApiServer::default();
     create(&mut api, cm("a"));
     let with = watch(&mut api, "2");
-    let without = api.watch(&admin(), Kind::ConfigMap, &WatchOptions { resource_version: "2".into(), ..Default::default() }).unwrap();
+    let without = api
+        .watch(&admin(), Kind::ConfigMap, &WatchOptions { resource_version: "2".into(), ..Default::default() })
+        .unwrap();
     create(&mut api, ApiObject::new(Kind::Pod, "default", "p"));
     api.send_bookmarks();
     assert_eq!(types(&api.take_events(with)), vec![("BOOKMARK", 2)]);
@@ -256,7 +267,11 @@ fn controller() -> UserInfo {
 
 fn grant(api: &mut ApiServer, verbs: &[&str]) {
     let rbac = api.rbac_mut();
-    rbac.put_role(Role { namespace: String::new(), name: "cm-reader".into(), rules: vec![PolicyRule::new(verbs, &[""], &["configmaps"])] });
+    rbac.put_role(Role {
+        namespace: String::new(),
+        name: "cm-reader".into(),
+        rules: vec![PolicyRule::new(verbs, &[""], &["configmaps"])],
+    });
     rbac.put_binding(RoleBinding {
         namespace: String::new(),
         name: "cm-reader".into(),
@@ -277,11 +292,15 @@ fn semantics_8_rbac_is_checked_per_request() {
     );
     grant(&mut api, &["list", "watch"]);
     assert!(api.list(&controller(), Kind::ConfigMap, &ListOptions::default()).is_ok());
-    let w = api.watch(&controller(), Kind::ConfigMap, &WatchOptions { resource_version: "1".into(), ..Default::default() }).unwrap();
+    let w = api
+        .watch(&controller(), Kind::ConfigMap, &WatchOptions { resource_version: "1".into(), ..Default::default() })
+        .unwrap();
     grant(&mut api, &["list"]);
     create(&mut api, cm("a"));
     assert_eq!(types(&api.take_events(w)), vec![("ADDED", 2)], "an open watch keeps streaming after a revoke");
-    let err = api.watch(&controller(), Kind::ConfigMap, &WatchOptions { namespace: Some("my-ns".into()), ..Default::default() }).unwrap_err();
+    let err = api
+        .watch(&controller(), Kind::ConfigMap, &WatchOptions { namespace: Some("my-ns".into()), ..Default::default() })
+        .unwrap_err();
     assert!(err.message.ends_with(r#"cannot watch resource "configmaps" in API group "" in the namespace "my-ns""#));
     let named = WatchOptions { field_selector: "metadata.name=a".into(), ..Default::default() };
     let err = api.watch(&controller(), Kind::ConfigMap, &named).unwrap_err();
@@ -297,19 +316,28 @@ fn semantics_8_bad_input_gets_upstream_errors() {
     let mut api = ApiServer::default();
     let err = api.create(&admin(), cm("Bad_Name")).unwrap_err();
     assert_eq!(err.code, 422);
-    assert!(err.message.starts_with(r#"ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain"#));
+    assert!(err.message.starts_with(
+        r#"ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain"#
+    ));
     let mut foo = cm("x");
     foo.kind = "Foo".into();
     assert_eq!(api.create(&admin(), foo).unwrap_err().message, r#"no matches for kind "Foo" in version "v1""#);
     let mut with_rv = cm("x");
     with_rv.metadata.resource_version = "5".into();
-    assert_eq!(api.create(&admin(), with_rv).unwrap_err().message, "resourceVersion should not be set on objects to be created");
+    assert_eq!(
+        api.create(&admin(), with_rv).unwrap_err().message,
+        "resourceVersion should not be set on objects to be created"
+    );
     create(&mut api, cm("x"));
     assert_eq!(api.create(&admin(), cm("x")).unwrap_err().message, r#"configmaps "x" already exists"#);
     assert_eq!(api.compact(9), Err(MvccError::FutureRevision));
     assert_eq!(api.compact(9).unwrap_err().grpc_message(), "etcdserver: mvcc: required revision is a future revision");
-    let err = api.list(&admin(), Kind::ConfigMap, &ListOptions { resource_version: "abc".into(), ..Default::default() }).unwrap_err();
+    let err = api
+        .list(&admin(), Kind::ConfigMap, &ListOptions { resource_version: "abc".into(), ..Default::default() })
+        .unwrap_err();
     assert_eq!(err.code, 400);
-    let err = api.list(&admin(), Kind::ConfigMap, &ListOptions { continue_token: "!!".into(), ..Default::default() }).unwrap_err();
+    let err = api
+        .list(&admin(), Kind::ConfigMap, &ListOptions { continue_token: "!!".into(), ..Default::default() })
+        .unwrap_err();
     assert!(err.message.starts_with("continue key is not valid"));
 }

@@ -45,11 +45,21 @@ impl Rng {
 /// One generated operation.
 #[derive(Clone, Debug)]
 enum Step {
-    Txn { compares: Vec<Compare>, success: Vec<Op>, failure: Vec<Op> },
+    Txn {
+        compares: Vec<Compare>,
+        success: Vec<Op>,
+        failure: Vec<Op>,
+    },
     Compact(i64),
-    Range { range: KeyRange, rev: i64, limit: usize },
+    Range {
+        range: KeyRange,
+        rev: i64,
+        limit: usize,
+    },
     /// Watch the prefix from a revision; a marker put afterwards tells when catch-up is done.
-    Watch { start: i64 },
+    Watch {
+        start: i64,
+    },
 }
 
 fn random_range(rng: &mut Rng) -> KeyRange {
@@ -92,7 +102,11 @@ fn random_step(rng: &mut Rng, n: usize, current: i64, compacted: Option<i64>) ->
         // at the compact revision is gone for a watch that starts there.
         12 => Step::Compact(current),
         13 => Step::Compact(1 + rng.below(current as u64 + 1) as i64),
-        14..=16 => Step::Range { range: random_range(rng), rev: rng.below(current as u64 + 2) as i64, limit: rng.below(4) as usize },
+        14..=16 => Step::Range {
+            range: random_range(rng),
+            rev: rng.below(current as u64 + 2) as i64,
+            limit: rng.below(4) as usize,
+        },
         _ => Step::Watch {
             start: match (rng.below(10), compacted) {
                 (0, _) => current + 3,
@@ -154,12 +168,17 @@ fn call(port: u16, path: &str, body: Value) -> Value {
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).expect("read from etcd");
     let (body, _) = body_of(&raw).expect("an HTTP response");
-    serde_json::from_slice(&body).unwrap_or_else(|e| panic!("etcd answered {path} with non-JSON ({e}): {}", String::from_utf8_lossy(&raw)))
+    serde_json::from_slice(&body)
+        .unwrap_or_else(|e| panic!("etcd answered {path} with non-JSON ({e}): {}", String::from_utf8_lossy(&raw)))
 }
 
 /// The JSON objects of a watch stream so far (the gateway writes one per line).
 fn stream_results(body: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(body).lines().filter_map(|l| serde_json::from_str::<Value>(l).ok()).map(|v| v["result"].clone()).collect()
+    String::from_utf8_lossy(body)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .map(|v| v["result"].clone())
+        .collect()
 }
 
 // ----- one etcd process -----
@@ -176,7 +195,8 @@ fn free_port() -> u16 {
 
 fn etcd_binary() -> Option<PathBuf> {
     let from_env = std::env::var_os("ETCD_BIN").map(PathBuf::from);
-    let on_path = std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("etcd")).find(|p| p.is_file()));
+    let on_path =
+        std::env::var_os("PATH").and_then(|p| std::env::split_paths(&p).map(|d| d.join("etcd")).find(|p| p.is_file()));
     from_env.filter(|p| p.is_file()).or(on_path)
 }
 
@@ -246,9 +266,15 @@ fn op_json(op: &Op) -> Value {
 
 fn compare_json(c: &Compare) -> Value {
     match c {
-        Compare::ModRevision(k, r) => json!({"target": "MOD", "key": b64(k), "mod_revision": r.to_string(), "result": "EQUAL"}),
-        Compare::CreateRevision(k, r) => json!({"target": "CREATE", "key": b64(k), "create_revision": r.to_string(), "result": "EQUAL"}),
-        Compare::Version(k, v) => json!({"target": "VERSION", "key": b64(k), "version": v.to_string(), "result": "EQUAL"}),
+        Compare::ModRevision(k, r) => {
+            json!({"target": "MOD", "key": b64(k), "mod_revision": r.to_string(), "result": "EQUAL"})
+        }
+        Compare::CreateRevision(k, r) => {
+            json!({"target": "CREATE", "key": b64(k), "create_revision": r.to_string(), "result": "EQUAL"})
+        }
+        Compare::Version(k, v) => {
+            json!({"target": "VERSION", "key": b64(k), "version": v.to_string(), "result": "EQUAL"})
+        }
         Compare::Value(k, v) => json!({"target": "VALUE", "key": b64(k), "value": b64(v), "result": "EQUAL"}),
     }
 }
@@ -258,7 +284,15 @@ fn etcd_kvs(v: &Value) -> Vec<String> {
         .as_array()
         .into_iter()
         .flatten()
-        .map(|kv| kv_text(&unb64(&kv["key"]), &unb64(&kv["value"]), int(&kv["create_revision"]), int(&kv["mod_revision"]), int(&kv["version"])))
+        .map(|kv| {
+            kv_text(
+                &unb64(&kv["key"]),
+                &unb64(&kv["value"]),
+                int(&kv["create_revision"]),
+                int(&kv["mod_revision"]),
+                int(&kv["version"]),
+            )
+        })
         .collect()
 }
 
@@ -288,11 +322,17 @@ fn etcd_step(port: u16, step: &Step, marker_value: &str) -> String {
                     match op {
                         Op::Put { .. } => "put".to_string(),
                         Op::Delete(_) => format!("deleted {}", int(&r["response_delete_range"]["deleted"])),
-                        Op::Range(_) => format!("range {} {:?}", int(&r["response_range"]["count"]), etcd_kvs(&r["response_range"])),
+                        Op::Range(_) => {
+                            format!("range {} {:?}", int(&r["response_range"]["count"]), etcd_kvs(&r["response_range"]))
+                        }
                     }
                 })
                 .collect();
-            format!("txn ok={} rev={} {results:?}", v["succeeded"].as_bool().unwrap_or(false), int(&v["header"]["revision"]))
+            format!(
+                "txn ok={} rev={} {results:?}",
+                v["succeeded"].as_bool().unwrap_or(false),
+                int(&v["header"]["revision"])
+            )
         }
         Step::Compact(rev) => {
             let v = call(port, "/v3/kv/compaction", json!({"revision": rev.to_string(), "physical": true}));
@@ -303,10 +343,16 @@ fn etcd_step(port: u16, step: &Step, marker_value: &str) -> String {
             body["revision"] = json!(rev.to_string());
             body["limit"] = json!(limit.to_string());
             let v = call(port, "/v3/kv/range", body);
-            etcd_error(&v).unwrap_or_else(|| format!("range rev={} count={} {:?}", int(&v["header"]["revision"]), int(&v["count"]), etcd_kvs(&v)))
+            etcd_error(&v).unwrap_or_else(|| {
+                format!("range rev={} count={} {:?}", int(&v["header"]["revision"]), int(&v["count"]), etcd_kvs(&v))
+            })
         }
         Step::Watch { start } => {
-            let mut stream = send(port, "/v3/watch", &json!({"create_request": {"key": b64(PREFIX), "range_end": b64("k0"), "start_revision": start.to_string()}}));
+            let mut stream = send(
+                port,
+                "/v3/watch",
+                &json!({"create_request": {"key": b64(PREFIX), "range_end": b64("k0"), "start_revision": start.to_string()}}),
+            );
             stream.set_read_timeout(Some(Duration::from_millis(200))).ok();
             let mut raw = Vec::new();
             let mut lines = Vec::new();
@@ -319,7 +365,11 @@ fn etcd_step(port: u16, step: &Step, marker_value: &str) -> String {
                     Ok(n) => raw.extend_from_slice(&buf[..n]),
                     Err(_) => {}
                 }
-                assert!(Instant::now() < deadline, "etcd watch from {start} did not finish: {}", String::from_utf8_lossy(&raw));
+                assert!(
+                    Instant::now() < deadline,
+                    "etcd watch from {start} did not finish: {}",
+                    String::from_utf8_lossy(&raw)
+                );
                 let results = body_of(&raw).map(|(b, _)| stream_results(&b)).unwrap_or_default();
                 if marker_rev.is_none() && results.iter().any(|r| r["created"].as_bool() == Some(true)) {
                     let current = int(&call(port, "/v3/kv/range", json!({"key": b64("probe")}))["header"]["revision"]);
@@ -342,7 +392,16 @@ fn etcd_step(port: u16, step: &Step, marker_value: &str) -> String {
                         let rev = int(&kv["mod_revision"]);
                         lines.push(match e["type"].as_str() {
                             Some("DELETE") => format!("DELETE {key} m{rev}"),
-                            _ => format!("PUT {}", kv_text(&key, &unb64(&kv["value"]), int(&kv["create_revision"]), rev, int(&kv["version"]))),
+                            _ => format!(
+                                "PUT {}",
+                                kv_text(
+                                    &key,
+                                    &unb64(&kv["value"]),
+                                    int(&kv["create_revision"]),
+                                    rev,
+                                    int(&kv["version"])
+                                )
+                            ),
                         });
                         done |= Some(rev) == marker_rev;
                     }
@@ -377,7 +436,10 @@ fn model_step(store: &mut MvccStore, step: &Step, marker_value: &str) -> String 
                 format!("txn ok={} rev={} {results:?}", r.succeeded, r.revision)
             }
         },
-        Step::Compact(rev) => store.compact(*rev).map(|_| "compacted".to_string()).unwrap_or_else(|e| format!("error: {}", e.grpc_message())),
+        Step::Compact(rev) => store
+            .compact(*rev)
+            .map(|_| "compacted".to_string())
+            .unwrap_or_else(|e| format!("error: {}", e.grpc_message())),
         Step::Range { range, rev, limit } => match store.range(range, *rev, *limit) {
             Err(e) => format!("error: {}", e.grpc_message()),
             Ok(r) => format!("range rev={} count={} {:?}", r.revision, r.count, model_kvs(&r.kvs)),
@@ -390,9 +452,14 @@ fn model_step(store: &mut MvccStore, step: &Step, marker_value: &str) -> String 
             let mut lines = Vec::new();
             for response in store.poll_watch(id) {
                 match response {
-                    WatchResponse::Compacted { compact_revision } => lines.push(format!("compacted {compact_revision}")),
+                    WatchResponse::Compacted { compact_revision } => {
+                        lines.push(format!("compacted {compact_revision}"))
+                    }
                     WatchResponse::Events { events, .. } => lines.extend(events.iter().map(|e| match e {
-                        Event::Put(kv) => format!("PUT {}", kv_text(&kv.key, &kv.value, kv.create_revision, kv.mod_revision, kv.version)),
+                        Event::Put(kv) => format!(
+                            "PUT {}",
+                            kv_text(&kv.key, &kv.value, kv.create_revision, kv.mod_revision, kv.version)
+                        ),
                         Event::Delete { key, mod_revision } => format!("DELETE {key} m{mod_revision}"),
                     })),
                 }
@@ -432,10 +499,18 @@ fn semantics_7_store_matches_real_etcd() {
         let handles: Vec<_> = (0..workers)
             .map(|w| {
                 let binary = &binary;
-                scope.spawn(move || (first + w..first + sequences).step_by(workers as usize).map(|seed| run_sequence(binary, seed)).sum::<usize>())
+                scope.spawn(move || {
+                    (first + w..first + sequences)
+                        .step_by(workers as usize)
+                        .map(|seed| run_sequence(binary, seed))
+                        .sum::<usize>()
+                })
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).sum()
     });
-    println!("etcd differential: {sequences} sequences, {steps} steps equal in etcd and the model ({:.1} s)", started.elapsed().as_secs_f64());
+    println!(
+        "etcd differential: {sequences} sequences, {steps} steps equal in etcd and the model ({:.1} s)",
+        started.elapsed().as_secs_f64()
+    );
 }

@@ -158,7 +158,8 @@ fn storage_key(kind: Kind, namespace: &str, name: &str) -> String {
 
 /// The object stored in a key-value, with its resourceVersion filled in from `mod_revision`.
 fn decode(kv: &KeyValue) -> ApiObject {
-    let mut obj: ApiObject = serde_json::from_str(&kv.value).unwrap_or_else(|_| ApiObject::new(Kind::ConfigMap, "", &kv.key));
+    let mut obj: ApiObject =
+        serde_json::from_str(&kv.value).unwrap_or_else(|_| ApiObject::new(Kind::ConfigMap, "", &kv.key));
     obj.metadata.resource_version = kv.mod_revision.to_string();
     obj
 }
@@ -174,7 +175,11 @@ fn encode(obj: &ApiObject) -> String {
 fn validate_name(kind: Kind, name: &str) -> Result<(), Status> {
     const RULE: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
     if name.is_empty() {
-        return Err(Status::invalid(kind.name(), name, "metadata.name: Required value: name or generateName is required".into()));
+        return Err(Status::invalid(
+            kind.name(),
+            name,
+            "metadata.name: Required value: name or generateName is required".into(),
+        ));
     }
     let label_ok = |l: &str| {
         let b = l.as_bytes();
@@ -184,7 +189,11 @@ fn validate_name(kind: Kind, name: &str) -> Result<(), Status> {
             && b[b.len() - 1] != b'-'
     };
     if name.len() > 253 {
-        return Err(Status::invalid(kind.name(), name, format!("metadata.name: Invalid value: {name:?}: must be no more than 253 characters")));
+        return Err(Status::invalid(
+            kind.name(),
+            name,
+            format!("metadata.name: Invalid value: {name:?}: must be no more than 253 characters"),
+        ));
     }
     if !name.split('.').all(label_ok) {
         return Err(Status::invalid(kind.name(), name, format!("metadata.name: Invalid value: {name:?}: {RULE}")));
@@ -276,13 +285,35 @@ impl ApiServer {
         self.store.compact(rev)
     }
 
-    fn authorize(&self, user: &UserInfo, verb: &str, kind: Kind, sub: &str, ns: &str, name: Option<&str>) -> Result<(), Status> {
-        let attrs = RequestAttributes { verb, group: kind.group(), resource: kind.resource(), subresource: sub, namespace: ns, name };
+    fn authorize(
+        &self,
+        user: &UserInfo,
+        verb: &str,
+        kind: Kind,
+        sub: &str,
+        ns: &str,
+        name: Option<&str>,
+    ) -> Result<(), Status> {
+        let attrs = RequestAttributes {
+            verb,
+            group: kind.group(),
+            resource: kind.resource(),
+            subresource: sub,
+            namespace: ns,
+            name,
+        };
         self.rbac.authorize(user, &attrs)
     }
 
     /// Records a request's outcome in the metrics and passes it on.
-    fn finish<T>(&mut self, verb: &str, kind: Kind, sub: &str, ok_code: u16, result: Result<T, Status>) -> Result<T, Status> {
+    fn finish<T>(
+        &mut self,
+        verb: &str,
+        kind: Kind,
+        sub: &str,
+        ok_code: u16,
+        result: Result<T, Status>,
+    ) -> Result<T, Status> {
         let resource = match sub {
             "" => kind.resource().to_string(),
             s => format!("{}/{s}", kind.resource()),
@@ -310,7 +341,14 @@ impl ApiServer {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         let lo = z ^ (z >> 31);
         let hi = lo.rotate_left(29) ^ self.uids;
-        format!("{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}", hi >> 32, hi >> 16 & 0xffff, hi & 0xfff, lo >> 52, lo & 0xffff_ffff_ffff)
+        format!(
+            "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+            hi >> 32,
+            hi >> 16 & 0xffff,
+            hi & 0xfff,
+            lo >> 52,
+            lo & 0xffff_ffff_ffff
+        )
     }
 
     // ----- writes -----
@@ -350,7 +388,10 @@ impl ApiServer {
         }
         let key = storage_key(kind, &obj.metadata.namespace, &obj.metadata.name);
         let put = Op::Put { key: key.clone(), value: encode(&obj) };
-        let result = self.store.txn(&[Compare::CreateRevision(key, 0)], &[put], &[]).map_err(|e| Status::internal(e.grpc_message()))?;
+        let result = self
+            .store
+            .txn(&[Compare::CreateRevision(key, 0)], &[put], &[])
+            .map_err(|e| Status::internal(e.grpc_message()))?;
         if !result.succeeded {
             return Err(Status::already_exists(kind, &obj.metadata.name));
         }
@@ -384,7 +425,11 @@ impl ApiServer {
         }
         let (ns, name) = (obj.metadata.namespace.clone(), obj.metadata.name.clone());
         if status_only && !kind.has_status() {
-            return Err(Status { code: 404, reason: "NotFound", message: "the server could not find the requested resource".into() });
+            return Err(Status {
+                code: 404,
+                reason: "NotFound",
+                message: "the server could not find the requested resource".into(),
+            });
         }
         let sub = if status_only { "status" } else { "" };
         self.authorize(user, "update", kind, sub, &ns, Some(&name))?;
@@ -457,7 +502,14 @@ impl ApiServer {
     // ----- reads -----
 
     /// GET one object.
-    pub fn get(&mut self, user: &UserInfo, kind: Kind, namespace: &str, name: &str, resource_version: &str) -> Result<ApiObject, Status> {
+    pub fn get(
+        &mut self,
+        user: &UserInfo,
+        kind: Kind,
+        namespace: &str,
+        name: &str,
+        resource_version: &str,
+    ) -> Result<ApiObject, Status> {
         let result = self.do_get(user, kind, namespace, name, resource_version);
         if let Ok(obj) = &result {
             self.metrics.sent(1, obj.to_json().len());
@@ -531,7 +583,14 @@ impl ApiServer {
     }
 
     /// One page of a list read from etcd at `rev`, from the key `start` on.
-    fn list_from_etcd(&self, filter: &Filter, prefix: &str, rev: Revision, start: &str, limit: usize) -> Result<ListResponse, MvccError> {
+    fn list_from_etcd(
+        &self,
+        filter: &Filter,
+        prefix: &str,
+        rev: Revision,
+        start: &str,
+        limit: usize,
+    ) -> Result<ListResponse, MvccError> {
         let mut range = KeyRange::prefix(prefix);
         if !start.is_empty() {
             range.key = format!("{prefix}{start}");
@@ -607,7 +666,14 @@ impl ApiServer {
         };
         let id = self.next_watch;
         self.next_watch += 1;
-        let mut watcher = Watcher { filter, source, allow_bookmarks: opts.allow_bookmarks, user: user.name.clone(), pending: Default::default(), closed: false };
+        let mut watcher = Watcher {
+            filter,
+            source,
+            allow_bookmarks: opts.allow_bookmarks,
+            user: user.name.clone(),
+            pending: Default::default(),
+            closed: false,
+        };
         for event in initial {
             self.metrics.sent(u64::from(event.object().is_some()), event.wire_size());
             watcher.push(event);
@@ -654,7 +720,8 @@ impl ApiServer {
     /// Sends a bookmark with the watch cache's revision to every open cache watcher that
     /// allows bookmarks (§1.4).
     pub fn send_bookmarks(&mut self) {
-        for w in self.watchers.values_mut().filter(|w| w.allow_bookmarks && w.source == WatchSource::Cache && !w.closed) {
+        for w in self.watchers.values_mut().filter(|w| w.allow_bookmarks && w.source == WatchSource::Cache && !w.closed)
+        {
             let rv = self.caches[&w.filter.kind].0.revision();
             self.metrics.sent(0, WatchEvent::Bookmark(rv).wire_size());
             w.push(WatchEvent::Bookmark(rv));
@@ -677,7 +744,8 @@ impl ApiServer {
                             Event::Delete { .. } => None,
                         },
                     };
-                    for w in watchers.values_mut().filter(|w| w.source == WatchSource::Cache && w.filter.kind == *kind) {
+                    for w in watchers.values_mut().filter(|w| w.source == WatchSource::Cache && w.filter.kind == *kind)
+                    {
                         if let Some(ev) = w.filter.convert(&change) {
                             metrics.sent(1, ev.wire_size());
                             w.push(ev);
@@ -691,12 +759,15 @@ impl ApiServer {
             let WatchSource::Etcd(sw) = w.source else { continue };
             for response in store.poll_watch(sw) {
                 match response {
-                    WatchResponse::Compacted { .. } => {
-                        w.push(WatchEvent::Error(Status::expired("The resourceVersion for the provided watch is too old.".into())))
-                    }
+                    WatchResponse::Compacted { .. } => w.push(WatchEvent::Error(Status::expired(
+                        "The resourceVersion for the provided watch is too old.".into(),
+                    ))),
                     WatchResponse::Events { revision, events } => {
                         for event in events {
-                            let prev = store.range(&KeyRange::single(event.key()), revision - 1, 1).ok().and_then(|r| r.kvs.first().map(decode));
+                            let prev = store
+                                .range(&KeyRange::single(event.key()), revision - 1, 1)
+                                .ok()
+                                .and_then(|r| r.kvs.first().map(decode));
                             let cur = match &event {
                                 Event::Put(kv) => Some(decode(kv)),
                                 Event::Delete { .. } => None,

@@ -287,7 +287,12 @@ impl MvccStore {
     }
 
     /// Visits the keys of a range live at `rev`, in key order, until `visit` returns false.
-    pub fn visit(&self, range: &KeyRange, rev: Revision, visit: impl FnMut(&KeyValue) -> bool) -> Result<(), MvccError> {
+    pub fn visit(
+        &self,
+        range: &KeyRange,
+        rev: Revision,
+        visit: impl FnMut(&KeyValue) -> bool,
+    ) -> Result<(), MvccError> {
         let at = self.readable(rev)?;
         self.visit_at(range, at, visit);
         Ok(())
@@ -370,7 +375,13 @@ impl MvccStore {
                         Some(kv) => (kv.create_revision, kv.version + 1),
                         None => (rev, 1),
                     };
-                    let kv = KeyValue { key: key.clone(), value: value.clone(), create_revision, mod_revision: rev, version };
+                    let kv = KeyValue {
+                        key: key.clone(),
+                        value: value.clone(),
+                        create_revision,
+                        mod_revision: rev,
+                        version,
+                    };
                     self.record((rev, sub), Record::Put(kv));
                     sub += 1;
                     OpResult::Put
@@ -583,7 +594,10 @@ mod tests {
         assert_eq!(s.compact(3), Err(MvccError::Compacted));
         assert_eq!(s.compact(9), Err(MvccError::FutureRevision));
         assert_eq!(MvccError::Compacted.to_string(), "mvcc: required revision has been compacted");
-        assert_eq!(MvccError::FutureRevision.grpc_message(), "etcdserver: mvcc: required revision is a future revision");
+        assert_eq!(
+            MvccError::FutureRevision.grpc_message(),
+            "etcdserver: mvcc: required revision is a future revision"
+        );
     }
 
     #[test]
@@ -607,7 +621,10 @@ mod tests {
         s.delete_range(&KeyRange::single("k1"));
         let got = s.poll_watch(w);
         assert_eq!(got.len(), 2);
-        assert_eq!(got[1], WatchResponse::Events { revision: 4, events: vec![Event::Delete { key: "k1".into(), mod_revision: 4 }] });
+        assert_eq!(
+            got[1],
+            WatchResponse::Events { revision: 4, events: vec![Event::Delete { key: "k1".into(), mod_revision: 4 }] }
+        );
         assert!(s.poll_watch(future).is_empty());
         s.put("k2", "b");
         assert_eq!(s.poll_watch(future).len(), 1);

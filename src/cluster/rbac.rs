@@ -22,7 +22,10 @@ pub struct UserInfo {
 impl UserInfo {
     /// The cluster administrator (`kubernetes-admin`, group `system:masters`).
     pub fn admin() -> Self {
-        UserInfo { name: "kubernetes-admin".into(), groups: vec!["system:masters".into(), "system:authenticated".into()] }
+        UserInfo {
+            name: "kubernetes-admin".into(),
+            groups: vec!["system:masters".into(), "system:authenticated".into()],
+        }
     }
 
     /// A service account's identity: `system:serviceaccount:<ns>:<name>`.
@@ -94,7 +97,9 @@ impl Subject {
         match self {
             Subject::User(n) => *n == user.name,
             Subject::Group(g) => user.groups.contains(g),
-            Subject::ServiceAccount { namespace, name } => user.name == format!("system:serviceaccount:{namespace}:{name}"),
+            Subject::ServiceAccount { namespace, name } => {
+                user.name == format!("system:serviceaccount:{namespace}:{name}")
+            }
         }
     }
 }
@@ -120,7 +125,11 @@ pub struct Rbac {
 impl Default for Rbac {
     fn default() -> Self {
         let mut rbac = Rbac { roles: BTreeMap::new(), bindings: Vec::new() };
-        rbac.put_role(Role { namespace: String::new(), name: "cluster-admin".into(), rules: vec![PolicyRule::new(&["*"], &["*"], &["*"])] });
+        rbac.put_role(Role {
+            namespace: String::new(),
+            name: "cluster-admin".into(),
+            rules: vec![PolicyRule::new(&["*"], &["*"], &["*"])],
+        });
         rbac.put_binding(RoleBinding {
             namespace: String::new(),
             name: "cluster-admin".into(),
@@ -138,7 +147,8 @@ impl Rbac {
     }
 
     pub fn put_binding(&mut self, binding: RoleBinding) {
-        self.bindings.retain(|b| (b.namespace.as_str(), b.name.as_str()) != (binding.namespace.as_str(), binding.name.as_str()));
+        self.bindings
+            .retain(|b| (b.namespace.as_str(), b.name.as_str()) != (binding.namespace.as_str(), binding.name.as_str()));
         self.bindings.push(binding);
     }
 
@@ -173,8 +183,10 @@ impl Rbac {
         } else {
             format!("in the namespace {:?}", attrs.namespace)
         };
-        let reason =
-            format!("User {:?} cannot {} resource {resource:?} in API group {:?} {scope}", user.name, attrs.verb, attrs.group);
+        let reason = format!(
+            "User {:?} cannot {} resource {resource:?} in API group {:?} {scope}",
+            user.name, attrs.verb, attrs.group
+        );
         let group_resource = match attrs.group {
             "" => attrs.resource.to_string(),
             g => format!("{}.{g}", attrs.resource),
@@ -214,7 +226,11 @@ mod tests {
     #[test]
     fn semantics_8_role_bindings_scope_cluster_roles_to_a_namespace() {
         let mut rbac = Rbac::default();
-        rbac.put_role(Role { namespace: String::new(), name: "reader".into(), rules: vec![PolicyRule::new(&["get", "list"], &[""], &["pods"])] });
+        rbac.put_role(Role {
+            namespace: String::new(),
+            name: "reader".into(),
+            rules: vec![PolicyRule::new(&["get", "list"], &[""], &["pods"])],
+        });
         rbac.put_binding(RoleBinding {
             namespace: "team".into(),
             name: "read".into(),

@@ -110,7 +110,11 @@ fn parse_requirement(part: &str) -> Option<Requirement> {
             if !valid(key) || !values.iter().all(|v| value_ok(v)) {
                 return None;
             }
-            return Some(if negate { Requirement::NotIn(key.into(), values) } else { Requirement::In(key.into(), values) });
+            return Some(if negate {
+                Requirement::NotIn(key.into(), values)
+            } else {
+                Requirement::In(key.into(), values)
+            });
         }
     }
     for (op, negate) in [("!=", true), ("==", false), ("=", false)] {
@@ -171,7 +175,9 @@ impl FieldSelector {
             if !known {
                 return Err(Status::bad_request(match kind {
                     Kind::Pod => format!("field label not supported: {field}"),
-                    _ => format!("{field:?} is not a known field selector: only \"metadata.name\", \"metadata.namespace\""),
+                    _ => format!(
+                        "{field:?} is not a known field selector: only \"metadata.name\", \"metadata.namespace\""
+                    ),
                 }));
             }
             terms.push((field.to_string(), value.trim().to_string(), equal));

@@ -26,7 +26,9 @@ pub fn object_form(props: &Props) -> Html {
     };
     let on_text = {
         let on_edit = props.on_edit.clone();
-        Callback::from(move |e: InputEvent| on_edit.emit(e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value()))
+        Callback::from(move |e: InputEvent| {
+            on_edit.emit(e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value())
+        })
     };
     let act = |make: fn(String) -> Action| {
         let (on_action, manifest) = (props.on_action.clone(), props.manifest.clone());
@@ -34,7 +36,9 @@ pub fn object_form(props: &Props) -> Html {
     };
     let on_compact_input = {
         let compact_to = compact_to.clone();
-        Callback::from(move |e: InputEvent| compact_to.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))
+        Callback::from(move |e: InputEvent| {
+            compact_to.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value())
+        })
     };
     let on_compact = {
         let (on_action, compact_to) = (props.on_action.clone(), compact_to.clone());

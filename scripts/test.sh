@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs every test layer and sums their counts:
+#   1. native `cargo test` (unit, integration, the etcd differential test)
+#   2. wasm-bindgen-test in headless Chromium
+#   3. end-to-end tests: Playwright (playwright-core) driving /usr/bin/chromium against the
+#      release build served on loopback
+# Each layer prints its own counts; the last line is `N passed, N failed`.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+passed=0
+failed=0
+
+# Sums the `test result:` lines of cargo's output (native and wasm-bindgen-test alike).
+count_cargo() {
+  local p f
+  p=$(grep -Eo '^test result: [a-zA-Z]+\. [0-9]+ passed' "$1" | awk '{s += $4} END {print s + 0}')
+  f=$(grep -Eo '[0-9]+ failed' "$1" | awk '{s += $1} END {print s + 0}')
+  echo "$p $f"
+}
+
+layer() {
+  local name=$1 status=$2 p=$3 f=$4
+  # A layer that failed before reporting any test still counts as a failure.
+  if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  passed=$((passed + p))
+  failed=$((failed + f))
+  printf '\n== %s: %d passed, %d failed\n\n' "$name" "$p" "$f"
+}
+
+echo "== layer 1: native cargo test"
+cargo test --all-targets 2>&1 | tee "$log/native"
+status=${PIPESTATUS[0]}
+read -r p f < <(count_cargo "$log/native")
+layer "native" "$status" "$p" "$f"
+
+echo "== layer 2: wasm-bindgen-test in headless Chromium"
+cargo test --target wasm32-unknown-unknown --test web 2>&1 | tee "$log/wasm"
+status=${PIPESTATUS[0]}
+read -r p f < <(count_cargo "$log/wasm")
+layer "browser (wasm-bindgen-test)" "$status" "$p" "$f"
+
+echo "== layer 3: end-to-end (release build, Playwright, Chromium)"
+status=0
+trunk build --release >"$log/trunk" 2>&1 || { cat "$log/trunk"; status=1; }
+if [ "$status" -eq 0 ]; then
+  node --test --test-reporter=spec e2e/ 2>&1 | tee "$log/e2e"
+  status=${PIPESTATUS[0]}
+fi
+p=$(grep -Eo '^ℹ pass [0-9]+' "$log/e2e" 2>/dev/null | awk '{print $3}')
+f=$(grep -Eo '^ℹ fail [0-9]+' "$log/e2e" 2>/dev/null | awk '{print $3}')
+layer "end-to-end" "$status" "${p:-0}" "${f:-0}"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
