@@ -4,8 +4,10 @@
 //! Layers, lowest first: [`cluster`] (store, API server), then the page ([`ui`], wasm32 only).
 
 pub mod base64;
+pub mod client;
 pub mod cluster;
 pub mod session;
+pub mod sim;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -572,11 +572,18 @@ impl ApiServer {
                 }
                 Ok(cache_list(cache, &filter, &prefix))
             }
-            (Rv::AtLeast(n), _) => self.list_from_etcd(&filter, &prefix, n, "", opts.limit).map_err(|e| match e {
-                MvccError::Compacted => Status::expired("The resourceVersion for the provided list is too old.".into()),
-                _ => Status::too_large_resource_version(n, self.store.revision()),
-            }),
-            (Rv::Unset | Rv::Any, _) => self
+            (Rv::AtLeast(n), _) if opts.limit > 0 => {
+                self.list_from_etcd(&filter, &prefix, n, "", opts.limit).map_err(|e| match e {
+                    MvccError::Compacted => {
+                        Status::expired("The resourceVersion for the provided list is too old.".into())
+                    }
+                    _ => Status::too_large_resource_version(n, self.store.revision()),
+                })
+            }
+            (Rv::AtLeast(n), _) if n > self.store.revision() => {
+                Err(Status::too_large_resource_version(n, self.store.revision()))
+            }
+            (Rv::Unset | Rv::Any | Rv::AtLeast(_), _) => self
                 .list_from_etcd(&filter, &prefix, self.store.revision(), "", opts.limit)
                 .map_err(|e| Status::internal(e.grpc_message())),
         }

@@ -1,0 +1,375 @@
+//! DeltaFIFO (client-go `tools/cache/delta_fifo.go`), semantics §2.
+//!
+//! A producer-consumer queue between the Reflector and the informer. You want it when:
+//! - you process every object at most once at a time, but see *everything* that happened to
+//!   it since you last looked (its `Deltas`, oldest first);
+//! - a key that already waits keeps its place in line: changes never make it jump ahead;
+//! - deletions of objects you were told about are not lost, even when the Reflector only
+//!   learns of them from a relist: `Replace` emits `DeletedFinalStateUnknown` tombstones for
+//!   keys the list no longer has (queued keys and keys of the known objects, the indexer);
+//! - periodic resyncs replay known objects as `Sync` deltas, but never for keys that still
+//!   have changes queued (the resync would carry an older value).
+//!
+//! Only two consecutive `Deleted` deltas merge (keeping the older unless it is a tombstone);
+//! two `Updated` in a row are both kept. `HasSynced` turns true once everything the first
+//! `Replace` queued has been popped. This is the classic FIFO (client-go ≤ 1.32 informers);
+//! [`Queue`] is the seam for RealFIFO (§2.4).
+
+use crate::cluster::ApiObject;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// The kinds of change a delta records (§2.1). Informers always emit `Replaced` on relist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeltaType {
+    Added,
+    Updated,
+    Deleted,
+    Replaced,
+    Sync,
+}
+
+impl DeltaType {
+    pub fn name(self) -> &'static str {
+        match self {
+            DeltaType::Added => "Added",
+            DeltaType::Updated => "Updated",
+            DeltaType::Deleted => "Deleted",
+            DeltaType::Replaced => "Replaced",
+            DeltaType::Sync => "Sync",
+        }
+    }
+}
+
+/// An object, or the tombstone of one whose deletion was inferred from a relist.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DeltaObject {
+    Object(ApiObject),
+    /// `DeletedFinalStateUnknown{Key, Obj}`: the object was deleted while the watch was
+    /// down; `obj` is the last state known, which may be stale (or missing).
+    Tombstone {
+        key: String,
+        obj: Option<ApiObject>,
+    },
+}
+
+impl DeltaObject {
+    /// The key (`KeyOf`): a tombstone's own key, else `namespace/name`.
+    pub fn key(&self) -> String {
+        match self {
+            DeltaObject::Object(o) => o.key(),
+            DeltaObject::Tombstone { key, .. } => key.clone(),
+        }
+    }
+
+    /// The object itself, unwrapping a tombstone.
+    pub fn object(&self) -> Option<&ApiObject> {
+        match self {
+            DeltaObject::Object(o) => Some(o),
+            DeltaObject::Tombstone { obj, .. } => obj.as_ref(),
+        }
+    }
+
+    pub fn is_tombstone(&self) -> bool {
+        matches!(self, DeltaObject::Tombstone { .. })
+    }
+
+    pub fn resource_version(&self) -> i64 {
+        self.object().map_or(0, ApiObject::resource_version)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Delta {
+    pub kind: DeltaType,
+    pub object: DeltaObject,
+}
+
+/// What the FIFO asks of the objects it was told about (the indexer): `knownObjects`.
+pub trait KnownObjects {
+    fn list_keys(&self) -> Vec<String>;
+    fn get_by_key(&self, key: &str) -> Option<&ApiObject>;
+}
+
+/// One popped item: its key, all its deltas (oldest first), and whether it belongs to the
+/// first list (`isInInitialList`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Popped {
+    pub key: String,
+    pub deltas: Vec<Delta>,
+    pub is_in_initial_list: bool,
+}
+
+/// The queue interface the informer uses; DeltaFIFO today, RealFIFO later (§2.4).
+pub trait Queue {
+    fn add(&mut self, obj: ApiObject);
+    fn update(&mut self, obj: ApiObject);
+    /// Returns false when the delete was ignored (an object nobody knew about).
+    fn delete(&mut self, obj: ApiObject, known: &dyn KnownObjects) -> bool;
+    fn replace(&mut self, list: Vec<ApiObject>, known: &dyn KnownObjects);
+    /// Returns how many `Sync` deltas were queued.
+    fn resync(&mut self, known: &dyn KnownObjects) -> usize;
+    fn pop(&mut self) -> Option<Popped>;
+    fn has_synced(&self) -> bool;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct DeltaFifo {
+    items: BTreeMap<String, Vec<Delta>>,
+    queue: VecDeque<String>,
+    populated: bool,
+    initial_population_count: usize,
+}
+
+impl DeltaFifo {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// `queueActionLocked`: append, dedup, and queue the key if it was not waiting.
+    fn queue_action(&mut self, kind: DeltaType, object: DeltaObject) {
+        let key = object.key();
+        let deltas = self.items.entry(key.clone()).or_default();
+        let was_waiting = !deltas.is_empty();
+        deltas.push(Delta { kind, object });
+        dedup_deltas(deltas);
+        if !was_waiting {
+            self.queue.push_back(key);
+        }
+    }
+
+    /// The deltas waiting for a key (for inspectors).
+    pub fn deltas(&self, key: &str) -> Option<&[Delta]> {
+        self.items.get(key).map(Vec::as_slice)
+    }
+
+    /// Keys in queue order.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.queue.iter()
+    }
+
+    pub fn initial_population_count(&self) -> usize {
+        self.initial_population_count
+    }
+}
+
+/// `dedupDeltas` / `isDeletionDup`: two trailing `Deleted` deltas become one — the older,
+/// unless the older is a tombstone, then the newer.
+fn dedup_deltas(deltas: &mut Vec<Delta>) {
+    let n = deltas.len();
+    if n < 2 || deltas[n - 1].kind != DeltaType::Deleted || deltas[n - 2].kind != DeltaType::Deleted {
+        return;
+    }
+    let newest = deltas.pop().unwrap_or_else(|| unreachable!());
+    if deltas[n - 2].object.is_tombstone() {
+        deltas[n - 2] = newest;
+    }
+}
+
+impl Queue for DeltaFifo {
+    fn add(&mut self, obj: ApiObject) {
+        self.populated = true;
+        self.queue_action(DeltaType::Added, DeltaObject::Object(obj));
+    }
+
+    fn update(&mut self, obj: ApiObject) {
+        self.populated = true;
+        self.queue_action(DeltaType::Updated, DeltaObject::Object(obj));
+    }
+
+    fn delete(&mut self, obj: ApiObject, known: &dyn KnownObjects) -> bool {
+        self.populated = true;
+        let key = obj.key();
+        if known.get_by_key(&key).is_none() && !self.items.contains_key(&key) {
+            return false;
+        }
+        self.queue_action(DeltaType::Deleted, DeltaObject::Object(obj));
+        true
+    }
+
+    fn replace(&mut self, list: Vec<ApiObject>, known: &dyn KnownObjects) {
+        let keys: BTreeSet<String> = list.iter().map(ApiObject::key).collect();
+        for obj in list {
+            self.queue_action(DeltaType::Replaced, DeltaObject::Object(obj));
+        }
+        // Queued keys the list no longer has (Go iterates a map here: we sort, §9.1).
+        let mut queued_deletions = 0;
+        let gone: Vec<(String, Option<ApiObject>)> = self
+            .items
+            .iter()
+            .filter(|(k, _)| !keys.contains(*k))
+            .map(|(k, deltas)| (k.clone(), deltas.last().and_then(|d| d.object.object().cloned())))
+            .collect();
+        for (key, obj) in gone {
+            queued_deletions += 1;
+            self.queue_action(DeltaType::Deleted, DeltaObject::Tombstone { key, obj });
+        }
+        for key in known.list_keys() {
+            if keys.contains(&key) || self.items.get(&key).is_some_and(|d| !d.is_empty()) {
+                continue;
+            }
+            queued_deletions += 1;
+            let obj = known.get_by_key(&key).cloned();
+            self.queue_action(DeltaType::Deleted, DeltaObject::Tombstone { key, obj });
+        }
+        if !self.populated {
+            self.populated = true;
+            self.initial_population_count = keys.len() + queued_deletions;
+        }
+    }
+
+    fn resync(&mut self, known: &dyn KnownObjects) -> usize {
+        let mut queued = 0;
+        for key in known.list_keys() {
+            if self.items.get(&key).is_some_and(|d| !d.is_empty()) {
+                continue;
+            }
+            if let Some(obj) = known.get_by_key(&key).cloned() {
+                self.queue_action(DeltaType::Sync, DeltaObject::Object(obj));
+                queued += 1;
+            }
+        }
+        queued
+    }
+
+    fn pop(&mut self) -> Option<Popped> {
+        let key = self.queue.pop_front()?;
+        let is_in_initial_list = !self.has_synced();
+        self.initial_population_count = self.initial_population_count.saturating_sub(1);
+        let deltas = self.items.remove(&key).unwrap_or_default();
+        Some(Popped { key, deltas, is_in_initial_list })
+    }
+
+    fn has_synced(&self) -> bool {
+        self.populated && self.initial_population_count == 0
+    }
+
+    fn len(&self) -> usize {
+        self.queue.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::Kind;
+
+    #[derive(Default)]
+    struct Known(BTreeMap<String, ApiObject>);
+
+    impl KnownObjects for Known {
+        fn list_keys(&self) -> Vec<String> {
+            self.0.keys().cloned().collect()
+        }
+        fn get_by_key(&self, key: &str) -> Option<&ApiObject> {
+            self.0.get(key)
+        }
+    }
+
+    fn obj(name: &str, rv: i64) -> ApiObject {
+        let mut o = ApiObject::new(Kind::ConfigMap, "ns", name);
+        o.metadata.resource_version = rv.to_string();
+        o
+    }
+
+    fn kinds(p: &Popped) -> Vec<DeltaType> {
+        p.deltas.iter().map(|d| d.kind).collect()
+    }
+
+    #[test]
+    fn semantics_2_3_keys_keep_their_place_and_pop_with_all_deltas() {
+        let mut f = DeltaFifo::new();
+        f.add(obj("a", 1));
+        f.add(obj("b", 2));
+        f.update(obj("a", 3));
+        f.update(obj("a", 4));
+        assert_eq!(f.len(), 2);
+        let a = f.pop().unwrap();
+        assert_eq!(a.key, "ns/a");
+        assert_eq!(
+            kinds(&a),
+            vec![DeltaType::Added, DeltaType::Updated, DeltaType::Updated],
+            "two Updated are both kept"
+        );
+        assert_eq!(f.pop().unwrap().key, "ns/b");
+        assert!(f.pop().is_none());
+    }
+
+    #[test]
+    fn semantics_2_3_only_consecutive_deletes_merge() {
+        let mut f = DeltaFifo::new();
+        let known = Known([("ns/a".to_string(), obj("a", 1))].into());
+        assert!(f.delete(obj("a", 5), &known));
+        assert!(f.delete(obj("a", 6), &known));
+        let p = f.pop().unwrap();
+        assert_eq!(p.deltas.len(), 1);
+        assert_eq!(p.deltas[0].object.resource_version(), 5, "the older delete is kept");
+        assert!(!f.delete(obj("zzz", 7), &known), "a delete of an unknown object is ignored");
+        assert!(f.is_empty());
+    }
+
+    #[test]
+    fn semantics_2_3_a_tombstone_gives_way_to_a_newer_delete() {
+        let mut f = DeltaFifo::new();
+        let known = Known([("ns/a".to_string(), obj("a", 1))].into());
+        f.replace(vec![], &known);
+        f.delete(obj("a", 9), &known);
+        let p = f.pop().unwrap();
+        assert_eq!(p.deltas.len(), 1);
+        assert!(!p.deltas[0].object.is_tombstone(), "the newer, real delete replaces the tombstone");
+    }
+
+    #[test]
+    fn semantics_2_3_replace_emits_replaced_and_tombstones() {
+        let mut f = DeltaFifo::new();
+        let known = Known([("ns/gone".to_string(), obj("gone", 1)), ("ns/kept".to_string(), obj("kept", 1))].into());
+        f.update(obj("queued", 2));
+        f.replace(vec![obj("kept", 3), obj("new", 4)], &known);
+        assert!(f.has_synced(), "an Update before the first Replace already populated the FIFO");
+        let order: Vec<_> = std::iter::from_fn(|| f.pop()).collect();
+        let keys: Vec<_> = order.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(keys, vec!["ns/queued", "ns/kept", "ns/new", "ns/gone"]);
+        assert_eq!(kinds(&order[0]), vec![DeltaType::Updated, DeltaType::Deleted]);
+        assert!(order[0].deltas[1].object.is_tombstone());
+        assert_eq!(order[0].deltas[1].object.resource_version(), 2, "the tombstone carries the newest queued object");
+        assert_eq!(kinds(&order[1]), vec![DeltaType::Replaced]);
+        let DeltaObject::Tombstone { key, obj: Some(last) } = &order[3].deltas[0].object else { panic!() };
+        assert_eq!((key.as_str(), last.resource_version()), ("ns/gone", 1));
+        assert!(order.iter().all(|p| !p.is_in_initial_list));
+
+        let mut first = DeltaFifo::new();
+        first.replace(vec![obj("kept", 3), obj("new", 4)], &known);
+        assert_eq!(first.initial_population_count(), 3, "2 listed + 1 tombstone");
+        assert!(!first.has_synced());
+        assert!(std::iter::from_fn(|| first.pop()).all(|p| p.is_in_initial_list));
+        assert!(first.has_synced());
+    }
+
+    #[test]
+    fn semantics_2_3_has_synced_after_the_first_replace_is_popped() {
+        let mut f = DeltaFifo::new();
+        assert!(!f.has_synced());
+        f.replace(vec![], &Known::default());
+        assert!(f.has_synced(), "Replace([]) syncs at once");
+        let mut g = DeltaFifo::new();
+        g.replace(vec![obj("a", 1)], &Known::default());
+        g.add(obj("b", 2));
+        assert!(g.pop().unwrap().is_in_initial_list);
+        assert!(g.has_synced());
+        assert!(!g.pop().unwrap().is_in_initial_list);
+    }
+
+    #[test]
+    fn semantics_2_3_resync_skips_keys_with_queued_deltas() {
+        let mut f = DeltaFifo::new();
+        let known = Known([("ns/a".to_string(), obj("a", 1)), ("ns/b".to_string(), obj("b", 1))].into());
+        f.update(obj("a", 2));
+        assert_eq!(f.resync(&known), 1);
+        let a = f.pop().unwrap();
+        assert_eq!(kinds(&a), vec![DeltaType::Updated]);
+        assert_eq!(kinds(&f.pop().unwrap()), vec![DeltaType::Sync]);
+    }
+}

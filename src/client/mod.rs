@@ -1,0 +1,10 @@
+//! The client side of list-watch, modelled on client-go: Reflector, DeltaFIFO, Indexer,
+//! shared informer, workqueue and its rate limiters. Each is a sans-IO state machine; the
+//! world routes messages between them.
+
+pub mod backoff;
+pub mod delta_fifo;
+pub mod indexer;
+pub mod rate_limiter;
+pub mod shared_informer;
+pub mod workqueue;

@@ -1,0 +1,350 @@
+//! The shared index informer (client-go `tools/cache/shared_informer.go`, `controller.go`),
+//! semantics §4.
+//!
+//! It owns the DeltaFIFO and the indexer (the FIFO's known objects) and fans changes out to
+//! any number of event handlers:
+//! - `processDeltas` applies each popped delta, oldest first: `Sync`/`Replaced`/`Added`/
+//!   `Updated` update the indexer and call `OnUpdate(old, new)` when the key was known, else
+//!   add it and call `OnAdd(obj, isInInitialList)`; `Deleted` removes it and calls
+//!   `OnDelete` (possibly with a `DeletedFinalStateUnknown` tombstone);
+//! - an update whose resourceVersion did not change is a *sync*: it reaches only the handlers
+//!   whose resync is due, every other notification reaches all handlers;
+//! - each handler has its own unbounded buffer and sees its notifications in order; a slow
+//!   handler does not hold up the others;
+//! - a handler added after the informer started gets a synthetic add for every cached object.
+//!
+//! `HasSynced` is the FIFO's; a handler's registration has synced once, in addition, every
+//! initial-list add has been delivered to it.
+
+use super::delta_fifo::{Delta, DeltaFifo, DeltaObject, DeltaType, Queue};
+use super::indexer::Indexer;
+use crate::cluster::ApiObject;
+use crate::sim::Millis;
+use std::collections::VecDeque;
+
+/// `minimumResyncPeriod`.
+pub const MINIMUM_RESYNC_MS: Millis = 1_000;
+
+/// What a handler is called with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Notification {
+    Add { obj: ApiObject, is_in_initial_list: bool },
+    Update { old: ApiObject, new: ApiObject },
+    Delete(DeltaObject),
+}
+
+impl Notification {
+    /// The handler function it calls: `OnAdd`, `OnUpdate`, `OnDelete`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Notification::Add { .. } => "OnAdd",
+            Notification::Update { .. } => "OnUpdate",
+            Notification::Delete(_) => "OnDelete",
+        }
+    }
+
+    pub fn key(&self) -> String {
+        match self {
+            Notification::Add { obj, .. } => obj.key(),
+            Notification::Update { new, .. } => new.key(),
+            Notification::Delete(d) => d.key(),
+        }
+    }
+
+    pub fn resource_version(&self) -> i64 {
+        match self {
+            Notification::Add { obj, .. } => obj.resource_version(),
+            Notification::Update { new, .. } => new.resource_version(),
+            Notification::Delete(d) => d.resource_version(),
+        }
+    }
+
+    /// The object the handler receives (the new one for updates, the last known for deletes).
+    pub fn object(&self) -> Option<&ApiObject> {
+        match self {
+            Notification::Add { obj, .. } => Some(obj),
+            Notification::Update { new, .. } => Some(new),
+            Notification::Delete(d) => d.object(),
+        }
+    }
+}
+
+/// One registered handler (`processorListener`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listener {
+    pub name: String,
+    pub requested_resync_ms: Millis,
+    pub resync_period_ms: Millis,
+    next_resync: Millis,
+    syncing: bool,
+    pub buffer: VecDeque<Notification>,
+    /// Initial-list adds distributed but not yet delivered (`SingleFileTracker`).
+    initial_undelivered: usize,
+    pub delivered: u64,
+}
+
+/// What one applied delta did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Applied {
+    pub key: String,
+    pub rv: i64,
+    /// `add`, `update` or `delete` on the indexer.
+    pub write: &'static str,
+    pub notification: &'static str,
+    /// Listeners that received a notification, and whether each was idle (empty buffer).
+    pub notified: Vec<(usize, bool)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SharedInformer {
+    pub fifo: DeltaFifo,
+    pub indexer: Indexer,
+    pub listeners: Vec<Listener>,
+    resync_check_period: Millis,
+    started: bool,
+}
+
+/// `determineResyncPeriod`.
+fn determine_resync_period(desired: Millis, check: Millis) -> Millis {
+    if desired == 0 || check == 0 {
+        0
+    } else {
+        desired.max(check)
+    }
+}
+
+impl SharedInformer {
+    /// `NewSharedIndexInformer(lw, obj, defaultEventHandlerResyncPeriod)`.
+    pub fn new(default_resync_ms: Millis) -> Self {
+        SharedInformer {
+            fifo: DeltaFifo::new(),
+            indexer: Indexer::new(),
+            listeners: Vec::new(),
+            resync_check_period: default_resync_ms,
+            started: false,
+        }
+    }
+
+    /// How often the reflector asks whether a resync is due (0: never).
+    pub fn resync_check_period(&self) -> Millis {
+        self.resync_check_period
+    }
+
+    pub fn is_started(&self) -> bool {
+        self.started
+    }
+
+    /// `AddEventHandlerWithResyncPeriod`; returns the handler's index.
+    pub fn add_event_handler(&mut self, name: &str, requested_ms: Millis, now: Millis) -> usize {
+        let mut period = requested_ms;
+        if period > 0 && period < MINIMUM_RESYNC_MS {
+            period = MINIMUM_RESYNC_MS;
+        }
+        if period > 0 && period < self.resync_check_period {
+            if self.started {
+                period = self.resync_check_period;
+            } else {
+                self.resync_check_period = period;
+                for l in &mut self.listeners {
+                    l.resync_period_ms = determine_resync_period(l.requested_resync_ms, period);
+                }
+            }
+        }
+        let resync_period_ms = determine_resync_period(period, self.resync_check_period);
+        let mut listener = Listener {
+            name: name.into(),
+            requested_resync_ms: period,
+            resync_period_ms,
+            next_resync: now + resync_period_ms,
+            syncing: false,
+            buffer: VecDeque::new(),
+            initial_undelivered: 0,
+            delivered: 0,
+        };
+        if self.started {
+            for obj in self.indexer.objects() {
+                listener.buffer.push_back(Notification::Add { obj: obj.clone(), is_in_initial_list: true });
+                listener.initial_undelivered += 1;
+            }
+        }
+        self.listeners.push(listener);
+        self.listeners.len() - 1
+    }
+
+    pub fn start(&mut self, now: Millis) {
+        self.started = true;
+        for l in &mut self.listeners {
+            l.next_resync = now + l.resync_period_ms;
+        }
+    }
+
+    /// `shouldResync`: marks the listeners whose resync is due; true if any is.
+    pub fn should_resync(&mut self, now: Millis) -> bool {
+        let mut any = false;
+        for l in &mut self.listeners {
+            l.syncing = l.resync_period_ms > 0 && now >= l.next_resync;
+            if l.syncing {
+                l.next_resync = now + l.resync_period_ms;
+                any = true;
+            }
+        }
+        any
+    }
+
+    /// Applies one delta of a popped item (`processDeltas`) and distributes the notification.
+    pub fn process_delta(&mut self, delta: Delta, is_in_initial_list: bool) -> Applied {
+        let key = delta.object.key();
+        let rv = delta.object.resource_version();
+        let (write, notification, sync) = match (delta.kind, delta.object) {
+            (DeltaType::Deleted, object) => {
+                self.indexer.delete(&key);
+                ("delete", Notification::Delete(object), false)
+            }
+            (_, DeltaObject::Object(obj)) => match self.indexer.get_by_key(&key).cloned() {
+                Some(old) => {
+                    self.indexer.update(obj.clone());
+                    let sync = old.metadata.resource_version == obj.metadata.resource_version;
+                    ("update", Notification::Update { old, new: obj }, sync)
+                }
+                None => {
+                    self.indexer.update(obj.clone());
+                    ("add", Notification::Add { obj, is_in_initial_list }, false)
+                }
+            },
+            (_, tombstone) => ("none", Notification::Delete(tombstone), false),
+        };
+        let name = notification.name();
+        let notified = self.distribute(notification, sync);
+        Applied { key, rv, write, notification: name, notified }
+    }
+
+    /// `processor.distribute`: a sync goes only to listeners that are syncing.
+    fn distribute(&mut self, notification: Notification, sync: bool) -> Vec<(usize, bool)> {
+        let initial = matches!(notification, Notification::Add { is_in_initial_list: true, .. });
+        let mut notified = Vec::new();
+        for (i, l) in self.listeners.iter_mut().enumerate() {
+            if sync && !l.syncing {
+                continue;
+            }
+            notified.push((i, l.buffer.is_empty()));
+            if initial {
+                l.initial_undelivered += 1;
+            }
+            l.buffer.push_back(notification.clone());
+        }
+        notified
+    }
+
+    /// The listener's run loop takes its next notification to call the handler with.
+    pub fn next_notification(&mut self, listener: usize) -> Option<Notification> {
+        let l = self.listeners.get_mut(listener)?;
+        let n = l.buffer.pop_front()?;
+        if matches!(n, Notification::Add { is_in_initial_list: true, .. }) {
+            l.initial_undelivered = l.initial_undelivered.saturating_sub(1);
+        }
+        l.delivered += 1;
+        Some(n)
+    }
+
+    /// The informer's `HasSynced`: the first list has been popped and processed.
+    pub fn has_synced(&self) -> bool {
+        self.fifo.has_synced()
+    }
+
+    /// A registration's `HasSynced`.
+    pub fn handler_has_synced(&self, listener: usize) -> bool {
+        self.has_synced() && self.listeners.get(listener).is_some_and(|l| l.initial_undelivered == 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::Kind;
+
+    fn obj(name: &str, rv: i64) -> ApiObject {
+        let mut o = ApiObject::new(Kind::ConfigMap, "ns", name);
+        o.metadata.resource_version = rv.to_string();
+        o
+    }
+
+    fn delta(kind: DeltaType, o: ApiObject) -> Delta {
+        Delta { kind, object: DeltaObject::Object(o) }
+    }
+
+    fn drain(inf: &mut SharedInformer, l: usize) -> Vec<&'static str> {
+        std::iter::from_fn(|| inf.next_notification(l)).map(|n| n.name()).collect()
+    }
+
+    #[test]
+    fn semantics_4_process_deltas_turns_added_for_a_known_key_into_update() {
+        let mut inf = SharedInformer::new(0);
+        let h = inf.add_event_handler("h", 0, 0);
+        inf.process_delta(delta(DeltaType::Replaced, obj("a", 1)), true);
+        inf.process_delta(delta(DeltaType::Added, obj("a", 2)), false);
+        inf.process_delta(delta(DeltaType::Updated, obj("b", 3)), false);
+        let d = inf.process_delta(delta(DeltaType::Deleted, obj("a", 4)), false);
+        assert_eq!((d.write, d.notification), ("delete", "OnDelete"));
+        assert_eq!(drain(&mut inf, h), vec!["OnAdd", "OnUpdate", "OnAdd", "OnDelete"]);
+        assert_eq!(inf.indexer.keys().collect::<Vec<_>>(), vec!["ns/b"]);
+    }
+
+    #[test]
+    fn semantics_4_syncs_reach_only_handlers_due_for_resync() {
+        let mut inf = SharedInformer::new(60_000);
+        let fast = inf.add_event_handler("fast", 10_000, 0);
+        let never = inf.add_event_handler("never", 0, 0);
+        let slow = inf.add_event_handler("slow", 60_000, 0);
+        inf.start(0);
+        assert_eq!(inf.resync_check_period(), 10_000);
+        inf.process_delta(delta(DeltaType::Added, obj("a", 1)), false);
+        for l in [fast, never, slow] {
+            drain(&mut inf, l);
+        }
+        assert!(inf.should_resync(10_000));
+        let applied = inf.process_delta(delta(DeltaType::Sync, obj("a", 1)), false);
+        assert_eq!(applied.notified.iter().map(|(l, _)| *l).collect::<Vec<_>>(), vec![fast]);
+        let changed = inf.process_delta(delta(DeltaType::Replaced, obj("a", 2)), false);
+        assert_eq!(changed.notified.len(), 3, "a relist with a changed object reaches everyone");
+        assert!(inf.should_resync(60_000));
+        assert_eq!(inf.process_delta(delta(DeltaType::Sync, obj("a", 2)), false).notified.len(), 2);
+    }
+
+    #[test]
+    fn semantics_4_an_informer_without_resync_never_resyncs_its_handlers() {
+        let mut inf = SharedInformer::new(0);
+        let h = inf.add_event_handler("h", 5_000, 0);
+        assert_eq!(inf.listeners[h].resync_period_ms, 0);
+        assert!(!inf.should_resync(1_000_000));
+    }
+
+    #[test]
+    fn semantics_4_resync_periods_are_clamped() {
+        let mut inf = SharedInformer::new(30_000);
+        let tiny = inf.add_event_handler("tiny", 10, 0);
+        assert_eq!(inf.listeners[tiny].resync_period_ms, MINIMUM_RESYNC_MS);
+        assert_eq!(inf.resync_check_period(), MINIMUM_RESYNC_MS);
+        inf.start(0);
+        let late = inf.add_event_handler("late", 500, 0);
+        assert_eq!(inf.listeners[late].resync_period_ms, MINIMUM_RESYNC_MS);
+        let none = inf.add_event_handler("none", 0, 0);
+        assert_eq!(inf.listeners[none].resync_period_ms, 0);
+    }
+
+    #[test]
+    fn semantics_4_late_handlers_get_synthetic_adds_and_sync_after_them() {
+        let mut inf = SharedInformer::new(0);
+        inf.fifo.replace(vec![obj("a", 1), obj("b", 2)], &Indexer::new());
+        inf.start(0);
+        while let Some(p) = inf.fifo.pop() {
+            for d in p.deltas {
+                inf.process_delta(d, p.is_in_initial_list);
+            }
+        }
+        assert!(inf.has_synced());
+        let late = inf.add_event_handler("late", 0, 0);
+        assert!(!inf.handler_has_synced(late));
+        assert_eq!(drain(&mut inf, late), vec!["OnAdd", "OnAdd"]);
+        assert!(inf.handler_has_synced(late));
+    }
+}

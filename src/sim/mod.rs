@@ -1,0 +1,14 @@
+//! The simulation kernel: virtual time, the scheduler, the seeded random source and the trace.
+//! Nothing here reads a clock or spawns work; time moves only when the world delivers the
+//! next scheduled message (semantics §9).
+
+pub mod rng;
+pub mod scheduler;
+pub mod trace;
+
+pub use rng::Rng;
+pub use scheduler::Scheduler;
+pub use trace::{Stage, TraceEvent, TraceKind};
+
+/// Virtual time in milliseconds since the simulation started.
+pub type Millis = u64;
