@@ -6,5 +6,6 @@ pub mod backoff;
 pub mod delta_fifo;
 pub mod indexer;
 pub mod rate_limiter;
+pub mod reflector;
 pub mod shared_informer;
 pub mod workqueue;
