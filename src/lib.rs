@@ -8,6 +8,7 @@ pub mod client;
 pub mod cluster;
 pub mod session;
 pub mod sim;
+pub mod world;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

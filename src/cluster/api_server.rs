@@ -725,8 +725,14 @@ impl ApiServer {
     }
 
     /// Sends a bookmark with the watch cache's revision to every open cache watcher that
-    /// allows bookmarks (§1.4).
+    /// allows bookmarks (§1.4). Each cache first learns etcd's current revision, as from a
+    /// progress notification, so a quiet watch's bookmark carries the global revision that
+    /// other resources' writes moved.
     pub fn send_bookmarks(&mut self) {
+        let rev = self.store.revision();
+        for (cache, _) in self.caches.values_mut() {
+            cache.observe_progress(rev);
+        }
         for w in self.watchers.values_mut().filter(|w| w.allow_bookmarks && w.source == WatchSource::Cache && !w.closed)
         {
             let rv = self.caches[&w.filter.kind].0.revision();

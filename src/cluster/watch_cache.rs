@@ -88,6 +88,11 @@ impl WatchCache {
         }
     }
 
+    /// etcd reported progress up to `rev`: the cache is current up to it even without events.
+    pub fn observe_progress(&mut self, rev: Revision) {
+        self.revision = self.revision.max(rev);
+    }
+
     /// The current object at a storage key.
     pub fn get(&self, key: &str) -> Option<&ApiObject> {
         self.objects.get(key)

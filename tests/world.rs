@@ -1,0 +1,310 @@
+//! The whole pipeline end to end, one message per step (semantics §1–§5, §8, §9).
+
+use informer_playground::cluster::{ApiObject, ApiServerConfig, Kind};
+use informer_playground::sim::{TraceEvent, TraceKind};
+use informer_playground::world::{Action, Fault, HandlerConfig, World, WorldConfig};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+fn cm(name: &str, value: &str) -> ApiObject {
+    ApiObject::new(Kind::ConfigMap, "default", name).with("data", json!({"v": value}))
+}
+
+fn world_with(config: WorldConfig, names: &[&str]) -> World {
+    World::new(config, names.iter().map(|n| cm(n, "0")).collect()).expect("world")
+}
+
+fn world(names: &[&str]) -> World {
+    world_with(WorldConfig::new(Kind::ConfigMap), names)
+}
+
+/// The store's objects as `key → rv`, to compare with the indexer.
+fn store_state(w: &World) -> BTreeMap<String, String> {
+    let list =
+        w.api.store().range(&informer_playground::cluster::KeyRange::prefix("/registry/configmaps/"), 0, 0).unwrap();
+    list.kvs
+        .iter()
+        .map(|kv| (kv.key.trim_start_matches("/registry/configmaps/").to_string(), kv.mod_revision.to_string()))
+        .collect()
+}
+
+fn cache_state(w: &World) -> BTreeMap<String, String> {
+    w.informer.indexer.objects().map(|o| (o.key(), o.metadata.resource_version.clone())).collect()
+}
+
+/// What the controller's handler was called with: (function, key, rv).
+fn handler_calls(trace: &[TraceEvent]) -> Vec<(String, String, i64)> {
+    trace
+        .iter()
+        .filter(|e| e.kind == TraceKind::HandlerCall)
+        .map(|e| (e.summary.split('(').next().unwrap_or_default().to_string(), e.key.clone(), e.rv))
+        .collect()
+}
+
+fn update(w: &World, name: &str, value: &str) -> Action {
+    let mut obj = w
+        .api
+        .store()
+        .range(&informer_playground::cluster::KeyRange::single(format!("/registry/configmaps/default/{name}")), 0, 1)
+        .unwrap()
+        .kvs[0]
+        .value
+        .clone();
+    let mut parsed = ApiObject::from_json(&obj).unwrap();
+    parsed.body.insert("data".into(), json!({"v": value}));
+    obj.clear();
+    Action::Update(parsed)
+}
+
+fn delete(name: &str) -> Action {
+    Action::Delete { kind: Kind::ConfigMap, namespace: "default".into(), name: name.into() }
+}
+
+#[test]
+fn semantics_1_2_list_then_watch_hands_the_resource_version_over() {
+    let mut w = world(&["a", "b"]);
+    let trace = w.run_until_idle(500);
+    let kinds: Vec<TraceKind> = trace.iter().map(|e| e.kind).collect();
+    let first_list = trace
+        .iter()
+        .find(|e| e.kind == TraceKind::ListRequest && e.from.name() == "reflector" && e.to.name() == "api-server")
+        .unwrap();
+    assert!(
+        first_list.summary.starts_with(r#"resourceVersion="0"&limit=500 → 2 items at rv 3"#),
+        "{}",
+        first_list.summary
+    );
+    let watch = trace.iter().find(|e| e.kind == TraceKind::WatchRequest).unwrap();
+    assert_eq!(watch.rv, 3, "the watch starts from the list's resourceVersion");
+    assert!(kinds.contains(&TraceKind::Replace));
+    assert_eq!(kinds.iter().filter(|k| **k == TraceKind::Pop).count(), 2);
+    assert_eq!(
+        handler_calls(&trace).iter().map(|c| c.0.as_str()).collect::<Vec<_>>(),
+        vec!["controller.OnAdd", "controller.OnAdd"]
+    );
+    assert_eq!(kinds.iter().filter(|k| **k == TraceKind::ReconcileEnd).count(), 2);
+    assert!(w.informer.has_synced());
+    assert_eq!(cache_state(&w), store_state(&w));
+
+    w.act(Action::Create(cm("c", "1")));
+    let trace = w.run_until_idle(100);
+    let route: Vec<(&str, &str, TraceKind)> = trace.iter().map(|e| (e.from.name(), e.to.name(), e.kind)).collect();
+    assert_eq!(
+        route,
+        vec![
+            ("user", "api-server", TraceKind::ApiWrite),
+            ("api-server", "reflector", TraceKind::Added),
+            ("reflector", "delta-fifo", TraceKind::DeltaQueued),
+            ("delta-fifo", "informer", TraceKind::Pop),
+            ("informer", "indexer", TraceKind::IndexerWrite),
+            ("informer", "handler", TraceKind::HandlerCall),
+            ("handler", "workqueue", TraceKind::WorkqueueAdd),
+            ("workqueue", "reconciler", TraceKind::WorkqueueGet),
+            ("reconciler", "workqueue", TraceKind::ReconcileEnd),
+            ("reconciler", "workqueue", TraceKind::WorkqueueDone),
+        ],
+        "every hop of one event is one step"
+    );
+    assert_eq!(trace[1].rv, 4);
+    assert_eq!(w.reflector.last_sync_resource_version, "4");
+}
+
+fn run_fingerprint(seed: u64) -> (u64, usize) {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.seed = seed;
+    let mut w = world_with(config, &["a", "b", "c"]);
+    w.run_until_idle(500);
+    w.act(Action::Fault(Fault::DisconnectWatch));
+    w.act(Action::Create(cm("d", "1")));
+    w.act(Action::Fault(Fault::RestartApiServer));
+    w.act_at(30_000, delete("a"));
+    let mut trace = w.run_until_idle(2_000);
+    trace.extend(w.run_until(200, |_, _| false));
+    let mut hasher = DefaultHasher::new();
+    for e in &trace {
+        e.to_string().hash(&mut hasher);
+    }
+    (hasher.finish(), trace.len())
+}
+
+#[test]
+fn semantics_9_same_seed_and_actions_give_an_identical_trace() {
+    let (a, n) = run_fingerprint(42);
+    let (b, m) = run_fingerprint(42);
+    assert_eq!((a, n), (b, m));
+    assert!(n > 50);
+    let (c, _) = run_fingerprint(43);
+    assert_ne!(a, c, "the seed changes jitter, timeouts and so the trace");
+}
+
+#[test]
+fn semantics_1_2_disconnect_resumes_from_the_last_rv_with_nothing_lost_or_repeated() {
+    let mut w = world(&["a", "b"]);
+    let mut trace = w.run_until_idle(500);
+    // Five seconds in, three writes whose events are still in flight when the connection drops.
+    w.act_at(5_000, Action::Create(cm("c", "1")));
+    w.act_at(5_000, update(&w, "a", "1"));
+    w.act_at(5_000, delete("b"));
+    w.act_at(5_000, Action::Fault(Fault::DisconnectWatch));
+    w.act_at(5_000, Action::Create(cm("d", "1")));
+    trace.extend(w.run_until_idle(500));
+    let lost = trace.iter().filter(|e| e.kind == TraceKind::EventLost).count();
+    assert!(lost > 0, "some events were in flight when the connection dropped");
+    let rewatch: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::WatchRequest).collect();
+    assert_eq!(rewatch.len(), 2);
+    assert!(rewatch[1].rv >= 3, "the new watch starts from the last RV the reflector saw");
+    assert_eq!(w.reflector.lists, 1, "no relist");
+    let calls = handler_calls(&trace);
+    let mut seen = BTreeMap::new();
+    for call in &calls {
+        *seen.entry((call.1.clone(), call.2)).or_insert(0) += 1;
+    }
+    assert!(seen.values().all(|n| *n == 1), "no notification repeated: {calls:?}");
+    let deliveries: Vec<(String, i64)> = calls.iter().map(|c| (c.1.clone(), c.2)).collect();
+    for expected in
+        [("default/c".to_string(), 4), ("default/a".into(), 5), ("default/b".into(), 6), ("default/d".into(), 7)]
+    {
+        assert!(deliveries.contains(&expected), "{expected:?} missing from {deliveries:?}");
+    }
+    assert_eq!(cache_state(&w), store_state(&w));
+}
+
+#[test]
+fn semantics_8_restart_gives_410_then_relist_with_tombstones() {
+    let mut w = world(&["a", "b", "c"]);
+    let mut trace = w.run_until_idle(500);
+    // A write to another resource moves the global revision past the reflector's RV (4).
+    w.act_at(5_000, Action::Create(ApiObject::new(Kind::Pod, "default", "p")));
+    w.act_at(5_000, Action::Fault(Fault::RestartApiServer));
+    w.act_at(5_000, delete("b"));
+    w.act_at(5_000, Action::Create(cm("d", "1")));
+    trace.extend(w.run_until_idle(500));
+    let error = trace.iter().find(|e| e.kind == TraceKind::WatchError).expect("an ERROR event");
+    assert!(
+        error.summary.starts_with("Error from server (Expired): too old resource version: 4 (5)"),
+        "{}",
+        error.summary
+    );
+    assert_eq!(w.reflector.lists, 2, "a relist after the 410");
+    let relist =
+        trace.iter().filter(|e| e.kind == TraceKind::ListRequest && e.to.name() == "api-server").nth(1).unwrap();
+    assert!(
+        trace.iter().any(|e| e.kind == TraceKind::Backoff && e.summary.starts_with("backoff elapsed")),
+        "one backoff before the relist"
+    );
+    assert!(
+        relist.summary.starts_with(r#"resourceVersion="4" → "#),
+        "relist at the last RV, no limit: {}",
+        relist.summary
+    );
+    let tombstone = trace
+        .iter()
+        .find(|e| e.kind == TraceKind::HandlerCall && e.summary.contains("DeletedFinalStateUnknown"))
+        .expect("a tombstone");
+    assert_eq!(tombstone.key, "default/b");
+    assert_eq!(cache_state(&w), store_state(&w));
+}
+
+#[test]
+fn semantics_7_compaction_with_the_watch_cache_off_gives_410_then_relist() {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.api = ApiServerConfig { watch_cache: false, ..Default::default() };
+    let mut w = world_with(config, &["a", "b"]);
+    let mut trace = w.run_until_idle(500);
+    w.act_at(5_000, Action::Fault(Fault::DisconnectWatch));
+    w.act_at(5_000, delete("a"));
+    w.act_at(5_000, Action::Create(cm("c", "1")));
+    w.act_at(5_000, Action::Fault(Fault::CompactStore));
+    trace.extend(w.run_until_idle(500));
+    let error = trace.iter().find(|e| e.kind == TraceKind::WatchError).expect("an ERROR event");
+    assert!(error.summary.contains("The resourceVersion for the provided watch is too old."), "{}", error.summary);
+    assert!(trace.iter().any(|e| e.kind == TraceKind::HandlerCall
+        && e.key == "default/a"
+        && e.summary.contains("DeletedFinalStateUnknown")));
+    assert_eq!(cache_state(&w), store_state(&w));
+}
+
+#[test]
+fn semantics_1_3_forbidden_list_backs_off_forever_then_recovers_when_granted() {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.granted_verbs = vec!["watch".into()];
+    let mut w = world_with(config, &["a"]);
+    let trace = w.run_until(60, |_, w| w.reflector.lists >= 6);
+    assert!(trace.iter().filter(|e| e.kind == TraceKind::RequestFailed).count() >= 5);
+    assert!(w.informer.indexer.is_empty());
+    let log = w.log_lines();
+    assert!(log[0].starts_with("W0101 00:00:00.010000       1 reflector.go:547] k8s.io/client-go/informers/factory.go:160: failed to list *v1.ConfigMap: configmaps is forbidden: User \"system:serviceaccount:default:playground-controller\" cannot list resource \"configmaps\" in API group \"\" at the cluster scope"), "{}", log[0]);
+    assert!(log[1].contains("reflector.go:150] k8s.io/client-go/informers/factory.go:160: Failed to watch *v1.ConfigMap: failed to list *v1.ConfigMap: configmaps is forbidden"));
+    let backoffs: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::Backoff).collect();
+    assert!(backoffs.windows(2).all(|p| p[0].time_ms < p[1].time_ms));
+    w.act(Action::Fault(Fault::Grant("list".into())));
+    w.run_until(500, |_, w| w.informer.has_synced() && w.is_idle());
+    assert_eq!(cache_state(&w), store_state(&w), "granting list fills the cache");
+}
+
+#[test]
+fn semantics_1_6_and_4_resync_replays_known_objects_to_handlers_due() {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.resync_ms = 30_000;
+    config.handlers = vec![
+        HandlerConfig { name: "controller".into(), resync_ms: 30_000, enqueue: true },
+        HandlerConfig { name: "audit".into(), resync_ms: 0, enqueue: false },
+    ];
+    let mut w = world_with(config, &["a", "b"]);
+    w.run_until_idle(500);
+    let trace = w.run_until(200, |e, _| e.time_ms > 31_000 && e.kind == TraceKind::WorkqueueDone);
+    let resync =
+        trace.iter().find(|e| e.kind == TraceKind::Resync && e.summary.starts_with("Resync:")).expect("a resync");
+    assert_eq!(resync.summary, "Resync: 2 Sync deltas for known objects");
+    let calls = handler_calls(&trace);
+    assert!(calls.iter().all(|c| c.0 == "controller.OnUpdate"), "a sync reaches only handlers due: {calls:?}");
+    assert!(trace.iter().any(|e| e.summary.contains("(resync: same rv)")));
+}
+
+#[test]
+fn semantics_2_3_deltas_of_one_key_are_popped_together() {
+    let mut w = world(&["a"]);
+    w.run_until_idle(500);
+    w.act(update(&w, "a", "1"));
+    w.run_until(1, |_, _| false);
+    let a = update(&w, "a", "2");
+    w.act(a);
+    w.run_until(1, |_, _| false);
+    w.act(delete("a"));
+    // Let the three events reach the FIFO before the first Pop.
+    let trace = w.run_until_idle(200);
+    let pops: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::Pop).collect();
+    assert!(
+        pops.iter()
+            .any(|p| p.summary.contains("[Updated, Updated, Deleted]") || p.summary.contains("[Updated, Deleted]")),
+        "{pops:?}"
+    );
+    assert!(w.informer.indexer.is_empty());
+}
+
+#[test]
+fn drop_next_event_is_a_what_if_that_leaves_the_cache_behind() {
+    let mut w = world(&["a"]);
+    w.run_until_idle(500);
+    w.act(Action::Fault(Fault::DropNextEvent));
+    w.act(update(&w, "a", "1"));
+    let trace = w.run_until_idle(100);
+    assert!(trace.iter().any(|e| e.kind == TraceKind::EventLost && e.summary.contains("dropped (injected fault)")));
+    assert_ne!(cache_state(&w), store_state(&w));
+    w.act(update(&w, "a", "2"));
+    w.run_until_idle(100);
+    assert_eq!(cache_state(&w), store_state(&w), "the next event carries the whole object");
+}
+
+#[test]
+fn semantics_8_bookmarks_advance_a_quiet_watch() {
+    let mut w = world(&["a"]);
+    w.run_until_idle(500);
+    w.act(Action::Create(ApiObject::new(Kind::Pod, "default", "p")));
+    w.run_until_idle(100);
+    assert_eq!(w.reflector.last_sync_resource_version, "2");
+    let trace = w.run_until(100, |e, _| e.kind == TraceKind::Bookmark && e.to.name() == "reflector");
+    assert_eq!(trace.last().unwrap().rv, 3);
+    assert_eq!(w.reflector.last_sync_resource_version, "3", "a Pod write moved the RV; the bookmark carries it");
+}
