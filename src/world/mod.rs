@@ -202,7 +202,7 @@ impl World {
         self.sched.schedule(self.now + delay, msg);
     }
 
-    fn to_server(&mut self, msg: Msg) {
+    fn send_over_network(&mut self, msg: Msg) {
         self.later(self.config.latency_ms, msg);
     }
 
@@ -229,12 +229,12 @@ impl World {
         match command {
             Command::List(options) => {
                 let note = format!("LIST {}", describe_list(&options));
-                self.to_server(Msg::ListRequest(options));
+                self.send_over_network(Msg::ListRequest(options));
                 Some(note)
             }
             Command::Watch { options, timeout_secs } => {
                 let note = format!("WATCH from rv={:?}", options.resource_version);
-                self.to_server(Msg::WatchRequest { options, timeout_secs });
+                self.send_over_network(Msg::WatchRequest { options, timeout_secs });
                 Some(note)
             }
             Command::StopWatch(id) => {
@@ -317,7 +317,7 @@ impl World {
                         (TraceKind::RequestFailed, format!("{} → {} {}", describe_list(&options), s.code, s.reason), 0)
                     }
                 };
-                self.to_server(Msg::ListResponse(result));
+                self.send_over_network(Msg::ListResponse(result));
                 (Reflector, ApiServer, kind, String::new(), rv, summary)
             }
             Msg::ListResponse(result) => {
@@ -342,7 +342,7 @@ impl World {
                     }
                     Err(s) => format!("{} {}", s.code, s.reason),
                 };
-                self.to_server(Msg::WatchOpened(result));
+                self.send_over_network(Msg::WatchOpened(result));
                 self.flush_watch_events();
                 (
                     Reflector,
@@ -375,7 +375,7 @@ impl World {
                 }
                 self.api.stop_watch(id);
                 self.open_watches.remove(&id);
-                self.to_server(Msg::WatchEnded(id));
+                self.send_over_network(Msg::WatchEnded(id));
                 (
                     ApiServer,
                     ApiServer,
