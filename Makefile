@@ -19,6 +19,10 @@ dist: setup-web
 	trunk build --release --public-url $(PUBLIC_URL)
 	@bash scripts/sizes.sh dist
 
+# Speed figures (not timed tests): the 50,000-Pod LIST through the client pipeline.
+bench:
+	cargo bench --bench list_50k
+
 setup-web:
 	@bash scripts/setup.sh web
 

@@ -308,3 +308,36 @@ fn semantics_8_bookmarks_advance_a_quiet_watch() {
     assert_eq!(trace.last().unwrap().rv, 3);
     assert_eq!(w.reflector.last_sync_resource_version, "3", "a Pod write moved the RV; the bookmark carries it");
 }
+
+#[test]
+fn world_snapshots_step_back_and_jump_reproduce_the_same_state() {
+    let mut history = informer_playground::world::History::new(world(&["a", "b"]), 8);
+    let mut trace = Vec::new();
+    for _ in 0..30 {
+        trace.extend(history.step());
+    }
+    history.act(Action::Create(cm("c", "1")));
+    for _ in 0..25 {
+        trace.extend(history.step());
+    }
+    assert_eq!(history.world().steps(), 55);
+    let cache_at_55 = cache_state(history.world());
+    history.jump_to(3);
+    assert_eq!(history.world().steps(), 3);
+    assert_eq!(history.world().informer.indexer.len(), 0, "at step 3 the list has not reached the cache");
+    let replayed: Vec<TraceEvent> = (3..55).filter_map(|_| history.step()).collect();
+    assert_eq!(replayed, trace[3..55].to_vec(), "replaying reproduces the trace, action included");
+    assert_eq!(cache_state(history.world()), cache_at_55);
+    history.step_back();
+    assert_eq!(history.world().steps(), 54);
+
+    // Acting in the past starts a new branch.
+    history.jump_to(20);
+    history.act(Action::Create(cm("z", "1")));
+    assert_eq!(history.horizon(), 20);
+    history.jump_to(50);
+    assert_eq!(history.world().steps(), 20, "the old future is gone");
+    let branch: Vec<TraceEvent> = (0..60).filter_map(|_| history.step()).collect();
+    assert!(branch.iter().any(|e| e.key == "default/z"));
+    assert!(!branch.iter().any(|e| e.key == "default/c"));
+}

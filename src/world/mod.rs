@@ -8,10 +8,14 @@
 //! Timers (watch timeouts, resync checks, bookmarks) are background: a world whose only
 //! pending messages are timers is idle.
 
+mod basic;
 mod config;
+mod history;
 mod message;
 
+pub use basic::basic;
 pub use config::{HandlerConfig, WorldConfig};
+pub use history::History;
 pub use message::{Action, Fault};
 
 use crate::client::delta_fifo::{Delta, DeltaType, Queue};
@@ -43,6 +47,8 @@ pub struct World {
     steps: u64,
     rng: Rng,
     sched: Scheduler<Msg>,
+    /// Pending messages that are not timers: zero means idle.
+    foreground: usize,
     pub api: ApiServer,
     pub reflector: Reflector,
     pub informer: SharedInformer,
@@ -108,6 +114,7 @@ impl World {
             now: 0,
             steps: 0,
             sched: Scheduler::default(),
+            foreground: 0,
             api,
             informer,
             worker: Worker::Idle,
@@ -124,9 +131,9 @@ impl World {
             reconciles: 0,
             last_reconciled: None,
         };
-        world.sched.schedule(0, Msg::ReflectorStart);
+        world.schedule_at(0, Msg::ReflectorStart);
         if world.config.bookmark_interval_ms > 0 {
-            world.sched.schedule(world.config.bookmark_interval_ms, Msg::BookmarkTick);
+            world.schedule_at(world.config.bookmark_interval_ms, Msg::BookmarkTick);
         }
         Ok(world)
     }
@@ -142,17 +149,24 @@ impl World {
 
     /// Schedules a user action or fault to happen now (it is the next step taken).
     pub fn act(&mut self, action: Action) {
-        self.sched.schedule(self.now, Msg::User(action));
+        self.schedule_at(self.now, Msg::User(action));
     }
 
     /// Schedules a user action or fault at a later virtual time.
     pub fn act_at(&mut self, at: Millis, action: Action) {
-        self.sched.schedule(at.max(self.now), Msg::User(action));
+        self.schedule_at(at.max(self.now), Msg::User(action));
     }
 
     /// Whether only timers are pending: the pipeline has drained.
     pub fn is_idle(&self) -> bool {
-        self.sched.pending().all(|(_, m)| m.is_background())
+        self.foreground == 0
+    }
+
+    fn schedule_at(&mut self, at: Millis, msg: Msg) {
+        if !msg.is_background() {
+            self.foreground += 1;
+        }
+        self.sched.schedule(at, msg);
     }
 
     /// Pending messages (for inspectors), earliest first.
@@ -165,6 +179,9 @@ impl World {
     /// Delivers exactly one message and returns its trace event.
     pub fn step(&mut self) -> Option<TraceEvent> {
         let (at, msg) = self.sched.pop()?;
+        if !msg.is_background() {
+            self.foreground -= 1;
+        }
         self.now = self.now.max(at);
         self.api.set_time(self.now);
         self.steps += 1;
@@ -199,7 +216,7 @@ impl World {
     }
 
     fn later(&mut self, delay: Millis, msg: Msg) {
-        self.sched.schedule(self.now + delay, msg);
+        self.schedule_at(self.now + delay, msg);
     }
 
     fn send_over_network(&mut self, msg: Msg) {
@@ -337,7 +354,7 @@ impl World {
                 let summary = match &result {
                     Ok(id) => {
                         self.open_watches.insert(*id);
-                        self.sched.schedule(self.now + timeout_secs * 1000, Msg::WatchTimeout(*id));
+                        self.schedule_at(self.now + timeout_secs * 1000, Msg::WatchTimeout(*id));
                         format!("watch #{id} from rv={:?}, timeoutSeconds={timeout_secs}", options.resource_version)
                     }
                     Err(s) => format!("{} {}", s.code, s.reason),

@@ -1,0 +1,46 @@
+//! The built-in `basic` run: three Pods and a ConfigMap, one Pod informer with one
+//! controller, and writes over a few seconds (including one to another resource, which moves
+//! the global resourceVersion without an event for the Pod informer).
+
+use super::{Action, World, WorldConfig};
+use crate::cluster::{ApiObject, Kind, Status};
+use serde_json::json;
+
+fn pod(name: &str) -> ApiObject {
+    ApiObject::new(Kind::Pod, "default", name)
+        .with_label("app", "web")
+        .with("spec", json!({"nodeName": "node-1", "containers": [{"name": "web", "image": "nginx:1.27"}]}))
+}
+
+/// The world and the writes scheduled in it (already scheduled: just step it).
+pub fn basic(seed: u64) -> Result<World, Status> {
+    let mut config = WorldConfig::new(Kind::Pod);
+    config.seed = seed;
+    let objects = vec![
+        pod("web-1"),
+        pod("web-2"),
+        pod("web-3"),
+        ApiObject::new(Kind::ConfigMap, "default", "settings").with("data", json!({"mode": "blue"})),
+    ];
+    let mut world = World::new(config, objects)?;
+    let stored = |w: &World, name: &str| {
+        let key = format!("/registry/pods/default/{name}");
+        let kv = w.api.store().range(&crate::cluster::KeyRange::single(key), 0, 1).ok()?.kvs.into_iter().next()?;
+        let mut obj = ApiObject::from_json(&kv.value).ok()?;
+        obj.metadata.resource_version = kv.mod_revision.to_string();
+        Some(obj)
+    };
+    world.act_at(2_000, Action::Create(pod("web-4")));
+    if let Some(web1) = stored(&world, "web-1") {
+        world.act_at(3_000, Action::Update(web1.with_label("tier", "frontend")));
+    }
+    world.act_at(4_000, Action::Delete { kind: Kind::Pod, namespace: "default".into(), name: "web-2".into() });
+    world.act_at(
+        5_000,
+        Action::Create(ApiObject::new(Kind::ConfigMap, "default", "feature-flags").with("data", json!({"beta": "on"}))),
+    );
+    if let Some(web3) = stored(&world, "web-3") {
+        world.act_at(6_000, Action::UpdateStatus(web3.with("status", json!({"phase": "Running"}))));
+    }
+    Ok(world)
+}

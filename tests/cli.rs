@@ -1,0 +1,66 @@
+//! The command line, as an author runs it.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_informer-playground")).args(args).output().expect("run the binary");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn help_explains_every_option() {
+    let (code, out, _) = run(&["--help"]);
+    assert_eq!(code, 0);
+    for option in ["run <SCENARIO>", "--seed N", "--steps N", "--json", "basic"] {
+        assert!(out.contains(option), "help lacks {option}");
+    }
+}
+
+#[test]
+fn semantics_9_run_basic_prints_the_same_trace_twice() {
+    let (code, first, _) = run(&["run", "basic", "--seed", "7"]);
+    assert_eq!(code, 0);
+    let (_, second, _) = run(&["run", "basic", "--seed", "7"]);
+    assert_eq!(first, second);
+    let lines: Vec<&str> = first.lines().collect();
+    assert!(lines[0].starts_with("#1 "));
+    assert!(lines
+        .iter()
+        .any(|l| l.contains("api-server → reflector") && l.contains("DELETED") && l.contains("default/web-2")));
+    assert!(lines.iter().any(|l| l.contains("create ConfigMap default/feature-flags")));
+}
+
+#[test]
+fn json_lines_carry_every_field() {
+    let (code, out, _) = run(&["run", "basic", "--json", "--steps", "5"]);
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    assert_eq!(lines.len(), 5);
+    for field in ["step", "time_ms", "from", "to", "kind", "key", "rv", "summary"] {
+        assert!(lines[0].get(field).is_some(), "missing {field}");
+    }
+    assert_eq!(lines[1]["from"], "reflector");
+    assert_eq!(lines[1]["to"], "api-server");
+    assert_eq!(lines[1]["kind"], "list-request");
+}
+
+#[test]
+fn bad_arguments_exit_non_zero_with_a_clear_message() {
+    for (args, message) in [
+        (&["run"][..], "run needs a scenario"),
+        (&["run", "nope"][..], "unknown scenario \"nope\""),
+        (&["run", "basic", "--seed", "x"][..], "--seed takes a whole number, not \"x\""),
+        (&["run", "basic", "--steps"][..], "--steps needs a value"),
+        (&["run", "basic", "--fast"][..], "unknown option \"--fast\""),
+        (&["dance"][..], "unknown command \"dance\""),
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(out.is_empty());
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+}
