@@ -41,7 +41,7 @@ impl History {
     pub fn step(&mut self) -> Option<TraceEvent> {
         let event = self.world.step()?;
         let s = self.world.steps();
-        if s % self.every == 0 && self.snapshots.len() as u64 == s / self.every {
+        if s.is_multiple_of(self.every) && self.snapshots.len() as u64 == s / self.every {
             self.snapshots.push(self.world.clone());
         }
         self.horizon = self.horizon.max(s);
