@@ -10,6 +10,7 @@
 pub mod base64;
 pub mod client;
 pub mod cluster;
+pub mod controller;
 pub mod session;
 pub mod sim;
 pub mod world;

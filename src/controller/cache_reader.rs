@@ -1,0 +1,140 @@
+//! controller-runtime's cache-backed reads (`pkg/cache/internal/cache_reader.go`,
+//! `multi_namespace_cache.go`, `pkg/client`'s field indexer), semantics §6.
+//!
+//! `Get` and `List` read an informer's indexer, never the API server:
+//! - a key the cache does not hold — deleted, not yet seen, or filtered out by the cache's
+//!   label selector — is `NotFound`, worded with the *Kind* (`Pod "web-1" not found`), not the
+//!   resource as the API server would word it;
+//! - a namespace outside the cache's scope is `unable to get: ns/name because of unknown
+//!   namespace for the cache` (`unable to list: ns because of …` for List);
+//! - `List` with an exact field match reads the index `field:<path>` (values `ns/v` and
+//!   `__all_namespaces/v`); without that index it fails with client-go's
+//!   `Index with name field:<path> does not exist`; a label selector is filtered in memory
+//!   over everything the namespace (or the whole cache) holds — a scan.
+//!
+//! The objects each read examines are counted by the indexer.
+
+use crate::client::indexer::{Indexer, NAMESPACE_INDEX};
+use crate::client::reflector::ReflectorConfig;
+use crate::cluster::api_errors::Status;
+use crate::cluster::selector::LabelSelector;
+use crate::cluster::{ApiObject, Kind};
+use std::fmt;
+
+/// A failed read: an API status (NotFound) or a plain client error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    Status(Status),
+    Plain(String),
+}
+
+impl ReadError {
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, ReadError::Status(s) if s.code == 404)
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Status(s) => f.write_str(&s.message),
+            ReadError::Plain(m) => f.write_str(m),
+        }
+    }
+}
+
+/// `apierrors.NewNotFound(schema.GroupResource{Group, Resource: Kind}, name)`.
+pub fn not_found(kind: Kind, name: &str) -> ReadError {
+    let what = match kind.group() {
+        "" => kind.name().to_string(),
+        g => format!("{}.{g}", kind.name()),
+    };
+    ReadError::Status(Status { code: 404, reason: "NotFound", message: format!("{what} {name:?} not found") })
+}
+
+/// A `List` request against the cache.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CacheList {
+    pub namespace: Option<String>,
+    pub labels: LabelSelector,
+    /// An exact field match (`client.MatchingFields`): (field path, value).
+    pub field: Option<(String, String)>,
+}
+
+fn outside_scope(scope: &ReflectorConfig, namespace: &str) -> bool {
+    scope.namespace.as_deref().is_some_and(|ns| ns != namespace)
+}
+
+/// `CacheReader.Get` through a namespace-scoped cache.
+pub fn get(indexer: &Indexer, scope: &ReflectorConfig, namespace: &str, name: &str) -> Result<ApiObject, ReadError> {
+    if outside_scope(scope, namespace) {
+        return Err(ReadError::Plain(format!("unable to get: {namespace}/{name} because of unknown namespace for the cache")));
+    }
+    let key = if namespace.is_empty() { name.to_string() } else { format!("{namespace}/{name}") };
+    indexer.get_by_key(&key).cloned().ok_or_else(|| not_found(scope.kind, name))
+}
+
+/// `CacheReader.List`.
+pub fn list(indexer: &mut Indexer, scope: &ReflectorConfig, opts: &CacheList) -> Result<Vec<ApiObject>, ReadError> {
+    if let Some(ns) = opts.namespace.as_deref().filter(|ns| outside_scope(scope, ns)) {
+        return Err(ReadError::Plain(format!("unable to list: {ns} because of unknown namespace for the cache")));
+    }
+    let candidates: Vec<&ApiObject> = match (&opts.field, &opts.namespace) {
+        (Some((path, value)), ns) => {
+            let indexed = match ns {
+                Some(ns) => format!("{ns}/{value}"),
+                None => format!("__all_namespaces/{value}"),
+            };
+            indexer.by_index(&format!("field:{path}"), &indexed).map_err(ReadError::Plain)?
+        }
+        (None, Some(ns)) => indexer.by_index(NAMESPACE_INDEX, ns).map_err(ReadError::Plain)?,
+        (None, None) => indexer.list(),
+    };
+    Ok(candidates.into_iter().filter(|o| opts.labels.matches(&o.metadata.labels)).cloned().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::indexer::IndexFunc;
+    use serde_json::json;
+
+    fn pods(n: usize) -> Indexer {
+        let mut ix = Indexer::new();
+        for i in 0..n {
+            let pod = ApiObject::new(Kind::Pod, "default", &format!("p{i}"))
+                .with_label("app", if i % 2 == 0 { "web" } else { "db" })
+                .with("spec", json!({"nodeName": format!("node-{}", i % 10)}));
+            ix.update(pod);
+        }
+        ix
+    }
+
+    #[test]
+    fn semantics_6_unindexed_field_errors_and_an_index_reads_far_fewer_objects() {
+        let mut ix = pods(1000);
+        let scope = ReflectorConfig::new(Kind::Pod);
+        let on_node = CacheList { field: Some(("spec.nodeName".into(), "node-1".into())), ..Default::default() };
+        let err = list(&mut ix, &scope, &on_node).unwrap_err();
+        assert_eq!(err.to_string(), "Index with name field:spec.nodeName does not exist");
+        ix.add_indexers(vec![("field:spec.nodeName".into(), IndexFunc::Field("spec.nodeName".into()))]).unwrap();
+        assert_eq!(list(&mut ix, &scope, &on_node).unwrap().len(), 100);
+        assert_eq!(ix.last_scanned, 100);
+        let by_label = CacheList { labels: LabelSelector::parse("app=web").unwrap(), ..Default::default() };
+        assert_eq!(list(&mut ix, &scope, &by_label).unwrap().len(), 500);
+        assert_eq!(ix.last_scanned, 1000, "a label selector scans every object");
+    }
+
+    #[test]
+    fn semantics_6_not_found_uses_the_kind_and_scope_errors_name_the_namespace() {
+        let ix = pods(1);
+        let mut scope = ReflectorConfig::new(Kind::Pod);
+        assert_eq!(get(&ix, &scope, "default", "nope").unwrap_err().to_string(), r#"Pod "nope" not found"#);
+        let deploy = ReflectorConfig::new(Kind::Deployment);
+        assert_eq!(get(&Indexer::new(), &deploy, "default", "web").unwrap_err().to_string(), r#"Deployment.apps "web" not found"#);
+        scope.namespace = Some("default".into());
+        assert_eq!(get(&ix, &scope, "other-ns", "foo").unwrap_err().to_string(), "unable to get: other-ns/foo because of unknown namespace for the cache");
+        let opts = CacheList { namespace: Some("other-ns".into()), ..Default::default() };
+        assert_eq!(list(&mut pods(1), &scope, &opts).unwrap_err().to_string(), "unable to list: other-ns because of unknown namespace for the cache");
+    }
+}

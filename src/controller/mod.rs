@@ -1,0 +1,5 @@
+//! The controller side, modelled on controller-runtime: cache-backed reads, reconcilers and
+//! their results, and a kubelet that moves Pods through their phases.
+
+pub mod cache_reader;
+pub mod reconciler;
