@@ -30,7 +30,7 @@ fn main() {
     assert!(trace.last().is_some_and(|e| e.kind == TraceKind::Replace));
 
     let t = Instant::now();
-    let trace = world.run_until(10_000_000, |_, w| w.informer.indexer.len() == n && w.informer.fifo.len() == 0);
+    let trace = world.run_until(10_000_000, |_, w| w.informer().indexer.len() == n && w.informer().fifo.len() == 0);
     let index = t.elapsed();
     let index_steps = trace.len();
 
@@ -53,5 +53,5 @@ fn main() {
         rest.len(),
         per_step(drain, rest.len())
     );
-    println!("  reconciles: {}, indexer objects: {}", world.reconciles, world.informer.indexer.len());
+    println!("  reconciles: {}, indexer objects: {}", world.reconciles, world.informer().indexer.len());
 }

@@ -2,7 +2,7 @@
 
 use informer_playground::cluster::{ApiObject, ApiServerConfig, Kind};
 use informer_playground::sim::{TraceEvent, TraceKind};
-use informer_playground::world::{Action, Fault, HandlerConfig, World, WorldConfig};
+use informer_playground::world::{Action, Fault, HandlerConfig, Route, World, WorldConfig};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -30,7 +30,7 @@ fn store_state(w: &World) -> BTreeMap<String, String> {
 }
 
 fn cache_state(w: &World) -> BTreeMap<String, String> {
-    w.informer.indexer.objects().map(|o| (o.key(), o.metadata.resource_version.clone())).collect()
+    w.informer().indexer.objects().map(|o| (o.key(), o.metadata.resource_version.clone())).collect()
 }
 
 /// What the controller's handler was called with: (function, key, rv).
@@ -84,7 +84,7 @@ fn semantics_1_2_list_then_watch_hands_the_resource_version_over() {
         vec!["controller.OnAdd", "controller.OnAdd"]
     );
     assert_eq!(kinds.iter().filter(|k| **k == TraceKind::ReconcileEnd).count(), 2);
-    assert!(w.informer.has_synced());
+    assert!(w.informer().has_synced());
     assert_eq!(cache_state(&w), store_state(&w));
 
     w.act(Action::Create(cm("c", "1")));
@@ -107,7 +107,7 @@ fn semantics_1_2_list_then_watch_hands_the_resource_version_over() {
         "every hop of one event is one step"
     );
     assert_eq!(trace[1].rv, 4);
-    assert_eq!(w.reflector.last_sync_resource_version, "4");
+    assert_eq!(w.reflector().last_sync_resource_version, "4");
 }
 
 fn run_fingerprint(seed: u64) -> (u64, usize) {
@@ -154,7 +154,7 @@ fn semantics_1_2_disconnect_resumes_from_the_last_rv_with_nothing_lost_or_repeat
     let rewatch: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::WatchRequest).collect();
     assert_eq!(rewatch.len(), 2);
     assert!(rewatch[1].rv >= 3, "the new watch starts from the last RV the reflector saw");
-    assert_eq!(w.reflector.lists, 1, "no relist");
+    assert_eq!(w.reflector().lists, 1, "no relist");
     let calls = handler_calls(&trace);
     let mut seen = BTreeMap::new();
     for call in &calls {
@@ -186,7 +186,7 @@ fn semantics_8_restart_gives_410_then_relist_with_tombstones() {
         "{}",
         error.summary
     );
-    assert_eq!(w.reflector.lists, 2, "a relist after the 410");
+    assert_eq!(w.reflector().lists, 2, "a relist after the 410");
     let relist =
         trace.iter().filter(|e| e.kind == TraceKind::ListRequest && e.to.name() == "api-server").nth(1).unwrap();
     assert!(
@@ -230,30 +230,32 @@ fn semantics_1_3_forbidden_list_backs_off_forever_then_recovers_when_granted() {
     let mut config = WorldConfig::new(Kind::ConfigMap);
     config.granted_verbs = vec!["watch".into()];
     let mut w = world_with(config, &["a"]);
-    let trace = w.run_until(60, |_, w| w.reflector.lists >= 6);
+    let trace = w.run_until(60, |_, w| w.reflector().lists >= 6);
     assert!(trace.iter().filter(|e| e.kind == TraceKind::RequestFailed).count() >= 5);
-    assert!(w.informer.indexer.is_empty());
+    assert!(w.informer().indexer.is_empty());
     let log = w.log_lines();
     assert!(log[0].starts_with("W0101 00:00:00.010000       1 reflector.go:547] k8s.io/client-go/informers/factory.go:160: failed to list *v1.ConfigMap: configmaps is forbidden: User \"system:serviceaccount:default:playground-controller\" cannot list resource \"configmaps\" in API group \"\" at the cluster scope"), "{}", log[0]);
     assert!(log[1].contains("reflector.go:150] k8s.io/client-go/informers/factory.go:160: Failed to watch *v1.ConfigMap: failed to list *v1.ConfigMap: configmaps is forbidden"));
     let backoffs: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::Backoff).collect();
     assert!(backoffs.windows(2).all(|p| p[0].time_ms < p[1].time_ms));
     w.act(Action::Fault(Fault::Grant("list".into())));
-    w.run_until(500, |_, w| w.informer.has_synced() && w.is_idle());
+    w.run_until(500, |_, w| w.informer().has_synced() && w.is_idle());
     assert_eq!(cache_state(&w), store_state(&w), "granting list fills the cache");
 }
 
 #[test]
 fn semantics_1_6_and_4_resync_replays_known_objects_to_handlers_due() {
     let mut config = WorldConfig::new(Kind::ConfigMap);
-    config.resync_ms = 30_000;
-    config.handlers = vec![
-        HandlerConfig { name: "controller".into(), resync_ms: 30_000, enqueue: true },
-        HandlerConfig { name: "audit".into(), resync_ms: 0, enqueue: false },
+    config.sync_period_ms = 30_000;
+    config.informers[0].handlers = vec![
+        HandlerConfig { name: "controller".into(), resync_ms: None, route: Route::EnqueueSelf },
+        HandlerConfig { name: "audit".into(), resync_ms: Some(0), route: Route::Record },
     ];
     let mut w = world_with(config, &["a", "b"]);
     w.run_until_idle(500);
-    let trace = w.run_until(200, |e, _| e.time_ms > 31_000 && e.kind == TraceKind::WorkqueueDone);
+    let period = w.informer().resync_check_period();
+    assert!((27_000..33_000).contains(&period), "SyncPeriod jittered in [0.9, 1.1): {period}");
+    let trace = w.run_until(200, |e, _| e.time_ms > period && e.kind == TraceKind::WorkqueueDone);
     let resync =
         trace.iter().find(|e| e.kind == TraceKind::Resync && e.summary.starts_with("Resync:")).expect("a resync");
     assert_eq!(resync.summary, "Resync: 2 Sync deltas for known objects");
@@ -280,21 +282,19 @@ fn semantics_2_3_deltas_of_one_key_are_popped_together() {
             .any(|p| p.summary.contains("[Updated, Updated, Deleted]") || p.summary.contains("[Updated, Deleted]")),
         "{pops:?}"
     );
-    assert!(w.informer.indexer.is_empty());
+    assert!(w.informer().indexer.is_empty());
 }
 
 #[test]
-fn drop_next_event_is_a_what_if_that_leaves_the_cache_behind() {
+fn drop_next_event_loses_a_notification_while_the_cache_stays_right() {
     let mut w = world(&["a"]);
     w.run_until_idle(500);
     w.act(Action::Fault(Fault::DropNextEvent));
     w.act(update(&w, "a", "1"));
     let trace = w.run_until_idle(100);
-    assert!(trace.iter().any(|e| e.kind == TraceKind::EventLost && e.summary.contains("dropped (injected fault)")));
-    assert_ne!(cache_state(&w), store_state(&w));
-    w.act(update(&w, "a", "2"));
-    w.run_until_idle(100);
-    assert_eq!(cache_state(&w), store_state(&w), "the next event carries the whole object");
+    assert!(trace.iter().any(|e| e.kind == TraceKind::EventLost && e.summary.contains("lost before the handler ran")));
+    assert!(!trace.iter().any(|e| e.kind == TraceKind::WorkqueueAdd), "the handler never ran");
+    assert_eq!(cache_state(&w), store_state(&w), "the indexer was written before the notification was lost");
 }
 
 #[test]
@@ -303,10 +303,10 @@ fn semantics_8_bookmarks_advance_a_quiet_watch() {
     w.run_until_idle(500);
     w.act(Action::Create(ApiObject::new(Kind::Pod, "default", "p")));
     w.run_until_idle(100);
-    assert_eq!(w.reflector.last_sync_resource_version, "2");
+    assert_eq!(w.reflector().last_sync_resource_version, "2");
     let trace = w.run_until(100, |e, _| e.kind == TraceKind::Bookmark && e.to.name() == "reflector");
     assert_eq!(trace.last().unwrap().rv, 3);
-    assert_eq!(w.reflector.last_sync_resource_version, "3", "a Pod write moved the RV; the bookmark carries it");
+    assert_eq!(w.reflector().last_sync_resource_version, "3", "a Pod write moved the RV; the bookmark carries it");
 }
 
 #[test]
@@ -324,7 +324,7 @@ fn world_snapshots_step_back_and_jump_reproduce_the_same_state() {
     let cache_at_55 = cache_state(history.world());
     history.jump_to(3);
     assert_eq!(history.world().steps(), 3);
-    assert_eq!(history.world().informer.indexer.len(), 0, "at step 3 the list has not reached the cache");
+    assert_eq!(history.world().informer().indexer.len(), 0, "at step 3 the list has not reached the cache");
     let replayed: Vec<TraceEvent> = (3..55).filter_map(|_| history.step()).collect();
     assert_eq!(replayed, trace[3..55].to_vec(), "replaying reproduces the trace, action included");
     assert_eq!(cache_state(history.world()), cache_at_55);

@@ -238,6 +238,11 @@ impl ApiServer {
         &self.metrics
     }
 
+    /// Starts the metrics afresh (after a cluster has been set up).
+    pub fn reset_metrics(&mut self) {
+        self.metrics = Metrics::default();
+    }
+
     pub fn watch_cache(&self, kind: Kind) -> Option<&WatchCache> {
         self.caches.get(&kind).map(|(c, _)| c)
     }

@@ -68,7 +68,9 @@ fn outside_scope(scope: &ReflectorConfig, namespace: &str) -> bool {
 /// `CacheReader.Get` through a namespace-scoped cache.
 pub fn get(indexer: &Indexer, scope: &ReflectorConfig, namespace: &str, name: &str) -> Result<ApiObject, ReadError> {
     if outside_scope(scope, namespace) {
-        return Err(ReadError::Plain(format!("unable to get: {namespace}/{name} because of unknown namespace for the cache")));
+        return Err(ReadError::Plain(format!(
+            "unable to get: {namespace}/{name} because of unknown namespace for the cache"
+        )));
     }
     let key = if namespace.is_empty() { name.to_string() } else { format!("{namespace}/{name}") };
     indexer.get_by_key(&key).cloned().ok_or_else(|| not_found(scope.kind, name))
@@ -131,10 +133,19 @@ mod tests {
         let mut scope = ReflectorConfig::new(Kind::Pod);
         assert_eq!(get(&ix, &scope, "default", "nope").unwrap_err().to_string(), r#"Pod "nope" not found"#);
         let deploy = ReflectorConfig::new(Kind::Deployment);
-        assert_eq!(get(&Indexer::new(), &deploy, "default", "web").unwrap_err().to_string(), r#"Deployment.apps "web" not found"#);
+        assert_eq!(
+            get(&Indexer::new(), &deploy, "default", "web").unwrap_err().to_string(),
+            r#"Deployment.apps "web" not found"#
+        );
         scope.namespace = Some("default".into());
-        assert_eq!(get(&ix, &scope, "other-ns", "foo").unwrap_err().to_string(), "unable to get: other-ns/foo because of unknown namespace for the cache");
+        assert_eq!(
+            get(&ix, &scope, "other-ns", "foo").unwrap_err().to_string(),
+            "unable to get: other-ns/foo because of unknown namespace for the cache"
+        );
         let opts = CacheList { namespace: Some("other-ns".into()), ..Default::default() };
-        assert_eq!(list(&mut pods(1), &scope, &opts).unwrap_err().to_string(), "unable to list: other-ns because of unknown namespace for the cache");
+        assert_eq!(
+            list(&mut pods(1), &scope, &opts).unwrap_err().to_string(),
+            "unable to list: other-ns because of unknown namespace for the cache"
+        );
     }
 }

@@ -69,7 +69,9 @@ impl Write {
         match self {
             Write::Create(o) => format!("Create {} {}", o.kind, o.key()),
             Write::Update(o) => format!("Update {} {} (rv {})", o.kind, o.key(), o.metadata.resource_version),
-            Write::UpdateStatus(o) => format!("Status().Update {} {} (rv {})", o.kind, o.key(), o.metadata.resource_version),
+            Write::UpdateStatus(o) => {
+                format!("Status().Update {} {} (rv {})", o.kind, o.key(), o.metadata.resource_version)
+            }
             Write::Delete { kind, namespace, name } => format!("Delete {kind} {namespace}/{name}"),
         }
     }
@@ -79,9 +81,17 @@ impl Write {
 pub enum PlanOp {
     Write(Write),
     /// Read an object again from the cache (to show what it holds now).
-    CacheGet { kind: Kind, namespace: String, name: String },
+    CacheGet {
+        kind: Kind,
+        namespace: String,
+        name: String,
+    },
     /// Read it from the API server, bypassing the cache (`GetAPIReader()`).
-    ApiGet { kind: Kind, namespace: String, name: String },
+    ApiGet {
+        kind: Kind,
+        namespace: String,
+        name: String,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -168,7 +178,9 @@ impl Reconciler {
         let (namespace, name) = key.split_once('/').unwrap_or(("", key));
         match self.kind.clone() {
             ReconcilerKind::Observe => match cache.get(self.primary(), namespace, name) {
-                Ok(o) => Plan::done(format!("Get: found at rv {}", o.metadata.resource_version), ReconcileResult::Success),
+                Ok(o) => {
+                    Plan::done(format!("Get: found at rv {}", o.metadata.resource_version), ReconcileResult::Success)
+                }
                 Err(e) => Plan::done(format!("Get: {e}"), ReconcileResult::Success),
             },
             ReconcilerKind::Failing { failures, terminal } => {
@@ -177,14 +189,21 @@ impl Reconciler {
                 if terminal {
                     Plan::done("terminal failure".into(), ReconcileResult::Terminal("invalid configuration".into()))
                 } else if *n <= failures {
-                    Plan::done(format!("attempt {n} fails"), ReconcileResult::Error(format!("simulated failure {n} of {failures}")))
+                    Plan::done(
+                        format!("attempt {n} fails"),
+                        ReconcileResult::Error(format!("simulated failure {n} of {failures}")),
+                    )
                 } else {
                     Plan::done(format!("attempt {n} succeeds"), ReconcileResult::Success)
                 }
             }
-            ReconcilerKind::RequeueAfter(d) => Plan::done(format!("check again in {d} ms"), ReconcileResult::RequeueAfter(d)),
+            ReconcilerKind::RequeueAfter(d) => {
+                Plan::done(format!("check again in {d} ms"), ReconcileResult::RequeueAfter(d))
+            }
             ReconcilerKind::StampConfigMap => self.plan_stamp(namespace, name, cache),
-            ReconcilerKind::Replicas { owner, edge_triggered } => self.plan_replicas(owner, edge_triggered, key, namespace, name, cache, rng),
+            ReconcilerKind::Replicas { owner, edge_triggered } => {
+                self.plan_replicas(owner, edge_triggered, key, namespace, name, cache, rng)
+            }
         }
     }
 
@@ -196,7 +215,10 @@ impl Reconciler {
         };
         let rv = cm.metadata.resource_version.clone();
         if cm.body.get("data").and_then(|d| d.get("updated")).and_then(Value::as_str) == Some("true") {
-            return Plan::done(format!("Get: rv {rv}, data.updated is already \"true\": nothing to do"), ReconcileResult::Success);
+            return Plan::done(
+                format!("Get: rv {rv}, data.updated is already \"true\": nothing to do"),
+                ReconcileResult::Success,
+            );
         }
         let data = cm.body.entry("data").or_insert_with(|| json!({}));
         if let Some(map) = data.as_object_mut() {
@@ -234,10 +256,15 @@ impl Reconciler {
         let want = spec.get("replicas").and_then(Value::as_i64).unwrap_or(1);
         let match_labels: BTreeMap<String, String> =
             serde_json::from_value(spec["selector"]["matchLabels"].clone()).unwrap_or_default();
-        let opts =
-            CacheList { namespace: Some(namespace.into()), labels: LabelSelector::from_labels(&match_labels), field: None };
+        let opts = CacheList {
+            namespace: Some(namespace.into()),
+            labels: LabelSelector::from_labels(&match_labels),
+            field: None,
+        };
         let mut pods: Vec<ApiObject> = match cache.list(Kind::Pod, &opts) {
-            Ok(pods) => pods.into_iter().filter(|p| controller_of(p).is_some_and(|r| r.uid == owner.metadata.uid)).collect(),
+            Ok(pods) => {
+                pods.into_iter().filter(|p| controller_of(p).is_some_and(|r| r.uid == owner.metadata.uid)).collect()
+            }
             Err(e) => return Plan::done(format!("List Pods: {e}"), ReconcileResult::Error(e.to_string())),
         };
         let have = if edge { self.belief(key) } else { pods.len() as i64 };
@@ -249,12 +276,17 @@ impl Reconciler {
         let mut ops = VecDeque::new();
         let expectations = self.expectations.entry(key.to_string()).or_default();
         if expectations.adds > 0 || expectations.dels > 0 {
-            notes.push(format!("waiting for {} creates and {} deletes to be observed", expectations.adds.max(0), expectations.dels.max(0)));
+            notes.push(format!(
+                "waiting for {} creates and {} deletes to be observed",
+                expectations.adds.max(0),
+                expectations.dels.max(0)
+            ));
         } else if want > have {
             let template = &spec["template"];
             for _ in 0..(want - have) {
                 let mut pod = ApiObject::new(Kind::Pod, namespace, &generated_name(name, rng));
-                pod.metadata.labels = serde_json::from_value(template["metadata"]["labels"].clone()).unwrap_or_default();
+                pod.metadata.labels =
+                    serde_json::from_value(template["metadata"]["labels"].clone()).unwrap_or_default();
                 pod.metadata.owner_references = vec![OwnerReference {
                     api_version: owner_kind.api_version().into(),
                     kind: owner_kind.name().into(),
@@ -348,7 +380,10 @@ mod tests {
         assert_eq!(w.iter().filter(|w| w.starts_with("Create Pod default/web-")).count(), 3);
         assert!(w.last().unwrap().starts_with("Status().Update ReplicaSet default/web"));
         let again = r.plan("default/web", &mut cache, &mut rng);
-        assert!(writes(&again).iter().all(|w| !w.starts_with("Create")), "expectations hold back a second round of creates");
+        assert!(
+            writes(&again).iter().all(|w| !w.starts_with("Create")),
+            "expectations hold back a second round of creates"
+        );
         for op in plan.ops {
             if let PlanOp::Write(Write::Create(p)) = op {
                 cache.pods.update(p);
@@ -377,7 +412,8 @@ mod tests {
     fn semantics_6_failing_then_success_and_terminal() {
         let mut cache = TestCache { owners: Indexer::new(), pods: Indexer::new() };
         let mut r = Reconciler::new(ReconcilerKind::Failing { failures: 2, terminal: false });
-        let results: Vec<ReconcileResult> = (0..3).map(|_| r.plan("default/x", &mut cache, &mut Rng::new(1)).result).collect();
+        let results: Vec<ReconcileResult> =
+            (0..3).map(|_| r.plan("default/x", &mut cache, &mut Rng::new(1)).result).collect();
         assert!(matches!(results[0], ReconcileResult::Error(_)));
         assert!(matches!(results[1], ReconcileResult::Error(_)));
         assert_eq!(results[2], ReconcileResult::Success);

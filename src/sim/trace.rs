@@ -19,6 +19,7 @@ pub enum Stage {
     Handler,
     Workqueue,
     Reconciler,
+    Kubelet,
 }
 
 impl Stage {
@@ -34,6 +35,7 @@ impl Stage {
             Stage::Handler => "handler",
             Stage::Workqueue => "workqueue",
             Stage::Reconciler => "reconciler",
+            Stage::Kubelet => "kubelet",
         }
     }
 }
@@ -66,12 +68,11 @@ pub enum TraceKind {
     Resync,
     Pop,
     IndexerWrite,
-    HandlerNotified,
     HandlerCall,
     WorkqueueAdd,
     WorkqueueGet,
     WorkqueueDone,
-    ReconcileStart,
+    ApiResponse,
     ReconcileEnd,
     ApiWrite,
     Fault,
@@ -98,12 +99,11 @@ impl TraceKind {
             TraceKind::Resync => "Resync",
             TraceKind::Pop => "Pop",
             TraceKind::IndexerWrite => "indexer write",
-            TraceKind::HandlerNotified => "handler notified",
             TraceKind::HandlerCall => "handler call",
             TraceKind::WorkqueueAdd => "workqueue add",
             TraceKind::WorkqueueGet => "workqueue get",
             TraceKind::WorkqueueDone => "workqueue done",
-            TraceKind::ReconcileStart => "reconcile start",
+            TraceKind::ApiResponse => "API response",
             TraceKind::ReconcileEnd => "reconcile end",
             TraceKind::ApiWrite => "API write",
             TraceKind::Fault => "fault",

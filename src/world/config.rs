@@ -1,17 +1,74 @@
-//! How a world is set up: the informer's resource and handlers, latency, seed, RBAC.
+//! How a world is set up: the informers (one per watched kind, as controller-runtime makes
+//! one per GVK), their handlers and indexes, the reconciler, the kubelet, latency, seed, RBAC.
 
+use crate::client::indexer::IndexFunc;
 use crate::client::reflector::ReflectorConfig;
 use crate::cluster::{ApiServerConfig, Kind};
+use crate::controller::reconciler::ReconcilerKind;
 use crate::sim::Millis;
 
-/// One event handler registered on the informer.
+/// controller-runtime's default `SyncPeriod`: 10 hours, jittered per informer in [0.9, 1.1).
+pub const DEFAULT_SYNC_PERIOD_MS: Millis = 10 * 3600 * 1000;
+
+/// Where a handler sends what it is told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// `handler.EnqueueRequestForObject`: the object's own key.
+    EnqueueSelf,
+    /// `handler.EnqueueRequestForOwner`: the key of the controlling owner.
+    EnqueueOwner,
+    /// Only recorded (a handler that does not feed the controller).
+    Record,
+}
+
+/// One event handler registered on an informer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandlerConfig {
     pub name: String,
-    /// Requested resync period (0: none).
-    pub resync_ms: Millis,
-    /// Whether the handler adds the object's key to the controller's workqueue.
-    pub enqueue: bool,
+    /// Requested resync period; `None`: the informer's default.
+    pub resync_ms: Option<Millis>,
+    pub route: Route,
+}
+
+impl HandlerConfig {
+    pub fn new(name: &str, route: Route) -> Self {
+        HandlerConfig { name: name.into(), resync_ms: None, route }
+    }
+}
+
+/// One informer: what it lists and watches (its cache scope), its handlers and indexes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InformerConfig {
+    pub reflector: ReflectorConfig,
+    pub handlers: Vec<HandlerConfig>,
+    /// Extra indexes, e.g. `("field:spec.nodeName", IndexFunc::Field("spec.nodeName"))`.
+    pub indexes: Vec<(String, IndexFunc)>,
+}
+
+impl InformerConfig {
+    pub fn new(kind: Kind, route: Route) -> Self {
+        InformerConfig {
+            reflector: ReflectorConfig::new(kind),
+            handlers: vec![HandlerConfig::new("controller", route)],
+            indexes: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControllerConfig {
+    pub reconciler: ReconcilerKind,
+    /// `MaxConcurrentReconciles` (default 1).
+    pub max_concurrent: usize,
+    /// Time a reconcile spends thinking before its first write or its result.
+    pub reconcile_ms: Millis,
+}
+
+/// A periodic LIST instead of a watch: the polling controller of the cost comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PollConfig {
+    pub kind: Kind,
+    pub every_ms: Millis,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,36 +77,65 @@ pub struct WorldConfig {
     /// Client ↔ API server latency, each way.
     pub latency_ms: Millis,
     pub api: ApiServerConfig,
-    pub reflector: ReflectorConfig,
-    /// The informer's default resync period (0: none).
-    pub resync_ms: Millis,
-    pub handlers: Vec<HandlerConfig>,
-    /// How long one reconcile takes.
-    pub reconcile_ms: Millis,
+    pub informers: Vec<InformerConfig>,
+    /// The informers' default resync (`SyncPeriod`), jittered per informer; 0: none.
+    pub sync_period_ms: Millis,
+    pub controller: ControllerConfig,
+    /// Run a kubelet that moves new Pods to ContainerCreating, then Running.
+    pub kubelet: bool,
+    pub poll: Option<PollConfig>,
     /// How often the API server sends bookmarks (0: never).
     pub bookmark_interval_ms: Millis,
     /// The controller's service account.
     pub controller_namespace: String,
     pub controller_name: String,
-    /// RBAC verbs the controller has on the informer's resource.
+    /// RBAC verbs the controller has on every resource it uses.
     pub granted_verbs: Vec<String>,
 }
 
 impl WorldConfig {
-    /// One informer on `kind` with one handler feeding the controller's workqueue.
+    /// One informer on `kind` whose handler feeds a controller that observes each object.
     pub fn new(kind: Kind) -> Self {
         WorldConfig {
             seed: 1,
             latency_ms: 5,
             api: ApiServerConfig::default(),
-            reflector: ReflectorConfig::new(kind),
-            resync_ms: 0,
-            handlers: vec![HandlerConfig { name: "controller".into(), resync_ms: 0, enqueue: true }],
-            reconcile_ms: 10,
+            informers: vec![InformerConfig::new(kind, Route::EnqueueSelf)],
+            sync_period_ms: 0,
+            controller: ControllerConfig { reconciler: ReconcilerKind::Observe, max_concurrent: 1, reconcile_ms: 10 },
+            kubelet: false,
+            poll: None,
             bookmark_interval_ms: 60_000,
             controller_namespace: "default".into(),
             controller_name: "playground-controller".into(),
             granted_verbs: ["get", "list", "watch"].map(String::from).to_vec(),
         }
+    }
+
+    /// A ReplicaSet-style controller for `owner` (ReplicaSet or Deployment) and the Pods it
+    /// owns, with a kubelet.
+    pub fn replicas(owner: Kind, edge_triggered: bool) -> Self {
+        let mut config = WorldConfig::new(owner);
+        config.informers.push(InformerConfig::new(Kind::Pod, Route::EnqueueOwner));
+        config.controller.reconciler = ReconcilerKind::Replicas { owner, edge_triggered };
+        config.kubelet = true;
+        config.granted_verbs = ["get", "list", "watch", "create", "update", "delete"].map(String::from).to_vec();
+        config
+    }
+
+    /// No informer at all: a client that LISTs `kind` every `every_ms` (the cost comparison).
+    pub fn polling(kind: Kind, every_ms: Millis) -> Self {
+        let mut config = WorldConfig::new(kind);
+        config.informers.clear();
+        config.poll = Some(PollConfig { kind, every_ms });
+        config
+    }
+
+    /// The stale-read ConfigMap reconciler.
+    pub fn stamp() -> Self {
+        let mut config = WorldConfig::new(Kind::ConfigMap);
+        config.controller.reconciler = ReconcilerKind::StampConfigMap;
+        config.granted_verbs = ["get", "list", "watch", "update"].map(String::from).to_vec();
+        config
     }
 }

@@ -3,6 +3,7 @@
 use crate::cluster::api_server::{ListOptions, ListResponse, WatchOptions};
 use crate::cluster::watch::{ApiWatchId, WatchEvent};
 use crate::cluster::{ApiObject, Kind, Status};
+use crate::controller::reconciler::Write;
 use crate::sim::{Millis, Stage};
 
 /// A write by a person, or a fault injected into the pipeline.
@@ -27,7 +28,7 @@ pub enum Fault {
     /// Remove an RBAC verb (`list`, `watch`, …) from the controller's role.
     Revoke(String),
     Grant(String),
-    /// A what-if: the next watch event is lost between the API server and the reflector.
+    /// A what-if: the next notification is lost between the informer and a handler.
     DropNextEvent,
     /// Network latency between client and API server, each way.
     Latency(Millis),
@@ -37,7 +38,8 @@ impl Fault {
     /// The stage a fault hits, for the trace.
     pub fn stage(&self) -> Stage {
         match self {
-            Fault::DisconnectWatch | Fault::DropNextEvent => Stage::Reflector,
+            Fault::DisconnectWatch => Stage::Reflector,
+            Fault::DropNextEvent => Stage::Handler,
             Fault::CompactStore => Stage::Store,
             Fault::RestartApiServer | Fault::Revoke(_) | Fault::Grant(_) | Fault::Latency(_) => Stage::ApiServer,
         }
@@ -53,32 +55,46 @@ pub(super) enum FifoOp {
     Delete(ApiObject),
 }
 
-/// One scheduled message.
+/// One scheduled message. `usize` fields name an informer (by index) or a worker.
 #[derive(Clone, Debug)]
 pub(super) enum Msg {
-    ReflectorStart,
-    ListRequest(ListOptions),
-    ListResponse(Result<ListResponse, Status>),
+    ReflectorStart(usize),
+    ListRequest(usize, ListOptions),
+    ListResponse(usize, Result<ListResponse, Status>),
     WatchRequest {
+        informer: usize,
         options: WatchOptions,
         timeout_secs: u64,
     },
-    WatchOpened(Result<ApiWatchId, Status>),
-    WatchEvent(ApiWatchId, WatchEvent),
+    WatchOpened(usize, Result<ApiWatchId, Status>),
+    WatchEvent(usize, ApiWatchId, WatchEvent),
     /// Server-side: the watch reached its timeout.
-    WatchTimeout(ApiWatchId),
+    WatchTimeout(usize, ApiWatchId),
     /// Client-side: the watch stream ended.
-    WatchEnded(ApiWatchId),
-    BackoffElapsed(u64),
-    ResyncTick(u64),
-    Fifo(FifoOp),
-    Pop,
-    ProcessDelta,
-    ListenerRun(usize),
+    WatchEnded(usize, ApiWatchId),
+    BackoffElapsed(usize, u64),
+    ResyncTick(usize, u64),
+    Fifo(usize, FifoOp),
+    Pop(usize),
+    ProcessDelta(usize),
+    /// An informer's handler (listener) takes its next notification.
+    ListenerRun(usize, usize),
     WorkqueueAdd(String),
-    WorkerGet,
-    ReconcileEnd(String),
-    WorkqueueDone(String),
+    WorkqueueReady(String, Millis),
+    WorkerGet(usize),
+    /// A reconcile's write reaches the API server.
+    ApiRequest(usize, Write),
+    /// Its answer reaches the worker.
+    ApiResponse(usize, Result<ApiObject, Status>),
+    ReconcileEnd(usize),
+    WorkqueueDone(usize),
+    /// The kubelet reports a Pod's new phase (`ContainerCreating` or `Running`).
+    KubeletStatus {
+        namespace: String,
+        name: String,
+        phase: &'static str,
+    },
+    PollTick,
     BookmarkTick,
     User(Action),
 }
@@ -86,29 +102,34 @@ pub(super) enum Msg {
 impl Msg {
     /// Timers that keep firing in a quiet world.
     pub(super) fn is_background(&self) -> bool {
-        matches!(self, Msg::WatchTimeout(_) | Msg::ResyncTick(_) | Msg::BookmarkTick)
+        matches!(self, Msg::WatchTimeout(..) | Msg::ResyncTick(..) | Msg::BookmarkTick | Msg::PollTick)
     }
 
     pub(super) fn describe(&self) -> String {
         match self {
-            Msg::ReflectorStart => "reflector starts".into(),
-            Msg::ListRequest(_) => "LIST request in flight".into(),
-            Msg::ListResponse(_) => "LIST response in flight".into(),
+            Msg::ReflectorStart(_) => "reflector starts".into(),
+            Msg::ListRequest(..) => "LIST request in flight".into(),
+            Msg::ListResponse(..) => "LIST response in flight".into(),
             Msg::WatchRequest { .. } => "WATCH request in flight".into(),
-            Msg::WatchOpened(_) => "WATCH response in flight".into(),
-            Msg::WatchEvent(id, e) => format!("{} in flight on watch #{id}", e.type_name()),
-            Msg::WatchTimeout(id) => format!("watch #{id} timeout"),
-            Msg::WatchEnded(id) => format!("watch #{id} end in flight"),
-            Msg::BackoffElapsed(_) => "backoff timer".into(),
-            Msg::ResyncTick(_) => "resync timer".into(),
-            Msg::Fifo(_) => "FIFO operation".into(),
-            Msg::Pop => "Pop".into(),
-            Msg::ProcessDelta => "process delta".into(),
-            Msg::ListenerRun(i) => format!("handler {i} run"),
+            Msg::WatchOpened(..) => "WATCH response in flight".into(),
+            Msg::WatchEvent(_, id, e) => format!("{} in flight on watch #{id}", e.type_name()),
+            Msg::WatchTimeout(_, id) => format!("watch #{id} timeout"),
+            Msg::WatchEnded(_, id) => format!("watch #{id} end in flight"),
+            Msg::BackoffElapsed(..) => "backoff timer".into(),
+            Msg::ResyncTick(..) => "resync timer".into(),
+            Msg::Fifo(..) => "FIFO operation".into(),
+            Msg::Pop(_) => "Pop".into(),
+            Msg::ProcessDelta(_) => "process delta".into(),
+            Msg::ListenerRun(_, l) => format!("handler {l} run"),
             Msg::WorkqueueAdd(k) => format!("workqueue add {k}"),
-            Msg::WorkerGet => "worker get".into(),
-            Msg::ReconcileEnd(k) => format!("reconcile {k}"),
-            Msg::WorkqueueDone(k) => format!("done {k}"),
+            Msg::WorkqueueReady(k, _) => format!("{k} ready (AddAfter)"),
+            Msg::WorkerGet(w) => format!("worker {w} get"),
+            Msg::ApiRequest(_, w) => format!("{} in flight", w.describe()),
+            Msg::ApiResponse(..) => "API response in flight".into(),
+            Msg::ReconcileEnd(w) => format!("worker {w} reconcile end"),
+            Msg::WorkqueueDone(w) => format!("worker {w} done"),
+            Msg::KubeletStatus { namespace, name, phase } => format!("kubelet: {namespace}/{name} → {phase}"),
+            Msg::PollTick => "poll timer".into(),
             Msg::BookmarkTick => "bookmark timer".into(),
             Msg::User(a) => format!("user action {a:?}"),
         }

@@ -1,0 +1,299 @@
+//! Reconcilers and the controller-runtime cache end to end, with the four classic traps and
+//! their remedies (semantics §5–§6, §8).
+
+use informer_playground::client::indexer::IndexFunc;
+use informer_playground::cluster::selector::LabelSelector;
+use informer_playground::cluster::{ApiObject, KeyRange, Kind};
+use informer_playground::controller::cache_reader::CacheList;
+use informer_playground::controller::reconciler::ReconcilerKind;
+use informer_playground::sim::{TraceEvent, TraceKind};
+use informer_playground::world::{Action, Fault, World, WorldConfig, DEFAULT_SYNC_PERIOD_MS};
+use serde_json::{json, Value};
+
+fn owner(kind: Kind, name: &str, replicas: i64) -> ApiObject {
+    ApiObject::new(kind, "default", name).with_label("app", name).with(
+        "spec",
+        json!({
+            "replicas": replicas,
+            "selector": {"matchLabels": {"app": name}},
+            "template": {"metadata": {"labels": {"app": name}}, "spec": {"containers": [{"name": "web", "image": "nginx:1.27"}]}}
+        }),
+    )
+}
+
+fn stored(w: &World, kind: Kind, name: &str) -> ApiObject {
+    let key = format!("/registry/{}/default/{name}", kind.resource());
+    let kv = w.api.store().range(&KeyRange::single(key), 0, 1).unwrap().kvs.remove(0);
+    let mut obj = ApiObject::from_json(&kv.value).unwrap();
+    obj.metadata.resource_version = kv.mod_revision.to_string();
+    obj
+}
+
+fn pods_of(w: &World, owner_name: &str) -> Vec<ApiObject> {
+    let list = w.api.store().range(&KeyRange::prefix("/registry/pods/default/"), 0, 0).unwrap();
+    list.kvs
+        .iter()
+        .map(|kv| ApiObject::from_json(&kv.value).unwrap())
+        .filter(|p| p.metadata.owner_references.iter().any(|r| r.name == owner_name))
+        .collect()
+}
+
+fn scale(w: &World, kind: Kind, name: &str, replicas: i64) -> Action {
+    let mut obj = stored(w, kind, name);
+    obj.body.get_mut("spec").unwrap()["replicas"] = json!(replicas);
+    Action::Update(obj)
+}
+
+fn status(w: &World, kind: Kind, name: &str) -> Value {
+    stored(w, kind, name).status().cloned().unwrap_or_default()
+}
+
+#[test]
+fn semantics_6_scaling_a_deployment_3_to_5_to_2_converges_hop_by_hop() {
+    let mut w =
+        World::new(WorldConfig::replicas(Kind::Deployment, false), vec![owner(Kind::Deployment, "web", 3)]).unwrap();
+    let mut trace = w.run_until_idle(5_000);
+    assert_eq!(pods_of(&w, "web").len(), 3);
+    assert_eq!(
+        status(&w, Kind::Deployment, "web"),
+        json!({"replicas": 3, "readyReplicas": 3, "observedGeneration": 1})
+    );
+
+    w.act(scale(&w, Kind::Deployment, "web", 5));
+    trace.extend(w.run_until_idle(5_000));
+    assert_eq!(pods_of(&w, "web").len(), 5);
+    assert_eq!(
+        status(&w, Kind::Deployment, "web"),
+        json!({"replicas": 5, "readyReplicas": 5, "observedGeneration": 2})
+    );
+
+    w.act(scale(&w, Kind::Deployment, "web", 2));
+    trace.extend(w.run_until_idle(5_000));
+    assert_eq!(pods_of(&w, "web").len(), 2);
+    assert_eq!(
+        status(&w, Kind::Deployment, "web"),
+        json!({"replicas": 2, "readyReplicas": 2, "observedGeneration": 3})
+    );
+    assert_eq!(w.informer_for(Kind::Pod).unwrap().informer.indexer.len(), 2, "the cache agrees with the store");
+
+    let hops =
+        |kind: TraceKind, text: &str| trace.iter().filter(|e| e.kind == kind && e.summary.contains(text)).count();
+    assert_eq!(hops(TraceKind::ApiWrite, "Create Pod default/web-"), 5, "3 then 2 creates");
+    assert_eq!(hops(TraceKind::ApiWrite, "Delete Pod default/web-"), 3);
+    assert!(hops(TraceKind::ApiWrite, "kubelet: default/web-") >= 10, "each Pod goes ContainerCreating, then Running");
+    assert!(hops(TraceKind::HandlerCall, "queue.Add(default/web)") > 5, "Pod events enqueue their owner");
+    let route: Vec<(&str, &str)> = trace.iter().map(|e| (e.from.name(), e.to.name())).collect();
+    for hop in [
+        ("reconciler", "api-server"),
+        ("api-server", "reconciler"),
+        ("kubelet", "api-server"),
+        ("api-server", "reflector"),
+        ("reflector", "delta-fifo"),
+    ] {
+        assert!(route.contains(&hop), "{hop:?} missing");
+    }
+    let latencies = w.costs().status_latency_ms;
+    assert_eq!(latencies.len(), 2, "both spec writes were observed by a status write: {latencies:?}");
+    assert!(latencies.iter().all(|ms| *ms > 0 && *ms < 5_000));
+}
+
+#[test]
+fn semantics_6_trap_1_stale_read_after_update_and_the_idempotent_remedy() {
+    let cm = ApiObject::new(Kind::ConfigMap, "default", "cfg").with("data", json!({"k": "v"}));
+    let mut w = World::new(WorldConfig::stamp(), vec![cm]).unwrap();
+    let trace = w.run_until_idle(500);
+    let response = trace.iter().find(|e| e.kind == TraceKind::ApiResponse).expect("the Update's response");
+    assert!(response.summary.contains("written at rv 3"), "{}", response.summary);
+    assert!(response.summary.contains("cache Get again: rv 2 — stale: the Update wrote rv 3"), "{}", response.summary);
+    assert!(response.summary.contains("APIReader Get: rv 3 (fresh from the API server)"), "{}", response.summary);
+    let ends: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::WorkqueueGet).collect();
+    assert_eq!(ends.len(), 2, "its own update's event brings the key back once");
+    assert!(ends[1].summary.contains("already \"true\": nothing to do"), "{}", ends[1].summary);
+    assert_eq!(stored(&w, Kind::ConfigMap, "cfg").body["data"]["updated"], "true");
+    assert_eq!(w.api.store().revision(), 3, "the idempotent reconcile converged with one write");
+}
+
+fn pod(i: usize) -> ApiObject {
+    ApiObject::new(Kind::Pod, &format!("ns-{}", i % 4), &format!("pod-{i}"))
+        .with_label("app", if i.is_multiple_of(10) { "web" } else { "batch" })
+        .with("spec", json!({"nodeName": format!("node-{}", i % 50)}))
+}
+
+#[test]
+fn semantics_6_trap_3_unindexed_field_error_then_the_index_reads_far_fewer() {
+    let pods: Vec<ApiObject> = (0..2_000).map(pod).collect();
+    let on_node = CacheList { field: Some(("spec.nodeName".into(), "node-7".into())), ..Default::default() };
+
+    let mut plain = World::new(WorldConfig::new(Kind::Pod), pods.clone()).unwrap();
+    plain.run_until_idle(50_000);
+    let err = plain.cache_list(Kind::Pod, &on_node).unwrap_err();
+    assert_eq!(err.to_string(), "Index with name field:spec.nodeName does not exist");
+    let web = CacheList { labels: LabelSelector::parse("app=web").unwrap(), ..Default::default() };
+    assert_eq!(plain.cache_list(Kind::Pod, &web).unwrap().len(), 200);
+    let scanned = plain.informer().indexer.last_scanned;
+    assert_eq!(scanned, 2_000, "a label-filtered List scans everything");
+
+    let mut config = WorldConfig::new(Kind::Pod);
+    config.informers[0].indexes = vec![("field:spec.nodeName".into(), IndexFunc::Field("spec.nodeName".into()))];
+    let mut indexed = World::new(config, pods).unwrap();
+    indexed.run_until_idle(50_000);
+    assert_eq!(indexed.cache_list(Kind::Pod, &on_node).unwrap().len(), 40);
+    let examined = indexed.informer().indexer.last_scanned;
+    assert_eq!(examined, 40);
+    println!("List spec.nodeName=node-7 over 2000 Pods: {examined} examined with the index; label scan: {scanned}");
+}
+
+#[test]
+fn semantics_6_trap_4_scope_cuts_the_cache_and_causes_not_found() {
+    let pods: Vec<ApiObject> = (0..400).map(pod).collect();
+    let mut whole = World::new(WorldConfig::new(Kind::Pod), pods.clone()).unwrap();
+    whole.run_until_idle(10_000);
+    let mut config = WorldConfig::new(Kind::Pod);
+    config.informers[0].reflector.label_selector = "app=web".into();
+    config.informers[0].reflector.namespace = Some("ns-0".into());
+    let mut scoped = World::new(config, pods).unwrap();
+    scoped.run_until_idle(10_000);
+    let (_, all_objects, all_bytes) = whole.costs().cached[0];
+    let (_, objects, bytes) = scoped.costs().cached[0];
+    assert_eq!((all_objects, objects), (400, 20));
+    assert!(bytes * 10 < all_bytes, "{bytes} vs {all_bytes} bytes");
+    assert!(whole.cache_get(Kind::Pod, "ns-1", "pod-1").is_ok());
+    assert_eq!(
+        scoped.cache_get(Kind::Pod, "ns-0", "pod-4").unwrap_err().to_string(),
+        r#"Pod "pod-4" not found"#,
+        "filtered out by the label selector"
+    );
+    assert!(scoped.cache_get(Kind::Pod, "ns-0", "pod-0").is_ok());
+    assert_eq!(
+        scoped.cache_get(Kind::Pod, "ns-1", "pod-1").unwrap_err().to_string(),
+        "unable to get: ns-1/pod-1 because of unknown namespace for the cache"
+    );
+}
+
+#[test]
+fn semantics_1_3_trap_2_rbac_without_list_leaves_the_cache_empty_until_granted() {
+    let mut config = WorldConfig::replicas(Kind::ReplicaSet, false);
+    config.granted_verbs = ["get", "watch", "create", "update", "delete"].map(String::from).to_vec();
+    let mut w = World::new(config, vec![owner(Kind::ReplicaSet, "web", 2)]).unwrap();
+    w.run_until(300, |_, _| false);
+    assert!(w.informer().indexer.is_empty());
+    assert_eq!(w.reconciles, 0, "nothing reaches the controller");
+    assert!(w.log_lines().iter().any(|l| l.contains("failed to list *v1.ReplicaSet: replicasets.apps is forbidden")));
+    assert_eq!(
+        w.cache_get(Kind::ReplicaSet, "default", "web").unwrap_err().to_string(),
+        r#"ReplicaSet.apps "web" not found"#
+    );
+    w.act(Action::Fault(Fault::Grant("list".into())));
+    w.run_until(20_000, |_, w| w.is_idle());
+    assert_eq!(pods_of(&w, "web").len(), 2, "granted: the caches fill and the controller converges");
+}
+
+fn edge_vs_level(edge_triggered: bool) -> usize {
+    let mut w =
+        World::new(WorldConfig::replicas(Kind::ReplicaSet, edge_triggered), vec![owner(Kind::ReplicaSet, "web", 3)])
+            .unwrap();
+    w.run_until_idle(5_000);
+    assert_eq!(pods_of(&w, "web").len(), 3);
+    let victim = pods_of(&w, "web")[0].metadata.name.clone();
+    w.act(Action::Fault(Fault::DropNextEvent));
+    w.act(Action::Delete { kind: Kind::Pod, namespace: "default".into(), name: victim });
+    w.run_until_idle(5_000);
+    // Any later event for the owner: a label on the ReplicaSet.
+    let labelled = stored(&w, Kind::ReplicaSet, "web").with_label("touched", "yes");
+    w.act(Action::Update(labelled));
+    w.run_until_idle(5_000);
+    pods_of(&w, "web").len()
+}
+
+#[test]
+fn semantics_6_level_triggered_heals_where_edge_triggered_stays_wrong() {
+    assert_eq!(edge_vs_level(false), 3, "level-triggered: the next event makes it count the cache again");
+    assert_eq!(edge_vs_level(true), 2, "edge-triggered: the lost delete is never made up");
+}
+
+fn failing(kind: ReconcilerKind) -> Vec<TraceEvent> {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.controller.reconciler = kind;
+    let mut w = World::new(config, vec![ApiObject::new(Kind::ConfigMap, "default", "a")]).unwrap();
+    w.run_until_idle(500)
+}
+
+#[test]
+fn semantics_5_and_6_reconcile_results_drive_the_workqueue() {
+    let trace = failing(ReconcilerKind::Failing { failures: 3, terminal: false });
+    let ends: Vec<&str> =
+        trace.iter().filter(|e| e.kind == TraceKind::ReconcileEnd).map(|e| e.summary.as_str()).collect();
+    assert_eq!(ends.len(), 4);
+    assert!(ends[0].contains("AddRateLimited: retry in 5 ms (requeues 1)"), "{}", ends[0]);
+    assert!(ends[1].contains("retry in 10 ms (requeues 2)"));
+    assert!(ends[2].contains("retry in 20 ms (requeues 3)"));
+    assert!(ends[3].ends_with("success → Forget"));
+
+    let terminal = failing(ReconcilerKind::Failing { failures: 0, terminal: true });
+    let ends: Vec<&TraceEvent> = terminal.iter().filter(|e| e.kind == TraceKind::ReconcileEnd).collect();
+    assert_eq!(ends.len(), 1);
+    assert!(ends[0].summary.contains("not requeued"));
+
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.controller.reconciler = ReconcilerKind::RequeueAfter(30_000);
+    let mut w = World::new(config, vec![ApiObject::new(Kind::ConfigMap, "default", "a")]).unwrap();
+    let trace = w.run_until(200, |e, _| e.kind == TraceKind::WorkqueueGet && e.time_ms >= 30_000);
+    let again = trace.last().unwrap();
+    assert!((30_000..30_100).contains(&again.time_ms), "back after its RequeueAfter: {}", again.time_ms);
+}
+
+#[test]
+fn semantics_5_concurrent_workers_never_share_a_key() {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.controller.max_concurrent = 2;
+    config.controller.reconcile_ms = 100;
+    let objects = (0..6).map(|i| ApiObject::new(Kind::ConfigMap, "default", &format!("c{i}"))).collect();
+    let mut w = World::new(config, objects).unwrap();
+    let trace = w.run_until_idle(1_000);
+    let starts: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::WorkqueueGet).collect();
+    assert!(starts.iter().any(|e| e.summary.starts_with("worker 1:")), "the second worker works");
+    let mut busy: Vec<(String, u64)> = Vec::new();
+    for e in &trace {
+        match e.kind {
+            TraceKind::WorkqueueGet => {
+                assert!(!busy.iter().any(|(k, _)| *k == e.key), "{} reconciled twice at once", e.key);
+                busy.push((e.key.clone(), e.time_ms));
+            }
+            TraceKind::WorkqueueDone => busy.retain(|(k, _)| *k != e.key),
+            _ => {}
+        }
+    }
+    assert_eq!(w.reconciles, 6);
+    assert!(trace.last().unwrap().time_ms < 6 * 100, "two at a time finish sooner than six in a row");
+}
+
+#[test]
+fn semantics_6_default_sync_period_is_ten_hours_jittered() {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.sync_period_ms = DEFAULT_SYNC_PERIOD_MS;
+    for seed in 1..20 {
+        config.seed = seed;
+        let w = World::new(config.clone(), vec![]).unwrap();
+        let period = w.informer().resync_check_period();
+        assert!((9 * 3_600_000..11 * 3_600_000).contains(&period), "{period}");
+    }
+}
+
+#[test]
+fn polling_5000_pods_every_second_costs_far_more_than_watching() {
+    let pods: Vec<ApiObject> = (0..5_000).map(pod).collect();
+    let mut polling = World::new(WorldConfig::polling(Kind::Pod, 1_000), pods.clone()).unwrap();
+    polling.run_until(100_000, |e, _| e.time_ms >= 60_000);
+    let mut watching = World::new(WorldConfig::new(Kind::Pod), pods).unwrap();
+    watching.run_until(200_000, |e, _| e.time_ms >= 60_000);
+    let (p, wc) = (polling.costs(), watching.costs());
+    assert_eq!(p.requests.get("LIST"), Some(&60), "one LIST a second, from 0 s to 59 s");
+    assert_eq!(wc.requests.get("LIST"), Some(&1));
+    assert!(wc.requests.get("WATCH").is_some_and(|n| *n >= 1));
+    assert_eq!(wc.requests.get("POST"), None, "setting the cluster up is not part of the cost");
+    assert!(p.bytes_sent > 50 * wc.bytes_sent, "{} vs {} bytes", p.bytes_sent, wc.bytes_sent);
+    println!(
+        "one minute, 5000 Pods: polling {} LISTs, {} bytes; watching {:?} requests, {} bytes",
+        p.requests["LIST"], p.bytes_sent, wc.requests, wc.bytes_sent
+    );
+}
