@@ -14,7 +14,10 @@ COMMANDS:
 
 SCENARIOS:
     basic   Three Pods and a ConfigMap, one Pod informer and one controller, writes over six
-            seconds (scenario files arrive with the scenario library)
+            seconds
+    scale   A Deployment-style controller and a kubelet; the Deployment is scaled from 3 to 5
+            replicas at 5 s and to 2 at 10 s
+    (scenario files arrive with the scenario library)
 
 OPTIONS:
     --seed N    Seed of the random source (backoff jitter, watch timeouts); default 1
@@ -78,24 +81,28 @@ impl RunArgs {
     fn world(&self) -> Result<World, String> {
         match self.scenario.as_str() {
             "basic" => world::basic(self.seed).map_err(|e| e.to_string()),
-            other if other.ends_with(".json") => {
-                Err(format!("cannot run {other:?}: scenario files are not supported yet; built-in scenarios: basic"))
-            }
-            other => Err(format!("unknown scenario {other:?}; built-in scenarios: basic")),
+            "scale" => world::scale(self.seed).map_err(|e| e.to_string()),
+            other if other.ends_with(".json") => Err(format!(
+                "cannot run {other:?}: scenario files are not supported yet; built-in scenarios: basic, scale"
+            )),
+            other => Err(format!("unknown scenario {other:?}; built-in scenarios: basic, scale")),
         }
     }
 
     fn execute(&self) -> Result<(), String> {
+        use std::io::Write;
         let mut world = self.world()?;
         let limit = self.steps.unwrap_or(100_000);
+        let mut out = std::io::stdout().lock();
         let mut taken = 0;
         while taken < limit && (self.steps.is_some() || !world.is_idle()) {
             let Some(event) = world.step() else { break };
             taken += 1;
-            if self.json {
-                println!("{}", serde_json::to_string(&event).map_err(|e| e.to_string())?);
-            } else {
-                println!("{event}");
+            let line =
+                if self.json { serde_json::to_string(&event).map_err(|e| e.to_string())? } else { event.to_string() };
+            // A closed pipe (`| head`) ends the run quietly.
+            if writeln!(out, "{line}").is_err() {
+                break;
             }
         }
         Ok(())

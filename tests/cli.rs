@@ -64,3 +64,21 @@ fn bad_arguments_exit_non_zero_with_a_clear_message() {
         assert!(err.contains(message), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn run_scale_converges_and_a_closed_pipe_is_not_an_error() {
+    let (code, out, _) = run(&["run", "scale"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("kubelet: default/web-"));
+    assert!(out.lines().last().unwrap().contains("Done(default/web)"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_informer-playground"))
+        .args(["run", "scale"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}

@@ -44,3 +44,26 @@ pub fn basic(seed: u64) -> Result<World, Status> {
     }
     Ok(world)
 }
+
+fn deployment(replicas: i64) -> ApiObject {
+    ApiObject::new(Kind::Deployment, "default", "web").with_label("app", "web").with(
+        "spec",
+        json!({
+            "replicas": replicas,
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "web", "image": "nginx:1.27"}]}}
+        }),
+    )
+}
+
+/// The `scale` run (see the module comment).
+pub fn scale(seed: u64) -> Result<World, Status> {
+    let mut config = WorldConfig::replicas(Kind::Deployment, false);
+    config.seed = seed;
+    let mut world = World::new(config, vec![deployment(3)])?;
+    for (at, replicas) in [(5_000, 5), (10_000, 2)] {
+        let (namespace, name) = ("default".into(), "web".into());
+        world.act_at(at, Action::Scale { kind: Kind::Deployment, namespace, name, replicas });
+    }
+    Ok(world)
+}

@@ -231,12 +231,10 @@ impl World {
 
     pub(super) fn deliver_watch_timeout(&mut self, i: usize, id: ApiWatchId) -> Hop {
         if !self.api.watch_is_open(id) {
-            return Hop::new(
+            return Hop::plain(
                 Stage::ApiServer,
                 Stage::ApiServer,
                 TraceKind::WatchClosed,
-                "",
-                0,
                 format!("watch #{id} already closed"),
             );
         }
@@ -244,7 +242,7 @@ impl World {
         self.informers[i].open_watches.remove(&id);
         self.later(self.config.latency_ms, Msg::WatchEnded(i, id));
         let summary = format!("watch #{id} reached its timeout: the server ends the stream");
-        Hop::new(Stage::ApiServer, Stage::ApiServer, TraceKind::WatchClosed, "", 0, summary)
+        Hop::plain(Stage::ApiServer, Stage::ApiServer, TraceKind::WatchClosed, summary)
     }
 
     pub(super) fn deliver_watch_ended(&mut self, i: usize, id: ApiWatchId) -> Hop {
@@ -272,14 +270,7 @@ impl World {
 
     pub(super) fn deliver_backoff(&mut self, i: usize, generation: u64) -> Hop {
         if generation != self.informers[i].backoff_generation {
-            return Hop::new(
-                Stage::Reflector,
-                Stage::Reflector,
-                TraceKind::Backoff,
-                "",
-                0,
-                "stale backoff timer".into(),
-            );
+            return Hop::plain(Stage::Reflector, Stage::Reflector, TraceKind::Backoff, "stale backoff timer".into());
         }
         self.deliver_reflector_input(i, reflector::Input::BackoffElapsed)
     }
@@ -309,14 +300,7 @@ impl World {
 
     pub(super) fn deliver_resync(&mut self, i: usize, generation: u64) -> Hop {
         if generation != self.informers[i].resync_generation {
-            return Hop::new(
-                Stage::Reflector,
-                Stage::Reflector,
-                TraceKind::Resync,
-                "",
-                0,
-                "resync timer stopped".into(),
-            );
+            return Hop::plain(Stage::Reflector, Stage::Reflector, TraceKind::Resync, "resync timer stopped".into());
         }
         let period = self.informers[i].informer.resync_check_period();
         self.later(period, Msg::ResyncTick(i, generation));
@@ -329,7 +313,7 @@ impl World {
             "resync check: no handler due".into()
         };
         self.schedule_pop(i);
-        Hop::new(Stage::Reflector, Stage::DeltaFifo, TraceKind::Resync, "", 0, summary)
+        Hop::plain(Stage::Reflector, Stage::DeltaFifo, TraceKind::Resync, summary)
     }
 
     pub(super) fn deliver_fifo(&mut self, i: usize, op: FifoOp) -> Hop {
@@ -371,7 +355,7 @@ impl World {
         let stack = &mut self.informers[i];
         stack.pop_pending = false;
         let Some(popped) = stack.informer.fifo.pop() else {
-            return Hop::new(Stage::DeltaFifo, Stage::Informer, TraceKind::Pop, "", 0, "queue empty".into());
+            return Hop::plain(Stage::DeltaFifo, Stage::Informer, TraceKind::Pop, "queue empty".into());
         };
         let types: Vec<&str> = popped.deltas.iter().map(|d| d.kind.name()).collect();
         let rv = popped.deltas.last().map_or(0, |d| d.object.resource_version());
@@ -385,25 +369,11 @@ impl World {
     pub(super) fn deliver_process_delta(&mut self, i: usize) -> Hop {
         let stack = &mut self.informers[i];
         let Some((mut deltas, initial)) = stack.popping.take() else {
-            return Hop::new(
-                Stage::Informer,
-                Stage::Indexer,
-                TraceKind::IndexerWrite,
-                "",
-                0,
-                "nothing to process".into(),
-            );
+            return Hop::plain(Stage::Informer, Stage::Indexer, TraceKind::IndexerWrite, "nothing to process".into());
         };
         let Some(delta) = deltas.pop_front() else {
             self.schedule_pop(i);
-            return Hop::new(
-                Stage::Informer,
-                Stage::Indexer,
-                TraceKind::IndexerWrite,
-                "",
-                0,
-                "nothing to process".into(),
-            );
+            return Hop::plain(Stage::Informer, Stage::Indexer, TraceKind::IndexerWrite, "nothing to process".into());
         };
         let (kind, tombstone) = (delta.kind, delta.object.is_tombstone());
         let applied = stack.informer.process_delta(delta, initial);
@@ -448,7 +418,7 @@ impl World {
         let stack = &mut self.informers[i];
         stack.listener_pending[l] = false;
         let Some(n) = stack.informer.next_notification(l) else {
-            return Hop::new(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, "", 0, "nothing buffered".into());
+            return Hop::plain(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, "nothing buffered".into());
         };
         if !stack.informer.listeners[l].buffer.is_empty() {
             stack.listener_pending[l] = true;

@@ -12,7 +12,18 @@ pub enum Action {
     Create(ApiObject),
     Update(ApiObject),
     UpdateStatus(ApiObject),
-    Delete { kind: Kind, namespace: String, name: String },
+    Delete {
+        kind: Kind,
+        namespace: String,
+        name: String,
+    },
+    /// `kubectl scale`: read the object as it is now, set `spec.replicas`, update it.
+    Scale {
+        kind: Kind,
+        namespace: String,
+        name: String,
+        replicas: i64,
+    },
     Fault(Fault),
 }
 

@@ -16,7 +16,7 @@ mod informers;
 mod message;
 mod workers;
 
-pub use basic::basic;
+pub use basic::{basic, scale};
 pub use config::{
     ControllerConfig, HandlerConfig, InformerConfig, PollConfig, Route, WorldConfig, DEFAULT_SYNC_PERIOD_MS,
 };
@@ -50,6 +50,11 @@ pub(crate) struct Hop {
 }
 
 impl Hop {
+    /// A hop about no object in particular.
+    fn plain(from: Stage, to: Stage, kind: TraceKind, summary: String) -> Self {
+        Hop::new(from, to, kind, "", 0, summary)
+    }
+
     fn new(from: Stage, to: Stage, kind: TraceKind, key: &str, rv: i64, summary: String) -> Self {
         Hop { from, to, kind, key: key.to_string(), rv, summary }
     }
@@ -338,21 +343,17 @@ impl World {
         let mut to = Stage::ApiServer;
         let (kind, key, rv, summary) = match action {
             Action::Create(obj) => write_summary("create", obj.key(), self.api.create(&admin, obj)),
-            Action::Update(obj) => {
-                let before = self.api.get(
-                    &admin,
-                    obj.kind().unwrap_or(Kind::ConfigMap),
-                    &obj.metadata.namespace,
-                    &obj.metadata.name,
-                    "",
-                );
-                let result = self.api.update(&admin, obj);
-                if let (Ok(old), Ok(new)) = (&before, &result) {
-                    if new.metadata.generation > old.metadata.generation {
-                        self.spec_writes.insert((new.key(), new.metadata.generation), self.now);
+            Action::Update(obj) => self.user_update(obj),
+            Action::Scale { kind, namespace, name, replicas } => {
+                match self.api.get(&admin, kind, &namespace, &name, "") {
+                    Ok(mut obj) => {
+                        if let Some(spec) = obj.body.get_mut("spec").and_then(|s| s.as_object_mut()) {
+                            spec.insert("replicas".into(), replicas.into());
+                        }
+                        self.user_update(obj)
                     }
+                    Err(e) => (TraceKind::ApiWrite, format!("{namespace}/{name}"), 0, format!("scale failed: {e}")),
                 }
-                write_summary("update", before.map(|o| o.key()).unwrap_or_default(), result)
             }
             Action::UpdateStatus(obj) => write_summary("update status", obj.key(), self.api.update_status(&admin, obj)),
             Action::Delete { kind, namespace, name } => {
@@ -367,6 +368,22 @@ impl World {
         };
         self.flush_watch_events();
         Hop::new(Stage::User, to, kind, &key, rv, summary)
+    }
+
+    /// A user's update; a spec change starts the clock for the status-latency figure.
+    fn user_update(&mut self, obj: ApiObject) -> (TraceKind, String, i64, String) {
+        let key = obj.key();
+        let generation_before = self.api.watch_cache(obj.kind().unwrap_or(Kind::ConfigMap)).and_then(|c| {
+            let stored = format!("/registry/{}/{}", obj.kind().map_or("", |k| k.resource()), key);
+            c.get(&stored).map(|o| o.metadata.generation)
+        });
+        let result = self.api.update(&UserInfo::admin(), obj);
+        if let (Some(before), Ok(new)) = (generation_before, &result) {
+            if new.metadata.generation > before {
+                self.spec_writes.insert((new.key(), new.metadata.generation), self.now);
+            }
+        }
+        write_summary("update", key, result)
     }
 
     /// Applies a fault; returns the stage it hits and what happened.

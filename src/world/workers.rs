@@ -91,14 +91,7 @@ impl World {
     pub(super) fn deliver_worker_get(&mut self, w: usize) -> Hop {
         self.worker_pending[w] = false;
         let Some(key) = self.queue.get() else {
-            return Hop::new(
-                Stage::Workqueue,
-                Stage::Reconciler,
-                TraceKind::WorkqueueGet,
-                "",
-                0,
-                "nothing to do".into(),
-            );
+            return Hop::plain(Stage::Workqueue, Stage::Reconciler, TraceKind::WorkqueueGet, "nothing to do".into());
         };
         let mut cache = WorldCache { informers: &mut self.informers };
         let plan = self.reconciler.plan(&key, &mut cache, &mut self.rng);
@@ -217,7 +210,7 @@ impl World {
 
     pub(super) fn deliver_reconcile_end(&mut self, w: usize) -> Hop {
         let Worker::Reconciling { key, plan, failed, .. } = &self.workers[w] else {
-            return Hop::new(Stage::Reconciler, Stage::Workqueue, TraceKind::ReconcileEnd, "", 0, "idle".into());
+            return Hop::plain(Stage::Reconciler, Stage::Workqueue, TraceKind::ReconcileEnd, "idle".into());
         };
         let key = key.clone();
         let result = match failed {
@@ -264,7 +257,7 @@ impl World {
 
     pub(super) fn deliver_workqueue_done(&mut self, w: usize) -> Hop {
         let Worker::Reconciling { key, .. } = std::mem::replace(&mut self.workers[w], Worker::Idle) else {
-            return Hop::new(Stage::Reconciler, Stage::Workqueue, TraceKind::WorkqueueDone, "", 0, "idle".into());
+            return Hop::plain(Stage::Reconciler, Stage::Workqueue, TraceKind::WorkqueueDone, "idle".into());
         };
         let again = self.queue.done(&key);
         self.schedule_workers();
@@ -339,7 +332,7 @@ impl World {
 
     pub(super) fn deliver_poll(&mut self) -> Hop {
         let Some(poll) = self.config.poll.clone() else {
-            return Hop::new(Stage::Reconciler, Stage::ApiServer, TraceKind::ListRequest, "", 0, "no poller".into());
+            return Hop::plain(Stage::Reconciler, Stage::ApiServer, TraceKind::ListRequest, "no poller".into());
         };
         self.later(poll.every_ms, Msg::PollTick);
         let user = self.user.clone();
