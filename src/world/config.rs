@@ -119,6 +119,7 @@ impl WorldConfig {
         config.informers.push(InformerConfig::new(Kind::Pod, Route::EnqueueOwner));
         config.controller.reconciler = ReconcilerKind::Replicas { owner, edge_triggered };
         config.kubelet = true;
+        config.sync_period_ms = DEFAULT_SYNC_PERIOD_MS;
         config.granted_verbs = ["get", "list", "watch", "create", "update", "delete"].map(String::from).to_vec();
         config
     }
@@ -135,6 +136,7 @@ impl WorldConfig {
     pub fn stamp() -> Self {
         let mut config = WorldConfig::new(Kind::ConfigMap);
         config.controller.reconciler = ReconcilerKind::StampConfigMap;
+        config.sync_period_ms = DEFAULT_SYNC_PERIOD_MS;
         config.granted_verbs = ["get", "list", "watch", "update"].map(String::from).to_vec();
         config
     }
