@@ -1,61 +1,61 @@
-//! The playground session: the cluster a page shows, and the actions a person takes on it.
-//!
-//! The page is a view of a [`Session`] and sends it [`Action`]s; [`Session::apply`] is the
-//! only place the cluster changes. Every outcome is a [`Message`] worded as kubectl or etcd
-//! would word it, so bad input is answered in the page and nothing already there is lost.
+//! The playground session: a world with its history, the trace so far, and what the page is
+//! looking at. The page is a view of a [`Session`] and sends it [`Action`]s;
+//! [`Session::apply`] is the only place anything changes. Every outcome of a person's write is
+//! a [`Message`] worded as kubectl would word it, so bad input is answered in the page and
+//! nothing already there is lost.
 
 use crate::cluster::api_errors::Status;
-use crate::cluster::{ApiObject, ApiServer, Kind, UserInfo};
+use crate::cluster::{ApiObject, ApiServer, Kind};
+use crate::sim::{Stage, TraceEvent};
+use crate::world::{self, Fault, History, World};
 
-/// What a person does on the first page.
+/// What a person does on the page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
+    StepForward,
+    StepBack,
+    /// Scrub to a step of this branch.
+    JumpTo(u64),
+    Reset,
+    Fault(Fault),
     /// Create the object a JSON manifest describes.
     Create(String),
     /// Replace an object with the manifest (its resourceVersion, if given, must be current).
     Update(String),
-    Delete {
-        kind: Kind,
-        namespace: String,
-        name: String,
-    },
     /// Delete the object a manifest names.
     DeleteManifest(String),
-    /// Compact the store at a revision, typed as text.
-    Compact(String),
+    Delete { kind: Kind, namespace: String, name: String },
+    /// Open a stage's inspector.
+    Inspect(Stage),
+    /// Show only the log lines that touch a stage (`None`: all).
+    Filter(Option<Stage>),
 }
 
-/// The outcome of the last action.
+/// The outcome of the last write.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
     Done(String),
     Failed(String),
 }
 
-/// How much virtual time each action takes: creation timestamps move on.
-const ACTION_MS: u64 = 1_000;
+/// Snapshots every this many steps: jumping replays at most this many.
+const SNAPSHOT_EVERY: u64 = 64;
 
 #[derive(Clone, Debug)]
 pub struct Session {
-    pub api: ApiServer,
+    pub history: History,
+    /// Every trace event of this branch up to its horizon; the world is at `world().steps()`.
+    pub trace: Vec<TraceEvent>,
     pub message: Option<Message>,
-    pub now_ms: u64,
-    user: UserInfo,
+    pub inspected: Stage,
+    pub filter: Option<Stage>,
+    seed: u64,
 }
 
 impl Default for Session {
     fn default() -> Self {
-        Session { api: ApiServer::default(), message: None, now_ms: 0, user: UserInfo::admin() }
+        Self::new(1)
     }
-}
-
-/// kubectl's `<resource>/<name>` (lower-case kind, group for apps kinds).
-fn kubectl_ref(obj: &ApiObject) -> String {
-    let kind = obj.kind().map(|k| match k.group() {
-        "" => k.name().to_ascii_lowercase(),
-        g => format!("{}.{g}", k.name().to_ascii_lowercase()),
-    });
-    format!("{}/{}", kind.unwrap_or_default(), obj.metadata.name)
 }
 
 fn parse_manifest(text: &str) -> Result<ApiObject, Status> {
@@ -63,44 +63,113 @@ fn parse_manifest(text: &str) -> Result<ApiObject, Status> {
         .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")))
 }
 
+/// kubectl's `<kind>/<name>` (lower-case kind, with the group outside the core group).
+fn kubectl_ref(kind: Kind, name: &str) -> String {
+    match kind.group() {
+        "" => format!("{}/{name}", kind.name().to_ascii_lowercase()),
+        g => format!("{}.{g}/{name}", kind.name().to_ascii_lowercase()),
+    }
+}
+
 impl Session {
-    pub fn apply(&mut self, action: Action) {
-        self.now_ms += ACTION_MS;
-        self.api.set_time(self.now_ms);
-        self.message = Some(match self.run(action) {
-            Ok(done) => Message::Done(done),
-            Err(failed) => Message::Failed(failed),
-        });
+    /// The default lesson: a Deployment-style controller, its Pods and a kubelet.
+    pub fn new(seed: u64) -> Self {
+        let world = world::scale(seed).unwrap_or_else(|_| World::new(world::WorldConfig::new(Kind::Pod), vec![]).expect("empty world"));
+        Session { history: History::new(world, SNAPSHOT_EVERY), trace: Vec::new(), message: None, inspected: Stage::Reflector, filter: None, seed }
     }
 
-    fn run(&mut self, action: Action) -> Result<String, String> {
-        let user = self.user.clone();
+    pub fn world(&self) -> &World {
+        self.history.world()
+    }
+
+    /// The steps taken so far, as the page shows them.
+    pub fn visible_trace(&self) -> &[TraceEvent] {
+        let n = (self.world().steps() as usize).min(self.trace.len());
+        &self.trace[..n]
+    }
+
+    /// The step that brought the world here.
+    pub fn current(&self) -> Option<&TraceEvent> {
+        self.visible_trace().last()
+    }
+
+    pub fn apply(&mut self, action: Action) {
         match action {
-            Action::Create(text) => {
-                let obj = parse_manifest(&text).and_then(|o| self.api.create(&user, o)).map_err(|e| e.to_string())?;
-                Ok(format!("{} created (resourceVersion {})", kubectl_ref(&obj), obj.metadata.resource_version))
+            Action::StepForward => self.step_forward(),
+            Action::StepBack => self.history.step_back(),
+            Action::JumpTo(n) => {
+                let n = n.min(self.trace.len() as u64);
+                while self.trace.len() < n as usize {
+                    self.step_forward();
+                }
+                self.history.jump_to(n);
             }
-            Action::Update(text) => {
-                let obj = parse_manifest(&text).and_then(|o| self.api.update(&user, o)).map_err(|e| e.to_string())?;
-                Ok(format!("{} replaced (resourceVersion {})", kubectl_ref(&obj), obj.metadata.resource_version))
+            Action::Reset => *self = Session { inspected: self.inspected, filter: self.filter, ..Session::new(self.seed) },
+            Action::Inspect(stage) => self.inspected = stage,
+            Action::Filter(stage) => self.filter = stage,
+            Action::Fault(fault) => self.act(world::Action::Fault(fault)),
+            write => self.message = Some(self.write(write)),
+        }
+    }
+
+    fn step_forward(&mut self) {
+        let at = self.world().steps() as usize;
+        if let Some(event) = self.history.step() {
+            if at < self.trace.len() {
+                self.trace[at] = event;
+            } else {
+                self.trace.push(event);
             }
-            Action::Delete { kind, namespace, name } => {
-                let obj = self.api.delete(&user, kind, &namespace, &name).map_err(|e| e.to_string())?;
-                Ok(format!("{} deleted (at revision {})", kubectl_ref(&obj), self.api.store().revision()))
+        }
+    }
+
+    /// Takes a world action now; behind the horizon it starts a new branch.
+    fn act(&mut self, action: world::Action) {
+        self.trace.truncate(self.world().steps() as usize);
+        self.history.act(action);
+        self.step_forward();
+    }
+
+    fn write(&mut self, action: Action) -> Message {
+        let parsed = match &action {
+            Action::Create(text) | Action::Update(text) | Action::DeleteManifest(text) => match parse_manifest(text) {
+                Ok(obj) => Some(obj),
+                Err(e) => return Message::Failed(e.to_string()),
+            },
+            _ => None,
+        };
+        let (world_action, kind, name, verb) = match (action, parsed) {
+            (Action::Delete { kind, namespace, name }, _) => {
+                (world::Action::Delete { kind, namespace, name: name.clone() }, kind, name, "deleted")
             }
-            Action::DeleteManifest(text) => {
-                let obj = parse_manifest(&text).map_err(|e| e.to_string())?;
-                let kind = ApiServer::kind_of(&obj).map_err(|e| e.to_string())?;
-                let namespace = if obj.metadata.namespace.is_empty() { "default" } else { &obj.metadata.namespace };
-                self.run(Action::Delete { kind, namespace: namespace.into(), name: obj.metadata.name.clone() })
+            (action, Some(obj)) => {
+                let kind = match ApiServer::kind_of(&obj) {
+                    Ok(kind) => kind,
+                    Err(e) => return Message::Failed(e.to_string()),
+                };
+                let name = obj.metadata.name.clone();
+                match action {
+                    Action::Create(_) => (world::Action::Create(obj), kind, name, "created"),
+                    Action::Update(_) => (world::Action::Update(obj), kind, name, "replaced"),
+                    _ => {
+                        let namespace = if obj.metadata.namespace.is_empty() { "default".into() } else { obj.metadata.namespace };
+                        (world::Action::Delete { kind, namespace, name: name.clone() }, kind, name, "deleted")
+                    }
+                }
             }
-            Action::Compact(text) => {
-                let rev = text.trim().parse::<i64>().ok().filter(|r| *r > 0).ok_or_else(|| {
-                    format!("error: invalid revision {:?}: want a positive whole number", text.trim())
-                })?;
-                self.api.compact(rev).map_err(|e| e.grpc_message())?;
-                Ok(format!("compacted at revision {rev}"))
+            _ => return Message::Failed("nothing to write".into()),
+        };
+        self.act(world_action);
+        match self.current().map(|e| e.summary.clone()) {
+            Some(summary) if summary.contains(" failed: ") => {
+                Message::Failed(summary.split_once(" failed: ").map(|(_, e)| e.to_string()).unwrap_or(summary))
             }
+            Some(_) => {
+                let rv = self.current().map_or(0, |e| e.rv);
+                let at = if rv > 0 { format!(" (resourceVersion {rv})") } else { String::new() };
+                Message::Done(format!("{} {verb}{at}", kubectl_ref(kind, &name)))
+            }
+            None => Message::Failed("the write did not reach the API server".into()),
         }
     }
 
@@ -128,6 +197,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::TraceKind;
 
     fn failed(s: &Session) -> String {
         match &s.message {
@@ -137,33 +207,50 @@ mod tests {
     }
 
     #[test]
-    fn semantics_8_actions_report_like_kubectl() {
+    fn semantics_8_writes_report_like_kubectl() {
         let mut s = Session::default();
         s.apply(Action::Create(Session::example(Kind::ConfigMap, "default", "demo")));
-        assert_eq!(s.message, Some(Message::Done("configmap/demo created (resourceVersion 2)".into())));
-        s.apply(Action::Create(Session::example(Kind::Deployment, "default", "web")));
-        assert_eq!(s.message, Some(Message::Done("deployment.apps/web created (resourceVersion 3)".into())));
-        s.apply(Action::Delete { kind: Kind::ConfigMap, namespace: "default".into(), name: "demo".into() });
-        assert_eq!(s.message, Some(Message::Done("configmap/demo deleted (at revision 4)".into())));
-        s.apply(Action::DeleteManifest(Session::example(Kind::Deployment, "default", "web")));
-        assert_eq!(s.message, Some(Message::Done("deployment.apps/web deleted (at revision 5)".into())));
-        s.apply(Action::Compact("3".into()));
-        assert_eq!(s.message, Some(Message::Done("compacted at revision 3".into())));
+        assert_eq!(s.message, Some(Message::Done("configmap/demo created (resourceVersion 3)".into())));
+        s.apply(Action::DeleteManifest(Session::example(Kind::ConfigMap, "default", "demo")));
+        assert_eq!(s.message, Some(Message::Done("configmap/demo deleted".into())));
+        assert_eq!(s.current().unwrap().kind, TraceKind::ApiWrite);
     }
 
     #[test]
-    fn bad_input_is_answered_and_keeps_the_cluster() {
+    fn bad_input_is_answered_and_keeps_the_world() {
         let mut s = Session::default();
         s.apply(Action::Create(Session::example(Kind::ConfigMap, "default", "demo")));
+        let steps = s.world().steps();
         s.apply(Action::Create("{not json".into()));
-        assert!(failed(&s)
-            .starts_with("Error from server (BadRequest): the object provided is unrecognized: json parse error:"));
-        s.apply(Action::Compact("9".into()));
-        assert_eq!(failed(&s), "etcdserver: mvcc: required revision is a future revision");
-        s.apply(Action::Compact("soon".into()));
-        assert_eq!(failed(&s), r#"error: invalid revision "soon": want a positive whole number"#);
+        assert!(failed(&s).starts_with("Error from server (BadRequest): the object provided is unrecognized: json parse error:"));
+        assert_eq!(s.world().steps(), steps, "a malformed manifest never reaches the world");
+        s.apply(Action::Create(Session::example(Kind::ConfigMap, "default", "demo")));
+        assert_eq!(failed(&s), r#"Error from server (AlreadyExists): configmaps "demo" already exists"#);
         s.apply(Action::Create(Session::example(Kind::ConfigMap, "default", "Not_Valid")));
         assert!(failed(&s).contains("a lowercase RFC 1123 subdomain"));
-        assert_eq!(s.api.store().revision(), 2, "failed actions change nothing");
+        s.apply(Action::Create(r#"{"kind":"Widget","metadata":{"name":"w"}}"#.into()));
+        assert_eq!(failed(&s), r#"Error from server (NotFound): no matches for kind "Widget" in version """#);
+    }
+
+    #[test]
+    fn semantics_9_stepping_back_and_forth_replays_the_same_trace() {
+        let mut s = Session::default();
+        for _ in 0..40 {
+            s.apply(Action::StepForward);
+        }
+        let seen = s.visible_trace().to_vec();
+        s.apply(Action::JumpTo(10));
+        assert_eq!(s.world().steps(), 10);
+        assert_eq!(s.visible_trace(), &seen[..10]);
+        s.apply(Action::StepBack);
+        assert_eq!(s.world().steps(), 9);
+        s.apply(Action::JumpTo(40));
+        assert_eq!(s.visible_trace(), &seen[..]);
+        s.apply(Action::JumpTo(20));
+        s.apply(Action::Fault(Fault::DisconnectWatch));
+        assert_eq!(s.trace.len(), 21, "acting in the past starts a new branch");
+        assert_eq!(s.current().unwrap().kind, TraceKind::Fault);
+        s.apply(Action::Reset);
+        assert_eq!(s.world().steps(), 0);
     }
 }

@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 #[derive(Clone, Debug)]
 struct Entry<M> {
     at: Millis,
-    seq: u64,
+    seq: i64,
     message: M,
 }
 
@@ -32,12 +32,14 @@ impl<M> Ord for Entry<M> {
 #[derive(Clone, Debug)]
 pub struct Scheduler<M> {
     heap: BinaryHeap<Reverse<Entry<M>>>,
-    seq: u64,
+    seq: i64,
+    /// Sequence numbers of messages that go ahead of everything else due at the same time.
+    first_seq: i64,
 }
 
 impl<M> Default for Scheduler<M> {
     fn default() -> Self {
-        Scheduler { heap: BinaryHeap::new(), seq: 0 }
+        Scheduler { heap: BinaryHeap::new(), seq: 0, first_seq: i64::MIN }
     }
 }
 
@@ -45,6 +47,13 @@ impl<M> Scheduler<M> {
     pub fn schedule(&mut self, at: Millis, message: M) {
         self.seq += 1;
         self.heap.push(Reverse(Entry { at, seq: self.seq, message }));
+    }
+
+    /// Schedules ahead of every message already due at `at` (after earlier such calls): a
+    /// person's action at the current time is the next step.
+    pub fn schedule_first(&mut self, at: Millis, message: M) {
+        self.first_seq += 1;
+        self.heap.push(Reverse(Entry { at, seq: self.first_seq, message }));
     }
 
     /// The earliest message and its time.
@@ -83,5 +92,10 @@ mod tests {
         s.schedule(5, "b");
         let order: Vec<_> = std::iter::from_fn(|| s.pop()).collect();
         assert_eq!(order, vec![(5, "a"), (5, "b"), (10, "c"), (10, "d")]);
+        s.schedule(7, "later");
+        s.schedule_first(7, "first");
+        s.schedule_first(7, "second");
+        let order: Vec<_> = std::iter::from_fn(|| s.pop()).map(|(_, m)| m).collect();
+        assert_eq!(order, vec!["first", "second", "later"]);
     }
 }

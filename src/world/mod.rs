@@ -211,9 +211,10 @@ impl World {
         self.informers.iter().find(|s| s.config.reflector.kind == kind)
     }
 
-    /// Schedules a user action or fault to happen now (it is the next step taken).
+    /// Schedules a user action or fault to happen now: it is the next step taken.
     pub fn act(&mut self, action: Action) {
-        self.schedule_at(self.now, Msg::User(action));
+        self.foreground += 1;
+        self.sched.schedule_first(self.now, Msg::User(action));
     }
 
     /// Schedules a user action or fault at a later virtual time.
