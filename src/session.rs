@@ -24,7 +24,11 @@ pub enum Action {
     Update(String),
     /// Delete the object a manifest names.
     DeleteManifest(String),
-    Delete { kind: Kind, namespace: String, name: String },
+    Delete {
+        kind: Kind,
+        namespace: String,
+        name: String,
+    },
     /// Open a stage's inspector.
     Inspect(Stage),
     /// Show only the log lines that touch a stage (`None`: all).
@@ -74,8 +78,16 @@ fn kubectl_ref(kind: Kind, name: &str) -> String {
 impl Session {
     /// The default lesson: a Deployment-style controller, its Pods and a kubelet.
     pub fn new(seed: u64) -> Self {
-        let world = world::scale(seed).unwrap_or_else(|_| World::new(world::WorldConfig::new(Kind::Pod), vec![]).expect("empty world"));
-        Session { history: History::new(world, SNAPSHOT_EVERY), trace: Vec::new(), message: None, inspected: Stage::Reflector, filter: None, seed }
+        let world = world::scale(seed)
+            .unwrap_or_else(|_| World::new(world::WorldConfig::new(Kind::Pod), vec![]).expect("empty world"));
+        Session {
+            history: History::new(world, SNAPSHOT_EVERY),
+            trace: Vec::new(),
+            message: None,
+            inspected: Stage::Reflector,
+            filter: None,
+            seed,
+        }
     }
 
     pub fn world(&self) -> &World {
@@ -104,7 +116,9 @@ impl Session {
                 }
                 self.history.jump_to(n);
             }
-            Action::Reset => *self = Session { inspected: self.inspected, filter: self.filter, ..Session::new(self.seed) },
+            Action::Reset => {
+                *self = Session { inspected: self.inspected, filter: self.filter, ..Session::new(self.seed) }
+            }
             Action::Inspect(stage) => self.inspected = stage,
             Action::Filter(stage) => self.filter = stage,
             Action::Fault(fault) => self.act(world::Action::Fault(fault)),
@@ -152,7 +166,8 @@ impl Session {
                     Action::Create(_) => (world::Action::Create(obj), kind, name, "created"),
                     Action::Update(_) => (world::Action::Update(obj), kind, name, "replaced"),
                     _ => {
-                        let namespace = if obj.metadata.namespace.is_empty() { "default".into() } else { obj.metadata.namespace };
+                        let namespace =
+                            if obj.metadata.namespace.is_empty() { "default".into() } else { obj.metadata.namespace };
                         (world::Action::Delete { kind, namespace, name: name.clone() }, kind, name, "deleted")
                     }
                 }
@@ -222,7 +237,8 @@ mod tests {
         s.apply(Action::Create(Session::example(Kind::ConfigMap, "default", "demo")));
         let steps = s.world().steps();
         s.apply(Action::Create("{not json".into()));
-        assert!(failed(&s).starts_with("Error from server (BadRequest): the object provided is unrecognized: json parse error:"));
+        assert!(failed(&s)
+            .starts_with("Error from server (BadRequest): the object provided is unrecognized: json parse error:"));
         assert_eq!(s.world().steps(), steps, "a malformed manifest never reaches the world");
         s.apply(Action::Create(Session::example(Kind::ConfigMap, "default", "demo")));
         assert_eq!(failed(&s), r#"Error from server (AlreadyExists): configmaps "demo" already exists"#);

@@ -1,5 +1,5 @@
 //! Browser tests (wasm-bindgen-test in headless Chromium): the page's components render and
-//! react to actions (semantics §7, §8).
+//! react to actions (semantics §1, §8).
 #![cfg(target_arch = "wasm32")]
 
 use informer_playground::ui::App;
@@ -32,32 +32,42 @@ fn text(root: &Element, selector: &str) -> String {
     root.query_selector(selector).unwrap().and_then(|e| e.text_content()).unwrap_or_default()
 }
 
-#[wasm_bindgen_test]
-async fn semantics_7_an_empty_store_is_at_revision_1() {
-    let root = render().await;
-    assert_eq!(text(&root, "[data-testid=store-revision]"), "1");
-    assert!(text(&root, "table[aria-label='Revision history']").contains("the first write is revision 2"));
+async fn click(root: &Element, name: &str) {
+    button(root, name).click();
+    yew::scheduler::flush().await;
 }
 
 #[wasm_bindgen_test]
-async fn semantics_7_create_adds_revision_2_to_the_history() {
+async fn semantics_1_2_the_first_steps_list_before_they_watch() {
     let root = render().await;
-    button(&root, "Create").click();
-    yew::scheduler::flush().await;
-    assert_eq!(text(&root, "[data-testid=store-revision]"), "2");
-    assert_eq!(text(&root, "[role=status]"), "configmap/demo created (resourceVersion 2)");
-    let first_row = text(&root, "table[aria-label='Revision history'] tbody tr");
-    assert!(first_row.starts_with("2PUT/registry/configmaps/default/demo"), "{first_row}");
-    assert!(text(&root, "table[aria-label='Requests']").contains("POSTconfigmaps2011"));
+    assert!(text(&root, "[data-testid=current-step]").starts_with("Press Step forward"));
+    click(&root, "Step forward").await;
+    assert!(text(&root, "[data-testid=current-step]")
+        .starts_with("#1 reflector → reflector: LIST request ListAndWatch starts"));
+    click(&root, "Step forward").await;
+    click(&root, "Step forward").await;
+    let log = text(&root, "[role=log]");
+    assert!(log.contains(r#"resourceVersion="0"&limit=500"#), "{log}");
+    click(&root, "Step back").await;
+    assert!(text(&root, "[data-testid=current-step]").starts_with("#2 "));
 }
 
 #[wasm_bindgen_test]
-async fn semantics_8_a_second_create_is_an_alert_and_changes_nothing() {
+async fn semantics_8_a_write_reports_like_kubectl_and_a_second_one_is_an_alert() {
     let root = render().await;
-    button(&root, "Create").click();
-    yew::scheduler::flush().await;
-    button(&root, "Create").click();
-    yew::scheduler::flush().await;
+    click(&root, "Create").await;
+    assert_eq!(text(&root, "[role=status]"), "configmap/demo created (resourceVersion 3)");
+    assert_eq!(text(&root, "[data-testid=store-revision]"), "3");
+    click(&root, "Create").await;
     assert_eq!(text(&root, "[role=alert]"), r#"Error from server (AlreadyExists): configmaps "demo" already exists"#);
-    assert_eq!(text(&root, "[data-testid=store-revision]"), "2");
+}
+
+#[wasm_bindgen_test]
+async fn a_stage_opens_its_inspector() {
+    let root = render().await;
+    let fifo: HtmlElement = root.query_selector("[aria-label='Inspect DeltaFIFO']").unwrap().unwrap().unchecked_into();
+    let event = web_sys::MouseEvent::new("click").unwrap();
+    fifo.dispatch_event(&event).unwrap();
+    yew::scheduler::flush().await;
+    assert_eq!(text(&root, "#inspector-heading"), "Inspector: DeltaFIFO");
 }

@@ -1,13 +1,22 @@
-//! The first page: write objects, watch the store's revisions grow, compact, and read the
-//! API server's metrics.
+//! The playground page: the pipeline diagram with the current step's token, the revision
+//! ruler, stepping and time travel, faults, an inspector per stage, the event log, writes and
+//! the cost figures.
 
-use super::metrics_panel::MetricsPanel;
+use super::controls::Controls;
+use super::cost_panel::CostPanel;
+use super::event_log::EventLog;
+use super::faults::Faults;
+use super::inspector::Inspector;
 use super::object_form::ObjectForm;
 use super::objects_table::ObjectsTable;
-use super::revision_timeline::RevisionTimeline;
+use super::pipeline_diagram::PipelineDiagram;
+use super::revision_ruler::RevisionRuler;
 use crate::cluster::Kind;
 use crate::session::{Action, Message, Session};
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::timers::callback::Interval;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// The session as Yew state: every action goes through [`Session::apply`]. Panels get a
@@ -31,51 +40,127 @@ impl PartialEq for PageState {
     }
 }
 
+/// Keys that drive the page, unless the person is typing in a field.
+fn shortcut(event: &KeyboardEvent) -> Option<&'static str> {
+    let typing = event
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+    if typing || event.ctrl_key() || event.meta_key() || event.alt_key() {
+        return None;
+    }
+    match event.key().as_str() {
+        " " => Some("play"),
+        "ArrowRight" => Some("forward"),
+        "ArrowLeft" => Some("back"),
+        "Home" => Some("reset"),
+        _ => None,
+    }
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(PageState::default);
     let editing = use_state(|| Session::example(Kind::ConfigMap, "default", "demo"));
+    let playing = use_state(|| false);
+    let speed = use_state(|| 4u32);
     let send = {
         let state = state.clone();
         Callback::from(move |action: Action| state.dispatch(action))
     };
+    let on_play = {
+        let playing = playing.clone();
+        Callback::from(move |on: bool| playing.set(on))
+    };
+    let on_speed = {
+        let speed = speed.clone();
+        Callback::from(move |s: u32| speed.set(s.clamp(1, 50)))
+    };
+    {
+        // Play: one step per tick; the interval goes away with Pause or a new speed.
+        let state = state.clone();
+        use_effect_with((*playing, *speed), move |(on, speed)| {
+            let interval = on.then(|| Interval::new(1000 / *speed, move || state.dispatch(Action::StepForward)));
+            move || drop(interval)
+        });
+    }
+    {
+        let (send, playing) = (send.clone(), playing.clone());
+        use_effect_with((), move |_| {
+            let document = web_sys::window().and_then(|w| w.document());
+            let listener = document.map(|d| {
+                EventListener::new_with_options(
+                    &d,
+                    "keydown",
+                    EventListenerOptions::enable_prevent_default(),
+                    move |e| {
+                        let Some(e) = e.dyn_ref::<KeyboardEvent>() else { return };
+                        match shortcut(e) {
+                            Some("play") => playing.set(!*playing),
+                            Some("forward") => send.emit(Action::StepForward),
+                            Some("back") => send.emit(Action::StepBack),
+                            Some("reset") => send.emit(Action::Reset),
+                            _ => return,
+                        }
+                        e.prevent_default();
+                    },
+                )
+            });
+            move || drop(listener)
+        });
+    }
     let edit = {
         let editing = editing.clone();
         Callback::from(move |manifest: String| editing.set(manifest))
     };
     let session = &state.0;
+    let world = session.world();
+    let current = session.current().cloned();
     let message = match &session.message {
         Some(Message::Done(text)) => html! { <p class="message done" role="status">{ text }</p> },
         Some(Message::Failed(text)) => html! { <p class="message failed" role="alert">{ text }</p> },
         None => html! { <p class="message" role="status"></p> },
     };
+    let now = world.now();
     html! {
         <div class="page">
             <header class="masthead">
                 <h1>{ "informer-playground" }</h1>
-                <p class="tagline">{ "The store and the API server: every write is a new etcd revision, and every object's resourceVersion is the revision that last wrote it." }</p>
-                <p class="revision" aria-live="polite">
-                    { "Store revision " }<strong data-testid="store-revision">{ session.api.store().revision() }</strong>
-                    { match session.api.store().compact_revision() {
-                        Some(c) => html! { <>{ " · compacted at " }<strong>{ c }</strong></> },
-                        None => html! {},
-                    } }
+                <p class="tagline">{ "Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile." }</p>
+                <p class="revision">
+                    { "Store revision " }<strong data-testid="store-revision">{ world.api.store().revision() }</strong>
+                    { format!(" · t = {}.{:03}s", now / 1000, now % 1000) }
                 </p>
             </header>
-            <main class="columns">
+            <Controls step={world.steps()} horizon={session.history.horizon()} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} />
+            <main class="stage-area">
+                <section class="panel diagram" aria-labelledby="pipeline-heading">
+                    <h2 id="pipeline-heading" class="visually-hidden">{ "Pipeline" }</h2>
+                    <PipelineDiagram current={current.clone()} inspected={session.inspected} on_action={send.clone()} />
+                    <p class="now" aria-live="polite" data-testid="current-step">{
+                        match &current {
+                            Some(e) => format!("#{} {} → {}: {} {}", e.step, e.from, e.to, e.kind.name(), e.summary),
+                            None => "Press Step forward (→) to deliver the first message.".into(),
+                        }
+                    }</p>
+                    <RevisionRuler session={(*state).clone()} />
+                </section>
+                <Inspector session={(*state).clone()} />
+                <section class="panel log-panel" aria-labelledby="log-heading">
+                    <h2 id="log-heading">{ "Event log" }</h2>
+                    <EventLog session={(*state).clone()} on_action={send.clone()} />
+                </section>
+                <section class="panel" aria-labelledby="faults-heading">
+                    <h2 id="faults-heading">{ "Faults" }</h2>
+                    <Faults latency_ms={world.config.latency_ms} on_action={send.clone()} />
+                    <h2>{ "Costs" }</h2>
+                    <CostPanel session={(*state).clone()} />
+                </section>
                 <section class="panel" aria-labelledby="write-heading">
                     <h2 id="write-heading">{ "Write" }</h2>
                     <ObjectForm manifest={(*editing).clone()} on_edit={edit.clone()} on_action={send.clone()} />
                     { message }
                     <ObjectsTable session={(*state).clone()} on_edit={edit} on_action={send} />
-                </section>
-                <section class="panel" aria-labelledby="history-heading">
-                    <h2 id="history-heading">{ "Revision history" }</h2>
-                    <RevisionTimeline session={(*state).clone()} />
-                </section>
-                <section class="panel" aria-labelledby="metrics-heading">
-                    <h2 id="metrics-heading">{ "API server" }</h2>
-                    <MetricsPanel session={(*state).clone()} />
                 </section>
             </main>
         </div>

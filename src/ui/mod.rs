@@ -1,10 +1,17 @@
 //! The page (wasm32 only): Yew components that show a [`Session`](crate::session::Session)
-//! and send it actions. Components never change the cluster themselves.
+//! and send it actions. Components never change the world themselves.
 
 mod app;
+mod controls;
+mod cost_panel;
+mod event_log;
+mod faults;
+mod inspector;
 mod metrics_panel;
 mod object_form;
 mod objects_table;
+mod pipeline_diagram;
+mod revision_ruler;
 mod revision_timeline;
 
 pub use app::App;

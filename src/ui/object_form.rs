@@ -1,5 +1,5 @@
 //! The manifest editor: pick a kind for an example, edit the JSON, create, update or delete
-//! it, and compact the store.
+//! it (as the cluster administrator).
 
 use crate::cluster::Kind;
 use crate::session::{Action, Session};
@@ -14,7 +14,6 @@ pub struct Props {
 
 #[function_component(ObjectForm)]
 pub fn object_form(props: &Props) -> Html {
-    let compact_to = use_state(String::new);
     let on_kind = {
         let on_edit = props.on_edit.clone();
         Callback::from(move |e: Event| {
@@ -34,19 +33,6 @@ pub fn object_form(props: &Props) -> Html {
         let (on_action, manifest) = (props.on_action.clone(), props.manifest.clone());
         Callback::from(move |_| on_action.emit(make(manifest.clone())))
     };
-    let on_compact_input = {
-        let compact_to = compact_to.clone();
-        Callback::from(move |e: InputEvent| {
-            compact_to.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value())
-        })
-    };
-    let on_compact = {
-        let (on_action, compact_to) = (props.on_action.clone(), compact_to.clone());
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            on_action.emit(Action::Compact((*compact_to).clone()));
-        })
-    };
     html! {
         <div class="object-form">
             <label for="kind">{ "Example kind" }</label>
@@ -60,11 +46,6 @@ pub fn object_form(props: &Props) -> Html {
                 <button type="button" onclick={act(Action::Update)}>{ "Update" }</button>
                 <button type="button" class="danger" onclick={act(Action::DeleteManifest)}>{ "Delete" }</button>
             </div>
-            <form class="compact" onsubmit={on_compact}>
-                <label for="compact-rev">{ "Compact to revision" }</label>
-                <input id="compact-rev" type="text" inputmode="numeric" value={(*compact_to).clone()} oninput={on_compact_input} />
-                <button type="submit">{ "Compact store" }</button>
-            </form>
         </div>
     }
 }

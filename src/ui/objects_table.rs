@@ -18,7 +18,7 @@ const SHOWN: usize = 50;
 
 #[function_component(ObjectsTable)]
 pub fn objects_table(props: &Props) -> Html {
-    let cluster = &props.session.0.api;
+    let cluster = &props.session.0.world().api;
     let objects: Vec<_> = Kind::ALL.iter().filter_map(|k| cluster.watch_cache(*k)).flat_map(|c| c.list("")).collect();
     if objects.is_empty() {
         return html! { <p class="empty">{ "No objects yet: create one above." }</p> };

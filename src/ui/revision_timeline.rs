@@ -15,7 +15,7 @@ const SHOWN: usize = 200;
 
 #[function_component(RevisionTimeline)]
 pub fn revision_timeline(props: &Props) -> Html {
-    let store = props.session.0.api.store();
+    let store = props.session.0.world().api.store();
     let compacted = store.compact_revision();
     let history: Vec<_> = store.history().rev().collect();
     let mut rows = Vec::new();

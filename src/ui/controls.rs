@@ -1,0 +1,60 @@
+//! Stepping and time travel: "Step back", "Step forward", "Play"/"Pause", "Reset", "Speed"
+//! and the "Timeline" slider. Keyboard: Space plays or pauses, Right/Left step, Home resets.
+
+use crate::session::Action;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub step: u64,
+    /// The furthest step of this branch (the timeline's end).
+    pub horizon: u64,
+    pub playing: bool,
+    pub speed: u32,
+    pub on_action: Callback<Action>,
+    pub on_play: Callback<bool>,
+    pub on_speed: Callback<u32>,
+}
+
+#[function_component(Controls)]
+pub fn controls(props: &Props) -> Html {
+    let send = |action: Action| {
+        let on_action = props.on_action.clone();
+        Callback::from(move |_| on_action.emit(action.clone()))
+    };
+    let toggle = {
+        let (on_play, playing) = (props.on_play.clone(), props.playing);
+        Callback::from(move |_| on_play.emit(!playing))
+    };
+    let on_speed = {
+        let on_speed = props.on_speed.clone();
+        Callback::from(move |e: InputEvent| {
+            let value = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+            on_speed.emit(value.parse().unwrap_or(4));
+        })
+    };
+    let on_scrub = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: InputEvent| {
+            let value = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+            if let Ok(step) = value.parse() {
+                on_action.emit(Action::JumpTo(step));
+            }
+        })
+    };
+    // The timeline reaches a little past the horizon, so scrubbing right also runs ahead.
+    let end = props.horizon.max(props.step) + 50;
+    html! {
+        <div class="controls" role="toolbar" aria-label="Stepping">
+            <button type="button" onclick={send(Action::StepBack)} disabled={props.step == 0} aria-keyshortcuts="ArrowLeft">{ "Step back" }</button>
+            <button type="button" onclick={send(Action::StepForward)} aria-keyshortcuts="ArrowRight">{ "Step forward" }</button>
+            <button type="button" class="play" onclick={toggle} aria-keyshortcuts="Space">{ if props.playing { "Pause" } else { "Play" } }</button>
+            <button type="button" class="secondary" onclick={send(Action::Reset)} aria-keyshortcuts="Home">{ "Reset" }</button>
+            <label class="inline" for="speed">{ "Speed" }</label>
+            <input id="speed" type="range" min="1" max="50" value={props.speed.to_string()} oninput={on_speed} aria-valuetext={format!("{} steps per second", props.speed)} />
+            <label class="inline" for="timeline">{ "Timeline" }</label>
+            <input id="timeline" class="timeline" type="range" min="0" max={end.to_string()} value={props.step.to_string()} oninput={on_scrub} aria-valuetext={format!("step {}", props.step)} />
+            <span class="step-count" aria-live="off">{ format!("step {}", props.step) }</span>
+        </div>
+    }
+}

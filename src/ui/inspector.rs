@@ -1,0 +1,109 @@
+//! One inspector per stage, showing its state at the current step.
+
+use super::app::PageState;
+use super::metrics_panel::MetricsPanel;
+use super::pipeline_diagram::label;
+use super::revision_timeline::RevisionTimeline;
+use crate::client::delta_fifo::Queue as _;
+use crate::sim::Stage;
+use crate::world::{InformerStack, Worker};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub session: PageState,
+}
+
+/// Rows shown at most in any list; the rest are counted.
+const SHOWN: usize = 40;
+
+fn more(total: usize) -> Html {
+    if total > SHOWN {
+        html! { <li class="more">{ format!("… and {} more", total - SHOWN) }</li> }
+    } else {
+        html! {}
+    }
+}
+
+fn informer_heading(stack: &InformerStack) -> Html {
+    html! { <h4>{ format!("{} informer", stack.config.reflector.kind) }</h4> }
+}
+
+#[function_component(Inspector)]
+pub fn inspector(props: &Props) -> Html {
+    let session = &props.session.0;
+    let world = session.world();
+    let stage = session.inspected;
+    let body = match stage {
+        Stage::Store => html! { <RevisionTimeline session={props.session.clone()} /> },
+        Stage::ApiServer | Stage::User | Stage::Kubelet => html! { <MetricsPanel session={props.session.clone()} /> },
+        Stage::Reflector => world.informers.iter().map(|s| {
+            let r = &s.reflector;
+            let next = match r.phase { crate::client::reflector::Phase::BackingOff { until, .. } => format!(", next try at {}.{:03}s", until / 1000, until % 1000), _ => String::new() };
+            html! { <section>
+                { informer_heading(s) }
+                <p>{ format!("{}{next}; lastSyncResourceVersion {:?}; {} LISTs, {} WATCHes", r.phase.name(), r.last_sync_resource_version, r.lists, r.watches) }</p>
+                <pre class="log" aria-label={format!("{} reflector log", s.config.reflector.kind)}>{ for r.log.iter().skip(r.log.len().saturating_sub(12)).map(|l| format!("{l}\n")) }</pre>
+            </section> }
+        }).collect::<Html>(),
+        Stage::DeltaFifo => world.informers.iter().map(|s| {
+            let fifo = &s.informer.fifo;
+            html! { <section>
+                { informer_heading(s) }
+                <p>{ format!("{} keys queued; HasSynced: {}", fifo.len(), fifo.has_synced()) }</p>
+                <ol class="keys">
+                    { for fifo.keys().take(SHOWN).map(|k| {
+                        let deltas = fifo.deltas(k).unwrap_or_default();
+                        let text = deltas.iter().map(|d| format!("{}@{}", d.kind.name(), d.object.resource_version())).collect::<Vec<_>>().join(", ");
+                        html! { <li><span class="mono">{ k }</span>{ format!(": [{text}]") }</li> }
+                    }) }
+                    { more(fifo.len()) }
+                </ol>
+            </section> }
+        }).collect::<Html>(),
+        Stage::Indexer | Stage::Informer => world.informers.iter().map(|s| {
+            let ix = &s.informer.indexer;
+            html! { <section>
+                { informer_heading(s) }
+                <p>{ format!("{} objects; newest RV {}; last read examined {} objects", ix.len(), ix.last_store_sync_resource_version(), ix.last_scanned) }</p>
+                <ul class="objects-list">
+                    { for ix.objects().take(SHOWN).map(|o| html! { <li><span class="mono">{ o.key() }</span>{ format!(" rv {}", o.metadata.resource_version) }</li> }) }
+                    { more(ix.len()) }
+                </ul>
+                <p class="indices">{ for ix.indexers().map(|(name, _)| html! { <span>{ format!("index {name}: {} values", ix.list_index_func_values(name).len()) }</span> }) }</p>
+            </section> }
+        }).collect::<Html>(),
+        Stage::Handler => world.informers.iter().map(|s| html! { <section>
+            { informer_heading(s) }
+            <ul>{ for s.informer.listeners.iter().map(|l| html! {
+                <li>{ format!("{}: {} buffered, {} delivered, resync every {}", l.name, l.buffer.len(), l.delivered, if l.resync_period_ms == 0 { "never".to_string() } else { format!("{} s", l.resync_period_ms / 1000) }) }</li>
+            }) }</ul>
+        </section> }).collect::<Html>(),
+        Stage::Workqueue => {
+            let q = &world.queue;
+            let list = |items: Vec<String>| html! { <span class="mono">{ if items.is_empty() { "—".to_string() } else { items.join(", ") } }</span> };
+            html! { <dl class="sets">
+                <dt>{ "queue" }</dt><dd>{ list(q.queued().take(SHOWN).cloned().collect()) }</dd>
+                <dt>{ "dirty" }</dt><dd>{ list(q.dirty().take(SHOWN).cloned().collect()) }</dd>
+                <dt>{ "processing" }</dt><dd>{ list(q.processing().take(SHOWN).cloned().collect()) }</dd>
+                <dt>{ "waiting" }</dt><dd>{ list(q.waiting().take(SHOWN).map(|(k, at)| format!("{k} until {}.{:03}s", at / 1000, at % 1000)).collect()) }</dd>
+            </dl> }
+        }
+        Stage::Reconciler => {
+            let costs = world.costs();
+            html! { <>
+                <ul>{ for world.workers.iter().enumerate().map(|(i, w)| html! { <li>{ match w {
+                    Worker::Idle => format!("worker {i}: idle"),
+                    Worker::Reconciling { key, since, .. } => format!("worker {i}: reconciling {key} since {}.{:03}s", since / 1000, since % 1000),
+                } }</li> }) }</ul>
+                <p>{ format!("{} reconciles, {} requeues", costs.reconciles, costs.requeues) }</p>
+            </> }
+        }
+    };
+    html! {
+        <section class="panel inspector" aria-labelledby="inspector-heading">
+            <h2 id="inspector-heading">{ format!("Inspector: {}", label(stage)) }</h2>
+            { body }
+        </section>
+    }
+}

@@ -1,0 +1,161 @@
+//! The pipeline as an SVG diagram: every stage a box, the current step a token travelling
+//! along its arrow, coloured (and labelled) by its kind. Clicking a stage opens its inspector.
+
+use crate::session::Action;
+use crate::sim::{Stage, TraceEvent, TraceKind};
+use yew::prelude::*;
+
+/// Where each stage sits (x, y of its centre) in a 1000 × 330 drawing.
+pub fn position(stage: Stage) -> (f64, f64) {
+    match stage {
+        Stage::User => (92.0, 45.0),
+        Stage::Store => (92.0, 165.0),
+        Stage::ApiServer => (300.0, 165.0),
+        Stage::Kubelet => (300.0, 45.0),
+        Stage::Reflector => (520.0, 165.0),
+        Stage::DeltaFifo => (730.0, 165.0),
+        Stage::Informer => (908.0, 165.0),
+        Stage::Indexer => (908.0, 45.0),
+        Stage::Handler => (908.0, 285.0),
+        Stage::Workqueue => (680.0, 285.0),
+        Stage::Reconciler => (450.0, 285.0),
+    }
+}
+
+pub fn label(stage: Stage) -> &'static str {
+    match stage {
+        Stage::User => "You",
+        Stage::Store => "etcd",
+        Stage::ApiServer => "API server",
+        Stage::Kubelet => "kubelet",
+        Stage::Reflector => "Reflector",
+        Stage::DeltaFifo => "DeltaFIFO",
+        Stage::Informer => "Informer",
+        Stage::Indexer => "Indexer",
+        Stage::Handler => "Handlers",
+        Stage::Workqueue => "Workqueue",
+        Stage::Reconciler => "Reconciler",
+    }
+}
+
+/// The token's class and its short label: colour and text say the same thing.
+pub fn token(kind: TraceKind) -> (&'static str, &'static str) {
+    match kind {
+        TraceKind::Added => ("added", "ADDED"),
+        TraceKind::Modified => ("modified", "MODIFIED"),
+        TraceKind::Deleted => ("deleted", "DELETED"),
+        TraceKind::Bookmark => ("bookmark", "BOOKMARK"),
+        TraceKind::WatchError | TraceKind::RequestFailed | TraceKind::EventLost | TraceKind::Fault => {
+            ("fault", "ERROR")
+        }
+        TraceKind::ListRequest | TraceKind::ListResponse | TraceKind::Replace => ("list", "LIST"),
+        TraceKind::WatchRequest | TraceKind::WatchStarted | TraceKind::WatchClosed => ("request", "WATCH"),
+        TraceKind::ApiWrite | TraceKind::ApiResponse => ("request", "WRITE"),
+        _ => ("internal", "DELTA"),
+    }
+}
+
+const STAGES: [Stage; 11] = [
+    Stage::User,
+    Stage::Kubelet,
+    Stage::Store,
+    Stage::ApiServer,
+    Stage::Reflector,
+    Stage::DeltaFifo,
+    Stage::Informer,
+    Stage::Indexer,
+    Stage::Handler,
+    Stage::Workqueue,
+    Stage::Reconciler,
+];
+
+/// The fixed arrows of the pipeline (the path an event takes).
+const FLOW: [(Stage, Stage); 10] = [
+    (Stage::Store, Stage::ApiServer),
+    (Stage::ApiServer, Stage::Reflector),
+    (Stage::Reflector, Stage::DeltaFifo),
+    (Stage::DeltaFifo, Stage::Informer),
+    (Stage::Informer, Stage::Indexer),
+    (Stage::Informer, Stage::Handler),
+    (Stage::Handler, Stage::Workqueue),
+    (Stage::Workqueue, Stage::Reconciler),
+    (Stage::Reconciler, Stage::ApiServer),
+    (Stage::User, Stage::ApiServer),
+];
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub current: Option<TraceEvent>,
+    pub inspected: Stage,
+    pub on_action: Callback<Action>,
+}
+
+#[function_component(PipelineDiagram)]
+pub fn pipeline_diagram(props: &Props) -> Html {
+    let active = props.current.as_ref().map(|e| e.to);
+    let arrows = FLOW.iter().map(|(a, b)| {
+        let ((x1, y1), (x2, y2)) = (position(*a), position(*b));
+        html! { <line class="flow" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} marker-end="url(#arrow)" /> }
+    });
+    let boxes = STAGES.iter().map(|stage| {
+        let (x, y) = position(*stage);
+        let class = classes!(
+            "stage",
+            (Some(*stage) == active).then_some("active"),
+            (*stage == props.inspected).then_some("inspected")
+        );
+        let inspect = {
+            let on_action = props.on_action.clone();
+            let stage = *stage;
+            Callback::from(move |_| on_action.emit(Action::Inspect(stage)))
+        };
+        let on_key = {
+            let on_action = props.on_action.clone();
+            let stage = *stage;
+            Callback::from(move |e: KeyboardEvent| {
+                if e.key() == "Enter" || e.key() == " " {
+                    e.prevent_default();
+                    on_action.emit(Action::Inspect(stage));
+                }
+            })
+        };
+        html! {
+            <g class={class} role="button" tabindex="0" aria-label={format!("Inspect {}", label(*stage))} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
+                <rect x={(x - 88.0).to_string()} y={(y - 30.0).to_string()} width="176" height="60" rx="10" />
+                <text x={x.to_string()} y={(y + 9.0).to_string()} text-anchor="middle">{ label(*stage) }</text>
+            </g>
+        }
+    });
+    let hop = props.current.as_ref().map(|e| {
+        let ((x1, y1), (x2, y2)) = (position(e.from), position(e.to));
+        let (class, text) = token(e.kind);
+        // The label rides just above the arrow's middle, clear of the stage boxes.
+        let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0 - 22.0);
+        let line = html! {
+            <g class={classes!("token", class)} aria-hidden="true">
+                <line class="hop" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} />
+            </g>
+        };
+        let label = html! {
+            <g class={classes!("token", class)} aria-hidden="true">
+                <rect x={(mx - 52.0).to_string()} y={(my - 15.0).to_string()} width="104" height="30" rx="15" />
+                <text x={mx.to_string()} y={(my + 6.0).to_string()} text-anchor="middle">{ text }</text>
+            </g>
+        };
+        (line, label)
+    });
+    let (hop_line, hop_label) = hop.unzip();
+    html! {
+        <svg class="pipeline" viewBox="0 0 1000 330" role="group" aria-label="Pipeline">
+            <defs>
+                <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" />
+                </marker>
+            </defs>
+            { for arrows }
+            { for hop_line }
+            { for boxes }
+            { for hop_label }
+        </svg>
+    }
+}
