@@ -42,6 +42,9 @@ pub enum Message {
     Failed(String),
 }
 
+/// How far one scrub may run the simulation past the furthest step reached.
+const RUN_AHEAD: u64 = 20_000;
+
 /// Snapshots every this many steps: jumping replays at most this many.
 const SNAPSHOT_EVERY: u64 = 64;
 
@@ -54,7 +57,11 @@ pub struct Session {
     pub inspected: Stage,
     pub filter: Option<Stage>,
     seed: u64,
+    load: usize,
 }
+
+/// The most extra objects a URL may ask for.
+pub const MAX_LOAD: usize = 50_000;
 
 impl Default for Session {
     fn default() -> Self {
@@ -78,8 +85,14 @@ fn kubectl_ref(kind: Kind, name: &str) -> String {
 impl Session {
     /// The default lesson: a Deployment-style controller, its Pods and a kubelet.
     pub fn new(seed: u64) -> Self {
-        let world = world::scale(seed)
-            .unwrap_or_else(|_| World::new(world::WorldConfig::new(Kind::Pod), vec![]).expect("empty world"));
+        Self::with_load(seed, 0)
+    }
+
+    /// The default lesson in a cluster with `load` more Pods.
+    pub fn with_load(seed: u64, load: usize) -> Self {
+        let world = world::scale_with_load(seed, load)
+            .or_else(|_| World::new(world::WorldConfig::new(Kind::Pod), vec![]))
+            .expect("an empty world always builds");
         Session {
             history: History::new(world, SNAPSHOT_EVERY),
             trace: Vec::new(),
@@ -87,7 +100,35 @@ impl Session {
             inspected: Stage::Reflector,
             filter: None,
             seed,
+            load,
         }
+    }
+
+    /// A session from the page's query string (`?seed=7&objects=5000`). A bad parameter is
+    /// reported in the page; the rest still applies.
+    pub fn from_query(query: &str) -> Self {
+        let mut seed = 1;
+        let mut load = 0;
+        let mut problems = Vec::new();
+        for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match name {
+                "seed" => match value.parse() {
+                    Ok(n) => seed = n,
+                    Err(_) => problems.push(format!("seed={value:?} is not a whole number")),
+                },
+                "objects" => match value.parse::<usize>() {
+                    Ok(n) if n <= MAX_LOAD => load = n,
+                    _ => problems.push(format!("objects={value:?} must be a whole number from 0 to {MAX_LOAD}")),
+                },
+                other => problems.push(format!("unknown parameter {other:?} (known: seed, objects)")),
+            }
+        }
+        let mut session = Self::with_load(seed, load);
+        if !problems.is_empty() {
+            session.message = Some(Message::Failed(format!("error: invalid URL: {}", problems.join("; "))));
+        }
+        session
     }
 
     pub fn world(&self) -> &World {
@@ -107,17 +148,29 @@ impl Session {
 
     pub fn apply(&mut self, action: Action) {
         match action {
-            Action::StepForward => self.step_forward(),
+            Action::StepForward => {
+                self.step_forward();
+            }
             Action::StepBack => self.history.step_back(),
             Action::JumpTo(n) => {
-                let n = n.min(self.trace.len() as u64);
-                while self.trace.len() < n as usize {
-                    self.step_forward();
+                // Past the horizon the simulation runs ahead (at most `RUN_AHEAD` steps).
+                let n = n.min(self.trace.len() as u64 + RUN_AHEAD);
+                while (self.trace.len() as u64) < n {
+                    if self.world().steps() < self.trace.len() as u64 {
+                        self.history.jump_to(self.trace.len() as u64);
+                    }
+                    if !self.step_forward() {
+                        break;
+                    }
                 }
-                self.history.jump_to(n);
+                self.history.jump_to(n.min(self.trace.len() as u64));
             }
             Action::Reset => {
-                *self = Session { inspected: self.inspected, filter: self.filter, ..Session::new(self.seed) }
+                *self = Session {
+                    inspected: self.inspected,
+                    filter: self.filter,
+                    ..Session::with_load(self.seed, self.load)
+                }
             }
             Action::Inspect(stage) => self.inspected = stage,
             Action::Filter(stage) => self.filter = stage,
@@ -126,15 +179,16 @@ impl Session {
         }
     }
 
-    fn step_forward(&mut self) {
+    /// One step; false when nothing is left to deliver.
+    fn step_forward(&mut self) -> bool {
         let at = self.world().steps() as usize;
-        if let Some(event) = self.history.step() {
-            if at < self.trace.len() {
-                self.trace[at] = event;
-            } else {
-                self.trace.push(event);
-            }
+        let Some(event) = self.history.step() else { return false };
+        if at < self.trace.len() {
+            self.trace[at] = event;
+        } else {
+            self.trace.push(event);
         }
+        true
     }
 
     /// Takes a world action now; behind the horizon it starts a new branch.
@@ -249,6 +303,22 @@ mod tests {
     }
 
     #[test]
+    fn url_parameters_are_checked() {
+        let s = Session::from_query("?seed=7&objects=20");
+        assert!(s.message.is_none());
+        assert_eq!(s.world().api.count(Kind::Pod), 20);
+        let bad = Session::from_query("?objects=lots&speed=9");
+        assert_eq!(
+            bad.message,
+            Some(Message::Failed(
+                r#"error: invalid URL: objects="lots" must be a whole number from 0 to 50000; unknown parameter "speed" (known: seed, objects)"#
+                    .into()
+            ))
+        );
+        assert_eq!(bad.world().api.count(Kind::Deployment), 1, "the page still opens on the default lesson");
+    }
+
+    #[test]
     fn semantics_9_stepping_back_and_forth_replays_the_same_trace() {
         let mut s = Session::default();
         for _ in 0..40 {
@@ -262,6 +332,10 @@ mod tests {
         assert_eq!(s.world().steps(), 9);
         s.apply(Action::JumpTo(40));
         assert_eq!(s.visible_trace(), &seen[..]);
+        s.apply(Action::JumpTo(300));
+        assert_eq!(s.world().steps(), 300, "scrubbing past the horizon runs ahead");
+        assert_eq!(&s.visible_trace()[..40], &seen[..]);
+        s.apply(Action::JumpTo(40));
         s.apply(Action::JumpTo(20));
         s.apply(Action::Fault(Fault::DisconnectWatch));
         assert_eq!(s.trace.len(), 21, "acting in the past starts a new branch");

@@ -341,3 +341,19 @@ fn world_snapshots_step_back_and_jump_reproduce_the_same_state() {
     assert!(branch.iter().any(|e| e.key == "default/z"));
     assert!(!branch.iter().any(|e| e.key == "default/c"));
 }
+
+#[test]
+fn world_snapshots_thin_out_with_age_and_far_jumps_still_replay_exactly() {
+    let mut history = informer_playground::world::History::new(world(&["a", "b"]), 4);
+    let mut trace = Vec::new();
+    for i in 0..400 {
+        if i % 50 == 0 {
+            history.act(Action::Create(cm(&format!("n{i}"), "1")));
+        }
+        trace.extend(history.step());
+    }
+    assert!(history.snapshot_count() <= informer_playground::world::MAX_SNAPSHOTS);
+    history.jump_to(7);
+    let replayed: Vec<TraceEvent> = (7..trace.len()).filter_map(|_| history.step()).collect();
+    assert_eq!(replayed, trace[7..].to_vec());
+}

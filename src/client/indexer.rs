@@ -49,6 +49,8 @@ pub struct Indexer {
     /// Objects examined by the last read, and by all reads so far.
     pub last_scanned: usize,
     pub total_scanned: u64,
+    /// The cached objects' size as JSON: what the cache costs in memory, kept up to date.
+    bytes: usize,
 }
 
 impl Indexer {
@@ -64,13 +66,18 @@ impl Indexer {
     pub fn update(&mut self, obj: ApiObject) {
         let key = obj.key();
         self.last_rv = self.last_rv.max(obj.resource_version());
+        self.bytes += obj.to_json().len();
         let old = self.items.insert(key.clone(), obj);
+        if let Some(old) = &old {
+            self.bytes -= old.to_json().len();
+        }
         let new = self.items.get(&key).cloned();
         self.update_indices(old.as_ref(), new.as_ref(), &key);
     }
 
     pub fn delete(&mut self, key: &str) -> Option<ApiObject> {
         let old = self.items.remove(key)?;
+        self.bytes -= old.to_json().len();
         self.update_indices(Some(&old), None, key);
         Some(old)
     }
@@ -78,6 +85,7 @@ impl Indexer {
     /// `Replace`: a new map, every index rebuilt.
     pub fn replace(&mut self, list: Vec<ApiObject>, rv: i64) {
         self.items = list.into_iter().map(|o| (o.key(), o)).collect();
+        self.bytes = self.items.values().map(|o| o.to_json().len()).sum();
         for index in self.indices.values_mut() {
             index.clear();
         }
@@ -123,6 +131,11 @@ impl Indexer {
 
     pub fn len(&self) -> usize {
         self.items.len()
+    }
+
+    /// The cached objects' size as JSON.
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     pub fn is_empty(&self) -> bool {
@@ -244,8 +257,10 @@ mod tests {
         ix.update(pod("a", "p1", "n1"));
         ix.update(pod("b", "p2", "n1"));
         assert_eq!(ix.list_index_func_values(NAMESPACE_INDEX), vec!["a", "b"]);
+        let one = ix.bytes();
         ix.delete("b/p2");
         assert_eq!(ix.list_index_func_values(NAMESPACE_INDEX), vec!["a"]);
+        assert_eq!(ix.bytes() * 2, one, "two objects of the same size, one left");
     }
 
     #[test]

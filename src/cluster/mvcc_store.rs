@@ -499,6 +499,11 @@ impl MvccStore {
         responses
     }
 
+    /// Changes still in the backend (after compaction).
+    pub fn history_len(&self) -> usize {
+        self.backend.len()
+    }
+
     /// The backend's history, oldest first: what a revision timeline shows.
     pub fn history(&self) -> impl DoubleEndedIterator<Item = (Revision, Event)> + '_ {
         self.backend.iter().map(|((main, _), record)| {

@@ -15,28 +15,42 @@ use crate::cluster::Kind;
 use crate::session::{Action, Message, Session};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
+use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The session as Yew state: every action goes through [`Session::apply`]. Panels get a
-/// cheap shared handle to read; equal handles mean nothing changed.
+/// The session as Yew state: every action goes through [`Session::apply`], in place (a world
+/// with thousands of objects is never copied for a step); the version tells views that
+/// something changed. Panels get a cheap shared handle to read.
 #[derive(Clone, Default)]
-pub struct PageState(pub Rc<Session>);
+pub struct PageState {
+    session: Rc<RefCell<Session>>,
+    version: u64,
+}
+
+impl PageState {
+    pub fn new(session: Session) -> Self {
+        PageState { session: Rc::new(RefCell::new(session)), version: 0 }
+    }
+
+    pub fn read(&self) -> Ref<'_, Session> {
+        self.session.borrow()
+    }
+}
 
 impl Reducible for PageState {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut next = (*self.0).clone();
-        next.apply(action);
-        Rc::new(PageState(Rc::new(next)))
+        self.session.borrow_mut().apply(action);
+        Rc::new(PageState { session: self.session.clone(), version: self.version + 1 })
     }
 }
 
 impl PartialEq for PageState {
     fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
+        Rc::ptr_eq(&self.session, &other.session) && self.version == other.version
     }
 }
 
@@ -60,7 +74,10 @@ fn shortcut(event: &KeyboardEvent) -> Option<&'static str> {
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(PageState::default);
+    let state = use_reducer(|| {
+        let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+        PageState::new(Session::from_query(&query))
+    });
     let editing = use_state(|| Session::example(Kind::ConfigMap, "default", "demo"));
     let playing = use_state(|| false);
     let speed = use_state(|| 4u32);
@@ -113,7 +130,7 @@ pub fn app() -> Html {
         let editing = editing.clone();
         Callback::from(move |manifest: String| editing.set(manifest))
     };
-    let session = &state.0;
+    let session = state.read();
     let world = session.world();
     let current = session.current().cloned();
     let message = match &session.message {

@@ -42,8 +42,9 @@ pub fn controls(props: &Props) -> Html {
             }
         })
     };
-    // The timeline reaches a little past the horizon, so scrubbing right also runs ahead.
-    let end = props.horizon.max(props.step) + 50;
+    // The timeline reaches past the horizon (to at least step 10,000), so scrubbing right
+    // also runs the simulation ahead.
+    let end = (props.horizon.max(props.step) + 1_000).max(10_000);
     html! {
         <div class="controls" role="toolbar" aria-label="Stepping">
             <button type="button" onclick={send(Action::StepBack)} disabled={props.step == 0} aria-keyshortcuts="ArrowLeft">{ "Step back" }</button>

@@ -9,7 +9,7 @@ pub struct Props {
 
 #[function_component(CostPanel)]
 pub fn cost_panel(props: &Props) -> Html {
-    let costs = props.session.0.world().costs();
+    let costs = props.session.read().world().costs();
     let cached: usize = costs.cached.iter().map(|(_, n, _)| n).sum();
     let cached_bytes: usize = costs.cached.iter().map(|(_, _, b)| b).sum();
     html! {

@@ -31,7 +31,7 @@ const FILTERS: [Stage; 11] = [
 
 #[function_component(EventLog)]
 pub fn event_log(props: &Props) -> Html {
-    let session = &props.session.0;
+    let session = props.session.read();
     let filter = session.filter;
     let on_filter = {
         let on_action = props.on_action.clone();

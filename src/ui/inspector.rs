@@ -31,7 +31,7 @@ fn informer_heading(stack: &InformerStack) -> Html {
 
 #[function_component(Inspector)]
 pub fn inspector(props: &Props) -> Html {
-    let session = &props.session.0;
+    let session = props.session.read();
     let world = session.world();
     let stage = session.inspected;
     let body = match stage {

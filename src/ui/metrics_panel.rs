@@ -12,7 +12,8 @@ pub struct Props {
 
 #[function_component(MetricsPanel)]
 pub fn metrics_panel(props: &Props) -> Html {
-    let api = &props.session.0.world().api;
+    let session = props.session.read();
+    let api = &session.world().api;
     let metrics = api.metrics();
     html! {
         <div class="metrics">

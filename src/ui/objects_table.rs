@@ -18,12 +18,15 @@ const SHOWN: usize = 50;
 
 #[function_component(ObjectsTable)]
 pub fn objects_table(props: &Props) -> Html {
-    let cluster = &props.session.0.world().api;
-    let objects: Vec<_> = Kind::ALL.iter().filter_map(|k| cluster.watch_cache(*k)).flat_map(|c| c.list("")).collect();
+    let session = props.session.read();
+    let cluster = &session.world().api;
+    let total: usize = Kind::ALL.iter().filter_map(|k| cluster.watch_cache(*k)).map(|c| c.len()).sum();
+    let objects: Vec<_> =
+        Kind::ALL.iter().filter_map(|k| cluster.watch_cache(*k)).flat_map(|c| c.list("")).take(SHOWN).collect();
     if objects.is_empty() {
         return html! { <p class="empty">{ "No objects yet: create one above." }</p> };
     }
-    let rows = objects.iter().take(SHOWN).map(|obj| {
+    let rows = objects.iter().map(|obj| {
         let label = format!("{}/{}", obj.kind, obj.key());
         let edit = {
             let (on_edit, manifest) = (props.on_edit.clone(), obj.to_json_pretty());
@@ -50,8 +53,8 @@ pub fn objects_table(props: &Props) -> Html {
             <thead><tr><th>{ "Object" }</th><th class="num">{ "RV" }</th><th><span class="visually-hidden">{ "Actions" }</span></th></tr></thead>
             <tbody>
                 { for rows }
-                if objects.len() > SHOWN {
-                    <tr><td colspan="3" class="more">{ format!("… and {} more", objects.len() - SHOWN) }</td></tr>
+                if total > SHOWN {
+                    <tr><td colspan="3" class="more">{ format!("… and {} more", total - SHOWN) }</td></tr>
                 }
             </tbody>
         </table>

@@ -2,7 +2,6 @@
 //! reflector's lastSyncResourceVersion, the indexer's newest resourceVersion and the
 //! controller's last write, on one axis.
 
-use crate::session::Session;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -12,7 +11,7 @@ pub struct Props {
 
 #[function_component(RevisionRuler)]
 pub fn revision_ruler(props: &Props) -> Html {
-    let session: &Session = &props.session.0;
+    let session = props.session.read();
     let world = session.world();
     let store = world.api.store().revision();
     let kind = world.reconciler.primary();

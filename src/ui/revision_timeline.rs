@@ -15,12 +15,13 @@ const SHOWN: usize = 200;
 
 #[function_component(RevisionTimeline)]
 pub fn revision_timeline(props: &Props) -> Html {
-    let store = props.session.0.world().api.store();
+    let session = props.session.read();
+    let store = session.world().api.store();
     let compacted = store.compact_revision();
-    let history: Vec<_> = store.history().rev().collect();
+    let history: Vec<_> = store.history().rev().take(SHOWN).collect();
     let mut rows = Vec::new();
     let mut line_drawn = false;
-    for (rev, event) in history.iter().take(SHOWN) {
+    for (rev, event) in &history {
         if let Some(c) = compacted.filter(|c| *rev <= *c && !line_drawn) {
             rows.push(compaction_row(c));
             line_drawn = true;
@@ -41,7 +42,7 @@ pub fn revision_timeline(props: &Props) -> Html {
     if let Some(c) = compacted.filter(|_| !line_drawn) {
         rows.push(compaction_row(c));
     }
-    let hidden = history.len().saturating_sub(SHOWN);
+    let hidden = store.history_len().saturating_sub(SHOWN);
     html! {
         <table class="timeline" aria-label="Revision history">
             <thead><tr><th class="num">{ "Rev" }</th><th>{ "Event" }</th><th>{ "Key" }</th><th>{ "Version" }</th></tr></thead>

@@ -58,9 +58,22 @@ fn deployment(replicas: i64) -> ApiObject {
 
 /// The `scale` run (see the module comment).
 pub fn scale(seed: u64) -> Result<World, Status> {
+    scale_with_load(seed, 0)
+}
+
+/// The `scale` run in a bigger cluster: `load` more Pods (in namespace `load`, owned by
+/// nobody) that every cache holds and the kubelet runs.
+pub fn scale_with_load(seed: u64, load: usize) -> Result<World, Status> {
     let mut config = WorldConfig::replicas(Kind::Deployment, false);
     config.seed = seed;
-    let mut world = World::new(config, vec![deployment(3)])?;
+    let mut objects = vec![deployment(3)];
+    objects.extend((0..load).map(|i| {
+        ApiObject::new(Kind::Pod, "load", &format!("load-{i:05}")).with_label("app", "load").with(
+            "spec",
+            json!({"nodeName": format!("node-{}", i % 100), "containers": [{"name": "main", "image": "busybox:1.36"}]}),
+        )
+    }));
+    let mut world = World::new(config, objects)?;
     for (at, replicas) in [(5_000, 5), (10_000, 2)] {
         let (namespace, name) = ("default".into(), "web".into());
         world.act_at(at, Action::Scale { kind: Kind::Deployment, namespace, name, replicas });

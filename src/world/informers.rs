@@ -56,8 +56,7 @@ impl InformerStack {
 
     /// Objects in this informer's cache, and their size as JSON.
     pub fn cache_size(&self) -> (usize, usize) {
-        let bytes = self.informer.indexer.objects().map(|o| o.to_json().len()).sum();
-        (self.informer.indexer.len(), bytes)
+        (self.informer.indexer.len(), self.informer.indexer.bytes())
     }
 
     /// The client stops reading a watch.

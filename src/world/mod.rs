@@ -16,11 +16,11 @@ mod informers;
 mod message;
 mod workers;
 
-pub use basic::{basic, scale};
+pub use basic::{basic, scale, scale_with_load};
 pub use config::{
     ControllerConfig, HandlerConfig, InformerConfig, PollConfig, Route, WorldConfig, DEFAULT_SYNC_PERIOD_MS,
 };
-pub use history::History;
+pub use history::{History, MAX_SNAPSHOTS};
 pub use informers::InformerStack;
 pub use message::{Action, Fault};
 pub use workers::Worker;
