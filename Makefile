@@ -19,9 +19,11 @@ dist: setup-web
 	trunk build --release --public-url $(PUBLIC_URL)
 	@bash scripts/sizes.sh dist
 
-# Speed figures (not timed tests): the 50,000-Pod LIST through the client pipeline.
+# Speed figures (not timed tests): the 50,000-Pod LIST through the client pipeline and the
+# cost of a time-travel snapshot. The page's own figures print in the end-to-end suite.
 bench:
 	cargo bench --bench list_50k
+	cargo bench --bench world_clone
 
 setup-web:
 	@bash scripts/setup.sh web

@@ -43,7 +43,12 @@ test('stepping and scrubbing with 5,000 objects (figures printed)', async () => 
       scrubs.push(await timed(page, 'scrub', step));
       assert.match(await page.getByTestId('current-step').textContent(), new RegExp(`^#${step} `));
     }
-    console.log(`5000 objects: step forward ${summary(forward)}; step back ${summary(back)}`);
+    const deepForward = [];
+    const deepBack = [];
+    for (let i = 0; i < 20; i++) deepForward.push(await timed(page, 'Step forward'));
+    for (let i = 0; i < 20; i++) deepBack.push(await timed(page, 'Step back'));
+    console.log(`5000 objects, first steps: forward ${summary(forward)}; back ${summary(back)}`);
+    console.log(`5000 objects, caches full (step ~6200): forward ${summary(deepForward)}; back ${summary(deepBack)}`);
     console.log(`first run to step 10000: ${run.toFixed(0)} ms; scrub within it: ${summary(scrubs)}`);
     assert.deepEqual(errors, []);
   } finally {

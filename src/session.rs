@@ -46,7 +46,7 @@ pub enum Message {
 const RUN_AHEAD: u64 = 20_000;
 
 /// Snapshots every this many steps: jumping replays at most this many.
-const SNAPSHOT_EVERY: u64 = 64;
+const SNAPSHOT_EVERY: u64 = 8;
 
 #[derive(Clone, Debug)]
 pub struct Session {
@@ -155,13 +155,10 @@ impl Session {
             Action::JumpTo(n) => {
                 // Past the horizon the simulation runs ahead (at most `RUN_AHEAD` steps).
                 let n = n.min(self.trace.len() as u64 + RUN_AHEAD);
-                while (self.trace.len() as u64) < n {
-                    if self.world().steps() < self.trace.len() as u64 {
-                        self.history.jump_to(self.trace.len() as u64);
-                    }
-                    if !self.step_forward() {
-                        break;
-                    }
+                if n > self.trace.len() as u64 {
+                    self.history.jump_to(self.trace.len() as u64);
+                    let ahead = self.history.run_to(n);
+                    self.trace.extend(ahead);
                 }
                 self.history.jump_to(n.min(self.trace.len() as u64));
             }

@@ -10,6 +10,7 @@
 use super::delta_fifo::KnownObjects;
 use crate::cluster::ApiObject;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// `NamespaceIndex`: the name of the namespace index.
 pub const NAMESPACE_INDEX: &str = "namespace";
@@ -41,9 +42,11 @@ impl IndexFunc {
 
 #[derive(Clone, Debug, Default)]
 pub struct Indexer {
-    items: BTreeMap<String, ApiObject>,
+    /// Objects by key, shared with copies of the indexer (a write replaces, never mutates).
+    items: BTreeMap<String, Rc<ApiObject>>,
     indexers: BTreeMap<String, IndexFunc>,
-    indices: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
+    /// Index name → value → keys; the key sets are shared with copies until written.
+    indices: BTreeMap<String, BTreeMap<String, Rc<BTreeSet<String>>>>,
     /// `LastStoreSyncResourceVersion`: the newest resourceVersion written.
     last_rv: i64,
     /// Objects examined by the last read, and by all reads so far.
@@ -67,24 +70,24 @@ impl Indexer {
         let key = obj.key();
         self.last_rv = self.last_rv.max(obj.resource_version());
         self.bytes += obj.to_json().len();
-        let old = self.items.insert(key.clone(), obj);
+        let old = self.items.insert(key.clone(), Rc::new(obj));
         if let Some(old) = &old {
             self.bytes -= old.to_json().len();
         }
         let new = self.items.get(&key).cloned();
-        self.update_indices(old.as_ref(), new.as_ref(), &key);
+        self.update_indices(old.as_deref(), new.as_deref(), &key);
     }
 
     pub fn delete(&mut self, key: &str) -> Option<ApiObject> {
         let old = self.items.remove(key)?;
         self.bytes -= old.to_json().len();
         self.update_indices(Some(&old), None, key);
-        Some(old)
+        Some(Rc::unwrap_or_clone(old))
     }
 
     /// `Replace`: a new map, every index rebuilt.
     pub fn replace(&mut self, list: Vec<ApiObject>, rv: i64) {
-        self.items = list.into_iter().map(|o| (o.key(), o)).collect();
+        self.items = list.into_iter().map(|o| (o.key(), Rc::new(o))).collect();
         self.bytes = self.items.values().map(|o| o.to_json().len()).sum();
         for index in self.indices.values_mut() {
             index.clear();
@@ -92,7 +95,7 @@ impl Indexer {
         let keys: Vec<String> = self.items.keys().cloned().collect();
         for key in keys {
             let obj = self.items.get(&key).cloned();
-            self.update_indices(None, obj.as_ref(), &key);
+            self.update_indices(None, obj.as_deref(), &key);
         }
         self.last_rv = rv;
     }
@@ -107,26 +110,26 @@ impl Indexer {
             let index = self.indices.entry(name.clone()).or_default();
             for value in &old_values {
                 if let Some(set) = index.get_mut(value) {
-                    set.remove(key);
+                    Rc::make_mut(set).remove(key);
                     if set.is_empty() {
                         index.remove(value);
                     }
                 }
             }
             for value in new_values {
-                index.entry(value).or_default().insert(key.to_string());
+                Rc::make_mut(index.entry(value).or_default()).insert(key.to_string());
             }
         }
     }
 
     pub fn get_by_key(&self, key: &str) -> Option<&ApiObject> {
-        self.items.get(key)
+        self.items.get(key).map(|o| &**o)
     }
 
     /// Every object: a full scan.
     pub fn list(&mut self) -> Vec<&ApiObject> {
         self.count_scan(self.items.len());
-        self.items.values().collect()
+        self.items.values().map(|o| &**o).collect()
     }
 
     pub fn len(&self) -> usize {
@@ -147,7 +150,7 @@ impl Indexer {
     }
 
     pub fn objects(&self) -> impl Iterator<Item = &ApiObject> {
-        self.items.values()
+        self.items.values().map(|o| &**o)
     }
 
     fn count_scan(&mut self, n: usize) {
@@ -155,20 +158,20 @@ impl Indexer {
         self.total_scanned += n as u64;
     }
 
-    fn index(&self, name: &str) -> Result<&BTreeMap<String, BTreeSet<String>>, String> {
+    fn index(&self, name: &str) -> Result<&BTreeMap<String, Rc<BTreeSet<String>>>, String> {
         self.indices.get(name).ok_or_else(|| format!("Index with name {name} does not exist"))
     }
 
     /// Objects whose index `name` has `value`: reads one set.
     pub fn by_index(&mut self, name: &str, value: &str) -> Result<Vec<&ApiObject>, String> {
-        let keys: Vec<String> = self.index(name)?.get(value).into_iter().flatten().cloned().collect();
+        let keys: Vec<String> = self.index(name)?.get(value).into_iter().flat_map(|set| set.iter()).cloned().collect();
         self.count_scan(keys.len());
-        Ok(keys.iter().filter_map(|k| self.items.get(k)).collect())
+        Ok(keys.iter().filter_map(|k| self.items.get(k)).map(|o| &**o).collect())
     }
 
     /// The keys with `value` in index `name`, sorted.
     pub fn index_keys(&self, name: &str, value: &str) -> Result<Vec<String>, String> {
-        Ok(self.index(name)?.get(value).into_iter().flatten().cloned().collect())
+        Ok(self.index(name)?.get(value).into_iter().flat_map(|set| set.iter()).cloned().collect())
     }
 
     /// The values of index `name` that have at least one key.
@@ -190,10 +193,10 @@ impl Indexer {
             return Err(format!("indexer conflict: [{}]", clash.join(" ")));
         }
         for (name, func) in new {
-            let mut index: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+            let mut index: BTreeMap<String, Rc<BTreeSet<String>>> = BTreeMap::new();
             for (key, obj) in &self.items {
                 for value in func.values(obj) {
-                    index.entry(value).or_default().insert(key.clone());
+                    Rc::make_mut(index.entry(value).or_default()).insert(key.clone());
                 }
             }
             self.indices.insert(name.clone(), index);
@@ -213,7 +216,7 @@ impl KnownObjects for Indexer {
     }
 
     fn get_by_key(&self, key: &str) -> Option<&ApiObject> {
-        self.items.get(key)
+        self.items.get(key).map(|o| &**o)
     }
 }
 

@@ -24,6 +24,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Bound;
+use std::rc::Rc;
 
 /// A main revision. etcd uses int64; the store never hands out anything below 1.
 pub type Revision = i64;
@@ -191,11 +192,12 @@ pub struct TxnResult {
     pub revision: Revision,
 }
 
-/// A change recorded in the backend at one (main, sub) revision.
+/// A change recorded in the backend at one (main, sub) revision. Records never change once
+/// written, so copies of the store (time-travel snapshots) share them.
 #[derive(Clone, Debug)]
 enum Record {
-    Put(KeyValue),
-    Tombstone(String),
+    Put(Rc<KeyValue>),
+    Tombstone(Rc<str>),
 }
 
 type RevKey = (Revision, i64);
@@ -227,7 +229,8 @@ pub struct MvccStore {
     compact_rev: Revision,
     backend: BTreeMap<RevKey, Record>,
     /// Per key, every revision still in the backend that touched it, oldest first.
-    index: BTreeMap<String, Vec<RevKey>>,
+    /// Shared with copies of the store; a write copies only the one key's list it changes.
+    index: BTreeMap<Rc<str>, Rc<Vec<RevKey>>>,
     watchers: BTreeMap<WatchId, Watcher>,
     next_watch_id: WatchId,
 }
@@ -346,7 +349,7 @@ impl MvccStore {
     fn live_at<'a>(&'a self, revs: &[RevKey], at: Revision) -> Option<&'a KeyValue> {
         let pos = revs.partition_point(|r| r.0 <= at);
         match self.backend.get(revs.get(pos.checked_sub(1)?)?)? {
-            Record::Put(kv) => Some(kv),
+            Record::Put(kv) => Some(&**kv),
             Record::Tombstone(_) => None,
         }
     }
@@ -382,7 +385,7 @@ impl MvccStore {
                         mod_revision: rev,
                         version,
                     };
-                    self.record((rev, sub), Record::Put(kv));
+                    self.record((rev, sub), Record::Put(Rc::new(kv)));
                     sub += 1;
                     OpResult::Put
                 }
@@ -393,7 +396,7 @@ impl MvccStore {
                         true
                     });
                     for key in &keys {
-                        self.record((rev, sub), Record::Tombstone(key.clone()));
+                        self.record((rev, sub), Record::Tombstone(key.as_str().into()));
                         sub += 1;
                     }
                     OpResult::Delete { deleted: keys.len() }
@@ -416,11 +419,11 @@ impl MvccStore {
     }
 
     fn record(&mut self, at: RevKey, record: Record) {
-        let key = match &record {
-            Record::Put(kv) => kv.key.clone(),
+        let key: Rc<str> = match &record {
+            Record::Put(kv) => kv.key.as_str().into(),
             Record::Tombstone(key) => key.clone(),
         };
-        self.index.entry(key).or_default().push(at);
+        Rc::make_mut(self.index.entry(key).or_default()).push(at);
         self.backend.insert(at, record);
     }
 
@@ -436,6 +439,7 @@ impl MvccStore {
         self.compact_rev = rev;
         let mut removed = Vec::new();
         self.index.retain(|_, revs| {
+            let revs = Rc::make_mut(revs);
             let upto = revs.partition_point(|r| r.0 <= rev);
             if upto == 0 {
                 return true;
@@ -481,8 +485,8 @@ impl MvccStore {
         let mut responses: Vec<WatchResponse> = Vec::new();
         for ((main, _), record) in self.backend.range((watcher.next_rev, 0)..) {
             let event = match record {
-                Record::Put(kv) => Event::Put(kv.clone()),
-                Record::Tombstone(key) => Event::Delete { key: key.clone(), mod_revision: *main },
+                Record::Put(kv) => Event::Put((**kv).clone()),
+                Record::Tombstone(key) => Event::Delete { key: key.to_string(), mod_revision: *main },
             };
             if !watcher.range.contains(event.key()) {
                 continue;
@@ -508,8 +512,8 @@ impl MvccStore {
     pub fn history(&self) -> impl DoubleEndedIterator<Item = (Revision, Event)> + '_ {
         self.backend.iter().map(|((main, _), record)| {
             let event = match record {
-                Record::Put(kv) => Event::Put(kv.clone()),
-                Record::Tombstone(key) => Event::Delete { key: key.clone(), mod_revision: *main },
+                Record::Put(kv) => Event::Put((**kv).clone()),
+                Record::Tombstone(key) => Event::Delete { key: key.to_string(), mod_revision: *main },
             };
             (*main, event)
         })

@@ -15,6 +15,7 @@ use super::api_errors::Status;
 use super::api_object::ApiObject;
 use super::mvcc_store::Revision;
 use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
 
 /// One change of one object, as the cache and every watcher see it: the object before and
 /// after (`None` when it did not exist / was deleted) and the revision of the change.
@@ -39,13 +40,15 @@ pub struct WatchCache {
     /// The newest revision the cache has applied.
     revision: Revision,
     events: VecDeque<ObjectChange>,
-    /// Current objects by storage key.
-    objects: BTreeMap<String, ApiObject>,
+    /// Current objects by storage key (shared with copies of the cache: they never change
+    /// in place, a change replaces them).
+    objects: BTreeMap<String, Rc<ApiObject>>,
 }
 
 impl WatchCache {
     /// A cache initialised from a LIST of `objects` at revision `list_rv`.
     pub fn new(capacity: usize, list_rv: Revision, objects: BTreeMap<String, ApiObject>) -> Self {
+        let objects = objects.into_iter().map(|(k, o)| (k, Rc::new(o))).collect();
         WatchCache {
             capacity: capacity.max(1),
             list_rv,
@@ -77,7 +80,7 @@ impl WatchCache {
     /// Applies one change from etcd and remembers it in the window.
     pub fn apply(&mut self, change: ObjectChange) {
         match &change.cur {
-            Some(obj) => self.objects.insert(change.key.clone(), obj.clone()),
+            Some(obj) => self.objects.insert(change.key.clone(), Rc::new(obj.clone())),
             None => self.objects.remove(&change.key),
         };
         self.revision = self.revision.max(change.revision);
@@ -95,16 +98,16 @@ impl WatchCache {
 
     /// The current object at a storage key.
     pub fn get(&self, key: &str) -> Option<&ApiObject> {
-        self.objects.get(key)
+        self.objects.get(key).map(|o| &**o)
     }
 
     pub fn get_prev(&self, key: &str) -> Option<ApiObject> {
-        self.objects.get(key).cloned()
+        self.objects.get(key).map(|o| (**o).clone())
     }
 
     /// Current objects whose storage key starts with `prefix`, in key order.
     pub fn list<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a ApiObject> + 'a {
-        self.objects.range(prefix.to_string()..).take_while(move |(k, _)| k.starts_with(prefix)).map(|(_, o)| o)
+        self.objects.range(prefix.to_string()..).take_while(move |(k, _)| k.starts_with(prefix)).map(|(_, o)| &**o)
     }
 
     pub fn len(&self) -> usize {

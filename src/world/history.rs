@@ -2,15 +2,16 @@
 //! "step back" and "jump to step N" restore the nearest earlier snapshot and replay. Acting at
 //! an earlier step starts a new branch: what came after is forgotten.
 //!
-//! Memory stays bounded: a snapshot is taken every `every` steps, and when there are more than
-//! `MAX_SNAPSHOTS`, every other one in the older half goes, so snapshots thin out with age
-//! (a jump far back replays more steps than one nearby).
+//! Memory stays bounded: a snapshot is taken every `every` steps (and on the way to a step
+//! jumped to), and beyond `MAX_SNAPSHOTS` the ones far from the current step thin out, so
+//! steps near where the person is looking stay cheap to revisit. Copies of a world share its
+//! objects, so a snapshot costs little memory.
 
 use super::{Action, World};
 use crate::sim::TraceEvent;
 
 /// Snapshots kept at most.
-pub const MAX_SNAPSHOTS: usize = 24;
+pub const MAX_SNAPSHOTS: usize = 48;
 
 #[derive(Clone, Debug)]
 pub struct History {
@@ -51,30 +52,61 @@ impl History {
 
     /// One step forward. Arriving at a step re-takes the actions recorded there.
     pub fn step(&mut self) -> Option<TraceEvent> {
+        self.step_snapshotting(self.every)
+    }
+
+    /// Steps forward to `n` and returns the trace; snapshots are sparse on the way and dense
+    /// on the last stretch (a long run ahead costs little, stepping back from its end too).
+    pub fn run_to(&mut self, n: u64) -> Vec<TraceEvent> {
+        let mut trace = Vec::new();
+        while self.world.steps() < n {
+            let sparse = if n - self.world.steps() > 4 * self.every { self.every * 64 } else { self.every };
+            match self.step_snapshotting(sparse) {
+                Some(event) => trace.push(event),
+                None => break,
+            }
+        }
+        trace
+    }
+
+    fn step_snapshotting(&mut self, every: u64) -> Option<TraceEvent> {
         let event = self.world.step()?;
         let s = self.world.steps();
         let newest = self.snapshots.last().map_or(0, |(at, _)| *at);
-        if s.is_multiple_of(self.every) && s > newest {
-            self.snapshots.push((s, self.world.clone()));
-            self.thin();
+        if s.is_multiple_of(every) && s > newest {
+            let world = self.world.clone();
+            self.remember(&world);
         }
         self.horizon = self.horizon.max(s);
         Self::replay_actions(&self.actions, &mut self.world);
         Some(event)
     }
 
-    /// Drops every other snapshot of the older half (never the first) when over the cap.
+    /// Over the cap, drops the snapshot whose loss matters least: the one with the closest
+    /// neighbours, weighed by its distance from the current step (never the first).
     fn thin(&mut self) {
-        if self.snapshots.len() <= MAX_SNAPSHOTS {
-            return;
+        let here = self.world.steps();
+        while self.snapshots.len() > MAX_SNAPSHOTS {
+            let worst = (1..self.snapshots.len() - 1).min_by_key(|&i| {
+                let gap = self.snapshots[i + 1].0 - self.snapshots[i - 1].0;
+                let distance = self.snapshots[i].0.abs_diff(here);
+                gap * 1_000 / (1 + distance)
+            });
+            match worst {
+                Some(i) => self.snapshots.remove(i),
+                None => break,
+            };
         }
-        let older = self.snapshots.len() / 2;
-        let mut index = 0;
-        self.snapshots.retain(|_| {
-            let keep = index == 0 || index >= older || index % 2 == 0;
-            index += 1;
-            keep
-        });
+    }
+
+    /// Keeps a snapshot of `world` unless one exists at its step.
+    fn remember(&mut self, world: &World) {
+        let s = world.steps();
+        let at = self.snapshots.partition_point(|(step, _)| *step < s);
+        if self.snapshots.get(at).is_none_or(|(step, _)| *step != s) {
+            self.snapshots.insert(at, (s, world.clone()));
+            self.thin();
+        }
     }
 
     fn replay_actions(actions: &[(u64, Action)], world: &mut World) {
@@ -108,6 +140,10 @@ impl History {
         let mut world = self.snapshots[from].1.clone();
         Self::replay_actions(&self.actions, &mut world);
         while world.steps() < n && world.step().is_some() {
+            // Snapshots on the last stretch make the next steps back from here cheap.
+            if world.steps().is_multiple_of(self.every) && n - world.steps() < 4 * self.every {
+                self.remember(&world);
+            }
             Self::replay_actions(&self.actions, &mut world);
         }
         self.world = world;
