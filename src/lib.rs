@@ -11,9 +11,11 @@ pub mod base64;
 pub mod client;
 pub mod cluster;
 pub mod controller;
+pub mod kubectl;
 pub mod session;
 pub mod sim;
 pub mod world;
+pub mod yaml;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -33,6 +33,10 @@ pub enum Action {
     Inspect(Stage),
     /// Show only the log lines that touch a stage (`None`: all).
     Filter(Option<Stage>),
+    /// A console entry: a `kubectl` command line, then any manifest lines for `-f -`.
+    Kubectl(String),
+    /// Open a cached object (`namespace/name`) as YAML in the inspector.
+    Open(String),
 }
 
 /// The outcome of the last write.
@@ -56,6 +60,10 @@ pub struct Session {
     pub message: Option<Message>,
     pub inspected: Stage,
     pub filter: Option<Stage>,
+    /// The cached object opened in the inspector (`namespace/name`).
+    pub opened: Option<String>,
+    /// The console's transcript: each command and what it printed, with the step it was at.
+    pub console: Vec<(u64, String)>,
     seed: u64,
     load: usize,
 }
@@ -99,6 +107,8 @@ impl Session {
             message: None,
             inspected: Stage::Reflector,
             filter: None,
+            console: Vec::new(),
+            opened: None,
             seed,
             load,
         }
@@ -172,6 +182,8 @@ impl Session {
             Action::Inspect(stage) => self.inspected = stage,
             Action::Filter(stage) => self.filter = stage,
             Action::Fault(fault) => self.act(world::Action::Fault(fault)),
+            Action::Kubectl(entry) => self.kubectl(&entry),
+            Action::Open(key) => self.opened = Some(key),
             write => self.message = Some(self.write(write)),
         }
     }
@@ -239,6 +251,50 @@ impl Session {
         }
     }
 
+    fn kubectl(&mut self, entry: &str) {
+        let (line, stdin) = entry.split_once('\n').unwrap_or((entry, ""));
+        let at = self.world().steps();
+        self.console.retain(|(step, _)| *step <= at);
+        self.console.push((at, format!("$ {}", line.trim())));
+        let printed = match crate::kubectl::run(line, stdin, self.world()) {
+            crate::kubectl::Outcome::Output(text) | crate::kubectl::Outcome::Error(text) => text,
+            crate::kubectl::Outcome::Watch(kind, namespace, text) => {
+                self.act(world::Action::ConsoleWatch { kind, namespace });
+                text
+            }
+            crate::kubectl::Outcome::Write(action, done) => {
+                self.act(action);
+                match self.current().map(|e| e.summary.clone()) {
+                    Some(summary) if summary.contains(" failed: ") => {
+                        summary.split_once(" failed: ").map(|(_, e)| e.to_string()).unwrap_or(summary)
+                    }
+                    _ => done,
+                }
+            }
+        };
+        self.console.push((at, printed));
+    }
+
+    /// The console's transcript up to the current step, with the rows its watches printed
+    /// in between, in the order they came.
+    pub fn console_text(&self) -> String {
+        let here = self.world().steps();
+        // Each watch row shows the object as it was when the event arrived.
+        let rows = self.world().console_events().iter().filter_map(|(step, at, kind, event)| {
+            let row = crate::kubectl::align(&[crate::kubectl::row(*kind, event.object()?, *at)]);
+            Some((*step, 1, row))
+        });
+        let mut lines: Vec<(u64, u8, String)> = self
+            .console
+            .iter()
+            .filter(|(step, _)| *step <= here)
+            .map(|(step, text)| (*step, 0, text.clone()))
+            .chain(rows)
+            .collect();
+        lines.sort_by_key(|(step, order, _)| (*step, *order));
+        lines.into_iter().map(|(_, _, text)| text).collect::<Vec<_>>().join("\n")
+    }
+
     /// An example manifest for a kind, to start editing from.
     pub fn example(kind: Kind, namespace: &str, name: &str) -> String {
         use serde_json::json;
@@ -297,6 +353,32 @@ mod tests {
         assert!(failed(&s).contains("a lowercase RFC 1123 subdomain"));
         s.apply(Action::Create(r#"{"kind":"Widget","metadata":{"name":"w"}}"#.into()));
         assert_eq!(failed(&s), r#"Error from server (NotFound): no matches for kind "Widget" in version """#);
+    }
+
+    #[test]
+    fn the_console_reads_writes_and_watches() {
+        let mut s = Session::default();
+        s.apply(Action::JumpTo(60));
+        s.apply(Action::Kubectl("kubectl get deploy".into()));
+        assert!(
+            s.console_text().starts_with("$ kubectl get deploy\nNAME   READY   UP-TO-DATE   AVAILABLE   AGE\nweb"),
+            "{}",
+            s.console_text()
+        );
+        s.apply(Action::Kubectl("kubectl get pods -w".into()));
+        s.apply(Action::Kubectl(
+            "kubectl apply -f -\nkind: ConfigMap\napiVersion: v1\nmetadata:\n  name: flags\n".into(),
+        ));
+        assert!(s.console_text().contains("$ kubectl apply -f -\nconfigmap/flags created"));
+        s.apply(Action::Kubectl(
+            "kubectl apply -f -\nkind: ConfigMap\napiVersion: v1\nmetadata:\n  name: Bad_Name\n".into(),
+        ));
+        assert!(s.console_text().contains("Error from server (Invalid): ConfigMap \"Bad_Name\" is invalid"));
+        let before = s.console_text().lines().count();
+        s.apply(Action::JumpTo(400));
+        assert!(s.console_text().lines().count() > before, "the watch prints Pod changes as they happen");
+        s.apply(Action::Kubectl("kubectl get nothings".into()));
+        assert!(s.console_text().ends_with(r#"error: the server doesn't have a resource type "nothings""#));
     }
 
     #[test]

@@ -245,6 +245,26 @@ pub fn timestamp(virtual_ms: u64) -> String {
     format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
+/// The virtual time a [`timestamp`] stands for (`None` for another format or an earlier time).
+pub fn timestamp_ms(text: &str) -> Option<u64> {
+    let b = text.as_bytes();
+    if b.len() != 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[19] != b'Z' {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| text.get(r)?.parse::<i64>().ok();
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hh, mm, ss) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    // Days from civil (the inverse of `civil_from_days`).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468 - 20089;
+    let secs = days * 86_400 + hh * 3600 + mm * 60 + ss;
+    u64::try_from(secs).ok().map(|s| s * 1000)
+}
+
 /// Days since 1970-01-01 to a proleptic Gregorian (year, month, day).
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
@@ -290,5 +310,9 @@ mod tests {
         assert_eq!(timestamp(0), "2025-01-01T00:00:00Z");
         assert_eq!(timestamp(90_061_000), "2025-01-02T01:01:01Z");
         assert_eq!(timestamp(59 * 86_400_000), "2025-03-01T00:00:00Z");
+        for ms in [0, 90_061_000, 59 * 86_400_000, 400 * 86_400_000 + 5_000] {
+            assert_eq!(timestamp_ms(&timestamp(ms)), Some(ms));
+        }
+        assert_eq!(timestamp_ms("yesterday"), None);
     }
 }

@@ -539,6 +539,16 @@ impl ApiServer {
         found.ok_or_else(|| Status::not_found(kind, name))
     }
 
+    /// GET without counting in the metrics: an onlooker's read (a console), not the run's.
+    pub fn peek_get(&self, user: &UserInfo, kind: Kind, namespace: &str, name: &str) -> Result<ApiObject, Status> {
+        self.do_get(user, kind, namespace, name, "")
+    }
+
+    /// LIST without counting in the metrics.
+    pub fn peek_list(&self, user: &UserInfo, kind: Kind, opts: &ListOptions) -> Result<ListResponse, Status> {
+        self.do_list(user, kind, opts)
+    }
+
     /// LIST objects of a kind (see the module comment for where each resourceVersion is
     /// served from).
     pub fn list(&mut self, user: &UserInfo, kind: Kind, opts: &ListOptions) -> Result<ListResponse, Status> {

@@ -2,6 +2,7 @@
 //! ruler, stepping and time travel, faults, an inspector per stage, the event log, writes and
 //! the cost figures.
 
+use super::console::Console;
 use super::controls::Controls;
 use super::cost_panel::CostPanel;
 use super::event_log::EventLog;
@@ -162,7 +163,7 @@ pub fn app() -> Html {
                     }</p>
                     <RevisionRuler session={(*state).clone()} />
                 </section>
-                <Inspector session={(*state).clone()} />
+                <Inspector session={(*state).clone()} on_action={send.clone()} />
                 <section class="panel log-panel" aria-labelledby="log-heading">
                     <h2 id="log-heading">{ "Event log" }</h2>
                     <EventLog session={(*state).clone()} on_action={send.clone()} />
@@ -172,6 +173,10 @@ pub fn app() -> Html {
                     <Faults latency_ms={world.config.latency_ms} on_action={send.clone()} />
                     <h2>{ "Costs" }</h2>
                     <CostPanel session={(*state).clone()} />
+                </section>
+                <section class="panel" aria-labelledby="console-heading">
+                    <h2 id="console-heading">{ "Console" }</h2>
+                    <Console transcript={session.console_text()} on_action={send.clone()} />
                 </section>
                 <section class="panel" aria-labelledby="write-heading">
                     <h2 id="write-heading">{ "Write" }</h2>

@@ -5,6 +5,7 @@ use super::metrics_panel::MetricsPanel;
 use super::pipeline_diagram::label;
 use super::revision_timeline::RevisionTimeline;
 use crate::client::delta_fifo::Queue as _;
+use crate::session::Action;
 use crate::sim::Stage;
 use crate::world::{InformerStack, Worker};
 use yew::prelude::*;
@@ -12,6 +13,7 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub session: PageState,
+    pub on_action: Callback<Action>,
 }
 
 /// Rows shown at most in any list; the rest are counted.
@@ -61,18 +63,34 @@ pub fn inspector(props: &Props) -> Html {
                 </ol>
             </section> }
         }).collect::<Html>(),
-        Stage::Indexer | Stage::Informer => world.informers.iter().map(|s| {
-            let ix = &s.informer.indexer;
-            html! { <section>
-                { informer_heading(s) }
-                <p>{ format!("{} objects; newest RV {}; last read examined {} objects", ix.len(), ix.last_store_sync_resource_version(), ix.last_scanned) }</p>
-                <ul class="objects-list">
-                    { for ix.objects().take(SHOWN).map(|o| html! { <li><span class="mono">{ o.key() }</span>{ format!(" rv {}", o.metadata.resource_version) }</li> }) }
-                    { more(ix.len()) }
-                </ul>
-                <p class="indices">{ for ix.indexers().map(|(name, _)| html! { <span>{ format!("index {name}: {} values", ix.list_index_func_values(name).len()) }</span> }) }</p>
-            </section> }
-        }).collect::<Html>(),
+        Stage::Indexer | Stage::Informer => {
+            let opened = session.opened.as_ref().and_then(|key| {
+                world.informers.iter().find_map(|s| s.informer.indexer.get_by_key(key))
+            });
+            let lists = world.informers.iter().map(|s| {
+                let ix = &s.informer.indexer;
+                html! { <section>
+                    { informer_heading(s) }
+                    <p>{ format!("{} objects; newest RV {}; last read examined {} objects", ix.len(), ix.last_store_sync_resource_version(), ix.last_scanned) }</p>
+                    <ul class="objects-list">
+                        { for ix.objects().take(SHOWN).map(|o| {
+                            let key = o.key();
+                            let open = props.on_action.reform(move |_| Action::Open(key.clone()));
+                            html! { <li><button type="button" class="link" aria-label={format!("Open {}", o.key())} onclick={open}>{ o.key() }</button>{ format!(" rv {}", o.metadata.resource_version) }</li> }
+                        }) }
+                        { more(ix.len()) }
+                    </ul>
+                    <p class="indices">{ for ix.indexers().map(|(name, _)| html! { <span>{ format!("index {name}: {} values", ix.list_index_func_values(name).len()) }</span> }) }</p>
+                </section> }
+            }).collect::<Html>();
+            html! { <>
+                { lists }
+                if let Some(obj) = opened {
+                    <h4>{ format!("{} {} (resourceVersion {})", obj.kind, obj.key(), obj.metadata.resource_version) }</h4>
+                    <pre class="yaml" aria-label="Object YAML">{ crate::yaml::to_yaml(&serde_json::to_value(obj).unwrap_or_default()) }</pre>
+                }
+            </> }
+        }
         Stage::Handler => world.informers.iter().map(|s| html! { <section>
             { informer_heading(s) }
             <ul>{ for s.informer.listeners.iter().map(|l| html! {

@@ -2,6 +2,7 @@
 //! and send it actions. Components never change the world themselves.
 
 mod app;
+mod console;
 mod controls;
 mod cost_panel;
 mod event_log;

@@ -94,6 +94,11 @@ impl World {
             }
         }
         self.flush_kubelet();
+        for (id, kind) in self.console_watches.clone() {
+            for event in self.api.take_events(id) {
+                self.console_events.push((self.steps, self.now, kind, event));
+            }
+        }
     }
 
     fn run_reflector(&mut self, i: usize, input: reflector::Input) -> String {

@@ -24,6 +24,11 @@ pub enum Action {
         name: String,
         replicas: i64,
     },
+    /// `kubectl get -w`: a watch the console prints as changes happen.
+    ConsoleWatch {
+        kind: Kind,
+        namespace: Option<String>,
+    },
     Fault(Fault),
 }
 

@@ -92,6 +92,9 @@ pub struct World {
     pub workers: Vec<Worker>,
     worker_pending: Vec<bool>,
     kubelet_watch: Option<ApiWatchId>,
+    /// Watches the console (`kubectl get -w`) prints, and what they delivered.
+    console_watches: Vec<(ApiWatchId, Kind)>,
+    console_events: Vec<(u64, Millis, Kind, crate::cluster::WatchEvent)>,
     drop_next_notification: bool,
     user: UserInfo,
     /// The resourceVersion the last controller write produced (to spot stale reads).
@@ -163,6 +166,8 @@ impl World {
             workers: vec![Worker::Idle; workers],
             worker_pending: vec![false; workers],
             kubelet_watch: None,
+            console_watches: Vec::new(),
+            console_events: Vec::new(),
             drop_next_notification: false,
             user,
             last_write_rv: None,
@@ -236,6 +241,16 @@ impl World {
 
     fn later(&mut self, delay: Millis, msg: Msg) {
         self.schedule_at(self.now + delay, msg);
+    }
+
+    /// What the console's watches delivered: (step, time, kind, event).
+    pub fn console_events(&self) -> &[(u64, Millis, Kind, crate::cluster::WatchEvent)] {
+        &self.console_events
+    }
+
+    /// When the next pending message is due.
+    pub fn next_time(&self) -> Option<Millis> {
+        self.sched.peek_time()
     }
 
     /// Pending messages (for inspectors), earliest first.
@@ -354,6 +369,25 @@ impl World {
                         self.user_update(obj)
                     }
                     Err(e) => (TraceKind::ApiWrite, format!("{namespace}/{name}"), 0, format!("scale failed: {e}")),
+                }
+            }
+            Action::ConsoleWatch { kind, namespace } => {
+                let opts = crate::cluster::WatchOptions {
+                    namespace,
+                    resource_version: self.api.store().revision().to_string(),
+                    ..Default::default()
+                };
+                match self.api.watch(&admin, kind, &opts) {
+                    Ok(id) => {
+                        self.console_watches.push((id, kind));
+                        (
+                            TraceKind::WatchRequest,
+                            String::new(),
+                            0,
+                            format!("kubectl get {} -w: watch #{id} opened", kind.resource()),
+                        )
+                    }
+                    Err(e) => (TraceKind::RequestFailed, String::new(), 0, format!("kubectl watch failed: {e}")),
                 }
             }
             Action::UpdateStatus(obj) => write_summary("update status", obj.key(), self.api.update_status(&admin, obj)),
