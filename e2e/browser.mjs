@@ -5,8 +5,8 @@ import { serve } from './static_server.mjs';
 
 export const DIST = process.env.DIST_DIR ?? 'dist';
 
-export async function openPlayground({ width = 1280, height = 720, query = '' } = {}) {
-  const server = await serve(DIST, process.env.PUBLIC_URL ?? '/');
+export async function openPlayground({ width = 1280, height = 720, query = '', dist = DIST, base = '/' } = {}) {
+  const server = await serve(dist, base);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
@@ -16,7 +16,7 @@ export async function openPlayground({ width = 1280, height = 720, query = '' } 
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const { port } = server.address();
-  await page.goto(`http://127.0.0.1:${port}${process.env.PUBLIC_URL ?? '/'}${query}`);
+  await page.goto(`http://127.0.0.1:${port}${base}${query}`);
   await page.getByRole('heading', { name: 'informer-playground' }).waitFor();
   const close = async () => {
     await browser.close();
