@@ -1,23 +1,35 @@
 //! The command line: runs the simulation headless and prints its trace.
 
+use informer_playground::scenario::{self, Scenario};
 use informer_playground::world::{self, World};
+
+/// Reads and checks a scenario file.
+fn load_file(path: &str) -> Result<Scenario, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    Scenario::parse(path, &text).map_err(|e| e.to_string())
+}
 
 const HELP: &str = "informer-playground — the Kubernetes list-watch machinery, step by step
 
 USAGE:
-    informer-playground run <SCENARIO> [--seed N] [--steps N] [--json]
+    informer-playground run <SCENARIO | FILE.json> [--seed N] [--steps N] [--json]
+    informer-playground list
+    informer-playground validate <FILE.json>
     informer-playground help
 
 COMMANDS:
-    run     Run a scenario headless and print its trace, one line per step
-    help    Print this help
+    run         Run a scenario headless: print its trace, one line per step, then whether each
+                of its expectations was met (exit code 1 when one was not)
+    list        Print every bundled scenario's id and title
+    validate    Check a scenario file against the format, with precise messages
+    help        Print this help
 
 SCENARIOS:
-    basic   Three Pods and a ConfigMap, one Pod informer and one controller, writes over six
-            seconds
-    scale   A Deployment-style controller and a kubelet; the Deployment is scaled from 3 to 5
-            replicas at 5 s and to 2 at 10 s
-    (scenario files arrive with the scenario library)
+    Any id that `list` prints, a scenario file, or one of the built-in runs:
+    basic       Three Pods and a ConfigMap, one Pod informer and one controller, writes over
+                six seconds
+    scale       A Deployment-style controller and a kubelet; the Deployment is scaled from 3
+                to 5 replicas at 5 s and to 2 at 10 s
 
 OPTIONS:
     --seed N    Seed of the random source (backoff jitter, watch timeouts); default 1
@@ -33,11 +45,46 @@ pub fn run(args: Vec<String>) -> i32 {
             0
         }
         Some("run") => match RunArgs::parse(&args[1..]).and_then(|a| a.execute()) {
-            Ok(()) => 0,
+            Ok(true) => 0,
+            Ok(false) => 1,
             Err(message) => {
                 eprintln!("error: {message}\n\nRun `informer-playground help` for usage.");
                 2
             }
+        },
+        Some("list") => match scenario::library::all() {
+            Ok(all) => {
+                for s in all {
+                    println!("{:<28} {}", s.id, s.title.en);
+                }
+                0
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                2
+            }
+        },
+        Some("validate") => match args.get(1) {
+            None => {
+                eprintln!("error: validate needs a scenario file\n\nRun `informer-playground help` for usage.");
+                2
+            }
+            Some(path) => match load_file(path) {
+                Ok(s) => {
+                    println!(
+                        "{path}: ok ({}: {} narration notes, {} questions, {} expectations)",
+                        s.id,
+                        s.narration.len(),
+                        s.questions.len(),
+                        s.expect.len()
+                    );
+                    0
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    1
+                }
+            },
         },
         Some(other) => {
             eprintln!("error: unknown command {other:?}\n\nRun `informer-playground help` for usage.");
@@ -49,6 +96,7 @@ pub fn run(args: Vec<String>) -> i32 {
 struct RunArgs {
     scenario: String,
     seed: u64,
+    seed_given: bool,
     steps: Option<u64>,
     json: bool,
 }
@@ -60,11 +108,14 @@ fn number(flag: &str, value: Option<&String>) -> Result<u64, String> {
 
 impl RunArgs {
     fn parse(args: &[String]) -> Result<Self, String> {
-        let mut parsed = RunArgs { scenario: String::new(), seed: 1, steps: None, json: false };
+        let mut parsed = RunArgs { scenario: String::new(), seed: 1, seed_given: false, steps: None, json: false };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
             match arg.as_str() {
-                "--seed" => parsed.seed = number("--seed", it.next())?,
+                "--seed" => {
+                    parsed.seed = number("--seed", it.next())?;
+                    parsed.seed_given = true;
+                }
                 "--steps" => parsed.steps = Some(number("--steps", it.next())?),
                 "--json" => parsed.json = true,
                 flag if flag.starts_with('-') => return Err(format!("unknown option {flag:?}")),
@@ -78,33 +129,66 @@ impl RunArgs {
         Ok(parsed)
     }
 
-    fn world(&self) -> Result<World, String> {
-        match self.scenario.as_str() {
-            "basic" => world::basic(self.seed).map_err(|e| e.to_string()),
-            "scale" => world::scale(self.seed).map_err(|e| e.to_string()),
-            other if other.ends_with(".json") => Err(format!(
-                "cannot run {other:?}: scenario files are not supported yet; built-in scenarios: basic, scale"
-            )),
-            other => Err(format!("unknown scenario {other:?}; built-in scenarios: basic, scale")),
+    /// The world to run and, for a scenario, the scenario (to judge it at the end).
+    fn world(&self) -> Result<(World, Option<Scenario>), String> {
+        let scenario = match self.scenario.as_str() {
+            "basic" => return world::basic(self.seed).map(|w| (w, None)).map_err(|e| e.to_string()),
+            "scale" => return world::scale(self.seed).map(|w| (w, None)).map_err(|e| e.to_string()),
+            file if file.ends_with(".json") => load_file(file)?,
+            id => scenario::library::find(id).ok_or_else(|| {
+                format!(
+                    "unknown scenario {id:?}; `informer-playground list` prints them all (built-in runs: basic, scale)"
+                )
+            })?,
+        };
+        let mut scenario = scenario;
+        if self.seed_given {
+            scenario.seed = self.seed;
         }
+        let world = scenario.world().map_err(|e| e.to_string())?;
+        Ok((world, Some(scenario)))
     }
 
-    fn execute(&self) -> Result<(), String> {
+    /// Prints the trace (and the verdicts); returns whether every expectation was met.
+    fn execute(&self) -> Result<bool, String> {
         use std::io::Write;
-        let mut world = self.world()?;
-        let limit = self.steps.unwrap_or(100_000);
+        let (mut world, scenario) = self.world()?;
+        let until = scenario.as_ref().map(|s| s.run.until_ms);
+        let limit = self.steps.or(scenario.as_ref().map(|s| s.run.max_steps)).unwrap_or(100_000);
         let mut out = std::io::stdout().lock();
-        let mut taken = 0;
-        while taken < limit && (self.steps.is_some() || !world.is_idle()) {
+        let mut trace = Vec::new();
+        while (trace.len() as u64) < limit {
+            let more = match until {
+                Some(until) => world.next_time().is_some_and(|t| t <= until),
+                None => self.steps.is_some() || !world.is_idle(),
+            };
+            if !more {
+                break;
+            }
             let Some(event) = world.step() else { break };
-            taken += 1;
             let line =
                 if self.json { serde_json::to_string(&event).map_err(|e| e.to_string())? } else { event.to_string() };
+            trace.push(event);
             // A closed pipe (`| head`) ends the run quietly.
+            if writeln!(out, "{line}").is_err() {
+                return Ok(true);
+            }
+        }
+        let Some(scenario) = scenario else { return Ok(true) };
+        let verdicts = scenario::judge(&scenario, &world, &trace);
+        let mut all = true;
+        for v in &verdicts {
+            all &= v.met;
+            let mark = if v.met { "met" } else { "NOT MET" };
+            let line = if self.json {
+                serde_json::json!({"expectation": v.expectation, "met": v.met, "detail": v.detail}).to_string()
+            } else {
+                format!("expect {mark}: {} ({})", v.expectation, v.detail)
+            };
             if writeln!(out, "{line}").is_err() {
                 break;
             }
         }
-        Ok(())
+        Ok(all)
     }
 }

@@ -12,6 +12,7 @@ pub mod client;
 pub mod cluster;
 pub mod controller;
 pub mod kubectl;
+pub mod scenario;
 pub mod session;
 pub mod sim;
 pub mod world;

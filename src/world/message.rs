@@ -24,6 +24,20 @@ pub enum Action {
         name: String,
         replicas: i64,
     },
+    /// Set top-level fields (`spec`, `data`, …) and labels of the object as it is then.
+    Patch {
+        kind: Kind,
+        namespace: String,
+        name: String,
+        set: serde_json::Map<String, serde_json::Value>,
+        labels: std::collections::BTreeMap<String, String>,
+    },
+    /// Delete the first object (in key order) matching a label selector.
+    DeleteFirst {
+        kind: Kind,
+        namespace: String,
+        selector: String,
+    },
     /// `kubectl get -w`: a watch the console prints as changes happen.
     ConsoleWatch {
         kind: Kind,

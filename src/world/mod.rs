@@ -371,6 +371,36 @@ impl World {
                     Err(e) => (TraceKind::ApiWrite, format!("{namespace}/{name}"), 0, format!("scale failed: {e}")),
                 }
             }
+            Action::Patch { kind, namespace, name, set, labels } => {
+                match self.api.get(&admin, kind, &namespace, &name, "") {
+                    Ok(mut obj) => {
+                        obj.body.extend(set);
+                        obj.metadata.labels.extend(labels);
+                        self.user_update(obj)
+                    }
+                    Err(e) => (TraceKind::ApiWrite, format!("{namespace}/{name}"), 0, format!("patch failed: {e}")),
+                }
+            }
+            Action::DeleteFirst { kind, namespace, selector } => {
+                let opts = crate::cluster::ListOptions {
+                    namespace: Some(namespace.clone()),
+                    label_selector: selector.clone(),
+                    ..Default::default()
+                };
+                match self.api.peek_list(&admin, kind, &opts).map(|l| l.items.into_iter().next()) {
+                    Ok(Some(obj)) => {
+                        let key = obj.key();
+                        write_summary("delete", key, self.api.delete(&admin, kind, &namespace, &obj.metadata.name))
+                    }
+                    Ok(None) => (
+                        TraceKind::ApiWrite,
+                        String::new(),
+                        0,
+                        format!("delete failed: no {} matches {selector}", kind.resource()),
+                    ),
+                    Err(e) => (TraceKind::ApiWrite, String::new(), 0, format!("delete failed: {e}")),
+                }
+            }
             Action::ConsoleWatch { kind, namespace } => {
                 let opts = crate::cluster::WatchOptions {
                     namespace,

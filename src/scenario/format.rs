@@ -1,0 +1,370 @@
+//! The scenario file format: a named, reproducible situation with narration in Korean and
+//! English, predict-then-reveal questions, and expectations the tests check. Every field is
+//! described by `static/scenarios/schema.json`; unknown fields are refused.
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// Text in both languages of the playground.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    pub ko: String,
+    pub en: String,
+}
+
+impl Text {
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Ko => &self.ko,
+            Lang::En => &self.en,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Lang {
+    Ko,
+    #[default]
+    En,
+}
+
+/// Which controller runs, and how.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "kind")]
+pub enum ControllerSpec {
+    /// An informer on `watch` feeding a controller that reads each object from its cache.
+    Observe {
+        #[serde(default = "default_watch")]
+        watch: String,
+    },
+    /// A ReplicaSet-style controller for `owner` (Deployment or ReplicaSet) and its Pods.
+    Replicas {
+        #[serde(default = "default_owner")]
+        owner: String,
+        #[serde(default)]
+        edge_triggered: bool,
+    },
+    /// The stale-read ConfigMap reconciler.
+    Stamp,
+    /// A reconciler that fails `failures` times per key before it succeeds.
+    Failing { failures: u32 },
+    /// No informer: LIST `watch` every `every_ms`.
+    Polling {
+        #[serde(default = "default_watch")]
+        watch: String,
+        every_ms: u64,
+    },
+}
+
+fn default_watch() -> String {
+    "Pod".into()
+}
+
+fn default_owner() -> String {
+    "Deployment".into()
+}
+
+impl Default for ControllerSpec {
+    fn default() -> Self {
+        ControllerSpec::Observe { watch: default_watch() }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub controller: ControllerSpec,
+    /// The informers' default resync period, in seconds (0: none).
+    #[serde(default)]
+    pub resync_seconds: u64,
+    /// Serve watches from the API server's watch cache (true) or straight from etcd.
+    #[serde(default = "yes")]
+    pub watch_cache: bool,
+    #[serde(default = "default_window")]
+    pub watch_cache_size: usize,
+    #[serde(default = "default_latency")]
+    pub latency_ms: u64,
+    /// How often the API server sends bookmarks, in seconds (0: never).
+    #[serde(default = "default_bookmarks")]
+    pub bookmark_seconds: u64,
+    /// Cache scope: one namespace, and a label selector, for the first informer.
+    #[serde(default)]
+    pub namespace: Option<String>,
+    #[serde(default)]
+    pub label_selector: String,
+    /// Field indexes on the first informer, e.g. `spec.nodeName`.
+    #[serde(default)]
+    pub indexes: Vec<String>,
+    /// RBAC verbs the controller has (default: what its controller needs).
+    #[serde(default)]
+    pub rbac: Option<Vec<String>>,
+    #[serde(default = "one")]
+    pub max_concurrent: usize,
+    /// How long one reconcile takes, in virtual milliseconds.
+    #[serde(default = "default_reconcile")]
+    pub reconcile_ms: u64,
+    /// Also run a client that LISTs the first informer's kind this often (the cost of polling).
+    #[serde(default)]
+    pub poll_every_ms: Option<u64>,
+}
+
+fn default_reconcile() -> u64 {
+    10
+}
+
+fn yes() -> bool {
+    true
+}
+fn one() -> usize {
+    1
+}
+fn default_window() -> usize {
+    100
+}
+fn default_latency() -> u64 {
+    5
+}
+fn default_bookmarks() -> u64 {
+    60
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        serde_json::from_value(Value::Object(Map::new())).expect("every config field has a default")
+    }
+}
+
+/// One thing that happens at a virtual time (`at_ms`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "do")]
+pub enum Event {
+    Create {
+        at_ms: u64,
+        object: Value,
+    },
+    /// Set top-level fields (`spec`, `data`, …) and labels of an object as it is then.
+    Patch {
+        at_ms: u64,
+        kind: String,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        name: String,
+        #[serde(default)]
+        set: Map<String, Value>,
+        #[serde(default)]
+        labels: BTreeMap<String, String>,
+    },
+    Delete {
+        at_ms: u64,
+        kind: String,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        name: String,
+    },
+    Scale {
+        at_ms: u64,
+        kind: String,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        name: String,
+        replicas: i64,
+    },
+    /// Delete the first object (in key order) that matches a label selector, as it is then.
+    DeleteOne {
+        at_ms: u64,
+        kind: String,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        selector: String,
+    },
+    /// `disconnect-watch`, `compact-store`, `restart-api-server`, `revoke-list`,
+    /// `revoke-watch`, `grant-list`, `grant-watch`, `drop-next-event`.
+    Fault {
+        at_ms: u64,
+        fault: String,
+    },
+    Latency {
+        at_ms: u64,
+        ms: u64,
+    },
+}
+
+impl Event {
+    pub fn at_ms(&self) -> u64 {
+        match self {
+            Event::Create { at_ms, .. }
+            | Event::Patch { at_ms, .. }
+            | Event::Delete { at_ms, .. }
+            | Event::DeleteOne { at_ms, .. }
+            | Event::Scale { at_ms, .. }
+            | Event::Fault { at_ms, .. }
+            | Event::Latency { at_ms, .. } => *at_ms,
+        }
+    }
+}
+
+fn default_namespace() -> String {
+    "default".into()
+}
+
+/// When a narration note or question appears: at a step (`at_step`), or at the first step
+/// whose kind (`on`, as the log names it: `ERROR`, `LIST response`, `Replace`, …) and summary
+/// (`contains`) match.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trigger<'a> {
+    pub at_step: Option<u64>,
+    pub on: Option<&'a str>,
+    pub contains: Option<&'a str>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Note {
+    #[serde(default)]
+    pub at_step: Option<u64>,
+    #[serde(default)]
+    pub on: Option<String>,
+    #[serde(default)]
+    pub contains: Option<String>,
+    pub text: Text,
+    /// The stage to look at (its name in the trace, e.g. `reflector`).
+    #[serde(default)]
+    pub look_at: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    #[serde(default)]
+    pub at_step: Option<u64>,
+    #[serde(default)]
+    pub on: Option<String>,
+    #[serde(default)]
+    pub contains: Option<String>,
+    pub ask: Text,
+    pub choices: Vec<Text>,
+    pub answer: usize,
+    pub explain: Text,
+}
+
+impl Note {
+    pub fn trigger(&self) -> Trigger<'_> {
+        Trigger { at_step: self.at_step, on: self.on.as_deref(), contains: self.contains.as_deref() }
+    }
+}
+
+impl Question {
+    pub fn trigger(&self) -> Trigger<'_> {
+        Trigger { at_step: self.at_step, on: self.on.as_deref(), contains: self.contains.as_deref() }
+    }
+}
+
+/// A condition the run must meet at its end.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "check")]
+pub enum Expectation {
+    /// Some step's summary contains the text.
+    TraceContains { text: String },
+    /// No step's summary contains the text.
+    TraceLacks { text: String },
+    /// A reflector log line contains the text.
+    LogContains { text: String },
+    /// The first informer's cache holds exactly what the store holds for its kind.
+    CacheMatchesStore,
+    /// How many objects of a kind the store holds (optionally owned by `owner`).
+    Count {
+        kind: String,
+        #[serde(default)]
+        owner: Option<String>,
+        equals: usize,
+    },
+    /// How many API requests of a verb the run made.
+    Requests {
+        verb: String,
+        #[serde(default)]
+        at_least: Option<u64>,
+        #[serde(default)]
+        at_most: Option<u64>,
+    },
+    /// A controller-runtime List from the first informer's cache: with an exact field match
+    /// and/or a label selector; either it fails with `error`, or it finds `found` objects
+    /// having examined at most `examined_at_most`.
+    CacheList {
+        #[serde(default)]
+        namespace: Option<String>,
+        #[serde(default)]
+        field: Option<String>,
+        #[serde(default)]
+        value: Option<String>,
+        #[serde(default)]
+        labels: Option<String>,
+        #[serde(default)]
+        found: Option<usize>,
+        #[serde(default)]
+        examined_at_most: Option<usize>,
+        #[serde(default)]
+        error: Option<String>,
+    },
+    /// A controller-runtime Get from the cache: it succeeds, or fails with `error`.
+    CacheGet {
+        kind: String,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        name: String,
+        #[serde(default)]
+        error: Option<String>,
+    },
+    /// How many reconciles ran.
+    Reconciles {
+        #[serde(default)]
+        at_least: Option<u64>,
+        #[serde(default)]
+        at_most: Option<u64>,
+    },
+}
+
+/// How long a run lasts: until this virtual time, and at most this many steps.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunLength {
+    pub until_ms: u64,
+    #[serde(default = "default_max_steps")]
+    pub max_steps: u64,
+}
+
+fn default_max_steps() -> u64 {
+    100_000
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub id: String,
+    pub title: Text,
+    pub summary: Text,
+    #[serde(default = "one_u64")]
+    pub seed: u64,
+    #[serde(default)]
+    pub objects: Vec<Value>,
+    /// Extra Pods (namespace `load`, no owner) for scale lessons.
+    #[serde(default)]
+    pub load_pods: usize,
+    #[serde(default)]
+    pub config: Config,
+    #[serde(default)]
+    pub timeline: Vec<Event>,
+    #[serde(default)]
+    pub narration: Vec<Note>,
+    #[serde(default)]
+    pub questions: Vec<Question>,
+    #[serde(default)]
+    pub expect: Vec<Expectation>,
+    pub run: RunLength,
+}
+
+fn one_u64() -> u64 {
+    1
+}

@@ -1,0 +1,158 @@
+//! The scenario library: every bundled lesson loads, runs to its end, meets its expectations,
+//! speaks both languages, fires every note and question, and matches the published schema.
+
+use informer_playground::scenario::{self, library, Scenario};
+use serde_json::Value;
+
+#[test]
+fn every_bundled_scenario_runs_and_meets_its_expectations() {
+    let all = library::all().expect("every bundled file parses");
+    assert!(all.len() >= 18);
+    let mut ids: Vec<&str> = all.iter().map(|s| s.id.as_str()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), all.len(), "ids are unique");
+    for s in &all {
+        let (_, trace, verdicts) = scenario::run(s).unwrap_or_else(|e| panic!("{}: {e}", s.id));
+        for v in &verdicts {
+            assert!(v.met, "{}: expectation not met: {} ({})", s.id, v.expectation, v.detail);
+        }
+        for (i, note) in s.narration.iter().enumerate() {
+            assert!(
+                trace.iter().any(|e| scenario::fires(&note.trigger(), e)),
+                "{}: narration[{i}] never appears",
+                s.id
+            );
+        }
+        for (i, q) in s.questions.iter().enumerate() {
+            assert!(trace.iter().any(|e| scenario::fires(&q.trigger(), e)), "{}: questions[{i}] never appears", s.id);
+        }
+        assert!(!s.expect.is_empty(), "{}: a lesson states what it shows", s.id);
+    }
+}
+
+fn error(text: &str) -> String {
+    Scenario::parse("lesson.json", text).unwrap_err().to_string()
+}
+
+const MINIMAL: &str = r#"{"id": "x", "title": {"ko": "제목", "en": "Title"}, "summary": {"ko": "요약", "en": "Summary"}, "run": {"until_ms": 10}}"#;
+
+#[test]
+fn malformed_scenarios_name_the_file_the_field_and_what_was_expected() {
+    assert!(Scenario::parse("lesson.json", MINIMAL).is_ok());
+    let unknown = MINIMAL.replace(r#""id": "x""#, r#""id": "x", "colour": "red""#);
+    assert!(
+        error(&unknown).starts_with("lesson.json: unknown field `colour`, expected one of `id`"),
+        "{}",
+        error(&unknown)
+    );
+    let no_ko = MINIMAL.replace(r#""ko": "요약""#, r#""ko": """#);
+    assert_eq!(error(&no_ko), "lesson.json: summary.ko: expected text in Korean, found none");
+    let bad_kind = MINIMAL.replace(r#""run""#, r#""objects": [{"kind": "Widget", "metadata": {"name": "w"}}], "run""#);
+    assert_eq!(error(&bad_kind), "lesson.json: objects[0].kind: unknown kind \"Widget\", expected one of Pod, ReplicaSet, Deployment, ConfigMap, Secret");
+    let bad_type = MINIMAL.replace(r#""until_ms": 10"#, r#""until_ms": "soon""#);
+    assert!(
+        error(&bad_type).starts_with("lesson.json: invalid type: string \"soon\", expected u64"),
+        "{}",
+        error(&bad_type)
+    );
+    let bad_fault =
+        MINIMAL.replace(r#""run""#, r#""timeline": [{"at_ms": 5, "do": "fault", "fault": "meteor"}], "run""#);
+    assert!(error(&bad_fault)
+        .starts_with("lesson.json: timeline[0].fault: unknown fault \"meteor\", expected one of disconnect-watch"));
+    let one_choice = MINIMAL.replace(
+        r#""run""#,
+        r#""questions": [{"at_step": 1, "ask": {"ko": "?", "en": "?"}, "choices": [{"ko": "a", "en": "a"}], "answer": 0, "explain": {"ko": "e", "en": "e"}}], "run""#,
+    );
+    assert_eq!(error(&one_choice), "lesson.json: questions[0].choices: expected 2 to 4 choices, found 1");
+    let backwards = MINIMAL.replace(
+        r#""run""#,
+        r#""timeline": [{"at_ms": 5, "do": "latency", "ms": 9}, {"at_ms": 1, "do": "latency", "ms": 9}], "run""#,
+    );
+    assert_eq!(
+        error(&backwards),
+        "lesson.json: timeline[1].at_ms: expected 5 or later (the timeline is in time order), found 1"
+    );
+    assert!(error("{").starts_with("lesson.json: EOF while parsing an object at line 1 column 1"));
+}
+
+/// Checks a value against the subset of JSON Schema the published schema uses: `type`,
+/// `properties`, `required`, `additionalProperties: false`, `items`, `enum`, `minItems`,
+/// `maxItems`, `minimum`, `oneOf`, `$ref` to `#/$defs/…`.
+fn validate(schema: &Value, root: &Value, value: &Value, path: &str) -> Result<(), String> {
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        let name = reference.trim_start_matches("#/$defs/");
+        return validate(&root["$defs"][name], root, value, path);
+    }
+    if let Some(options) = schema.get("oneOf").and_then(Value::as_array) {
+        let passing = options.iter().filter(|s| validate(s, root, value, path).is_ok()).count();
+        return if passing == 1 { Ok(()) } else { Err(format!("{path}: matches {passing} of oneOf")) };
+    }
+    if let Some(t) = schema.get("type").and_then(Value::as_str) {
+        let ok = match t {
+            "object" => value.is_object(),
+            "array" => value.is_array(),
+            "string" => value.is_string(),
+            "integer" => value.is_u64() || value.is_i64(),
+            "boolean" => value.is_boolean(),
+            _ => true,
+        };
+        if !ok {
+            return Err(format!("{path}: expected {t}"));
+        }
+    }
+    if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
+        if !allowed.contains(value) {
+            return Err(format!("{path}: {value} not in enum"));
+        }
+    }
+    if let (Some(min), Some(n)) = (schema.get("minimum").and_then(Value::as_i64), value.as_i64()) {
+        if n < min {
+            return Err(format!("{path}: below minimum"));
+        }
+    }
+    if let Some(obj) = value.as_object() {
+        for req in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+            let key = req.as_str().unwrap_or_default();
+            if !obj.contains_key(key) {
+                return Err(format!("{path}: missing {key}"));
+            }
+        }
+        let props = schema.get("properties").and_then(Value::as_object);
+        for (k, v) in obj {
+            match props.and_then(|p| p.get(k)) {
+                Some(s) => validate(s, root, v, &format!("{path}.{k}"))?,
+                None if schema.get("additionalProperties") == Some(&Value::Bool(false)) => {
+                    return Err(format!("{path}: unexpected {k}"))
+                }
+                None => {}
+            }
+        }
+    }
+    if let Some(items) = value.as_array() {
+        let len = items.len() as u64;
+        if schema.get("minItems").and_then(Value::as_u64).is_some_and(|m| len < m)
+            || schema.get("maxItems").and_then(Value::as_u64).is_some_and(|m| len > m)
+        {
+            return Err(format!("{path}: {len} items"));
+        }
+        if let Some(item_schema) = schema.get("items") {
+            for (i, item) in items.iter().enumerate() {
+                validate(item_schema, root, item, &format!("{path}[{i}]"))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_published_schema_validates_every_bundled_file() {
+    let schema: Value =
+        serde_json::from_str(include_str!("../static/scenarios/schema.json")).expect("the schema is JSON");
+    for (file, text) in library::FILES {
+        let value: Value = serde_json::from_str(text).unwrap();
+        validate(&schema, &schema, &value, file).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let bad: Value = serde_json::from_str(&MINIMAL.replace(r#""id": "x""#, r#""id": "x", "colour": "red""#)).unwrap();
+    assert!(validate(&schema, &schema, &bad, "bad").is_err(), "the schema refuses unknown fields too");
+}
