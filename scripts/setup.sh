@@ -48,6 +48,8 @@ ensure_apt() {
   command -v chromedriver >/dev/null || missing+=(chromium-driver)
   command -v etcd >/dev/null || missing+=(etcd-server)
   command -v etcdctl >/dev/null || missing+=(etcd-client)
+  # Korean glyphs for the screenshots the end-to-end suite takes.
+  [ -d /usr/share/fonts/opentype/noto ] || missing+=(fonts-noto-cjk)
   [ ${#missing[@]} -eq 0 ] && return
   say "installing ${missing[*]} from Debian's packages"
   as_root apt-get update -qq

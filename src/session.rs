@@ -6,6 +6,7 @@
 
 use crate::cluster::api_errors::Status;
 use crate::cluster::{ApiObject, ApiServer, Kind};
+use crate::scenario::{library, Lang, Scenario, Text};
 use crate::sim::{Stage, TraceEvent};
 use crate::world::{self, Fault, History, World};
 
@@ -37,6 +38,11 @@ pub enum Action {
     Kubectl(String),
     /// Open a cached object (`namespace/name`) as YAML in the inspector.
     Open(String),
+    /// Start a bundled scenario by id (the empty id: the default lesson).
+    LoadScenario(String),
+    SetLang(Lang),
+    /// Answer a question of the scenario: (question, choice).
+    Answer(usize, usize),
 }
 
 /// The outcome of the last write.
@@ -62,6 +68,11 @@ pub struct Session {
     pub filter: Option<Stage>,
     /// The cached object opened in the inspector (`namespace/name`).
     pub opened: Option<String>,
+    /// The lesson being played, if any.
+    pub scenario: Option<Scenario>,
+    /// Answers given: question index → choice.
+    pub answers: std::collections::BTreeMap<usize, usize>,
+    pub lang: Lang,
     /// The console's transcript: each command and what it printed, with the step it was at.
     pub console: Vec<(u64, String)>,
     seed: u64,
@@ -109,16 +120,54 @@ impl Session {
             filter: None,
             console: Vec::new(),
             opened: None,
+            scenario: None,
+            answers: Default::default(),
+            lang: Lang::En,
             seed,
             load,
         }
     }
 
-    /// A session from the page's query string (`?seed=7&objects=5000`). A bad parameter is
-    /// reported in the page; the rest still applies.
+    /// A session playing a bundled scenario (the empty id: the default lesson).
+    pub fn with_scenario(id: &str) -> Result<Self, String> {
+        if id.is_empty() {
+            return Ok(Self::new(1));
+        }
+        let scenario = library::find(id).ok_or_else(|| format!("error: unknown scenario {id:?}"))?;
+        let world = scenario.world().map_err(|e| e.to_string())?;
+        let mut session = Self::new(scenario.seed);
+        session.history = History::new(world, SNAPSHOT_EVERY);
+        session.seed = scenario.seed;
+        session.scenario = Some(scenario);
+        Ok(session)
+    }
+
+    /// The narration note in force at the current step, and the stage it points at.
+    pub fn narration(&self) -> Option<(&Text, Option<&str>)> {
+        let scenario = self.scenario.as_ref()?;
+        let (_, note) = crate::scenario::note_at(scenario, self.visible_trace())?;
+        Some((&note.text, note.look_at.as_deref()))
+    }
+
+    /// The questions that have come up by now: (index, question, answer given).
+    pub fn questions(&self) -> Vec<(usize, &crate::scenario::format::Question, Option<usize>)> {
+        let Some(scenario) = self.scenario.as_ref() else { return Vec::new() };
+        scenario
+            .questions
+            .iter()
+            .enumerate()
+            .filter(|(_, q)| self.visible_trace().iter().any(|e| crate::scenario::fires(&q.trigger(), e)))
+            .map(|(i, q)| (i, q, self.answers.get(&i).copied()))
+            .collect()
+    }
+
+    /// A session from the page's query string (`?seed=7&objects=5000&scenario=id&lang=ko`).
+    /// A bad parameter is reported in the page; the rest still applies.
     pub fn from_query(query: &str) -> Self {
         let mut seed = 1;
         let mut load = 0;
+        let mut scenario = None;
+        let mut lang = Lang::En;
         let mut problems = Vec::new();
         for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
@@ -131,10 +180,24 @@ impl Session {
                     Ok(n) if n <= MAX_LOAD => load = n,
                     _ => problems.push(format!("objects={value:?} must be a whole number from 0 to {MAX_LOAD}")),
                 },
-                other => problems.push(format!("unknown parameter {other:?} (known: seed, objects)")),
+                "scenario" => scenario = Some(value.to_string()),
+                "lang" => match value {
+                    "ko" => lang = Lang::Ko,
+                    "en" => lang = Lang::En,
+                    _ => problems.push(format!("lang={value:?} must be ko or en")),
+                },
+                other => problems.push(format!("unknown parameter {other:?} (known: seed, objects, scenario, lang)")),
             }
         }
-        let mut session = Self::with_load(seed, load);
+        let mut session = match scenario.map(|id| Self::with_scenario(&id)) {
+            Some(Ok(s)) => s,
+            Some(Err(e)) => {
+                problems.push(e.trim_start_matches("error: ").to_string());
+                Self::with_load(seed, load)
+            }
+            None => Self::with_load(seed, load),
+        };
+        session.lang = lang;
         if !problems.is_empty() {
             session.message = Some(Message::Failed(format!("error: invalid URL: {}", problems.join("; "))));
         }
@@ -173,17 +236,28 @@ impl Session {
                 self.history.jump_to(n.min(self.trace.len() as u64));
             }
             Action::Reset => {
-                *self = Session {
-                    inspected: self.inspected,
-                    filter: self.filter,
-                    ..Session::with_load(self.seed, self.load)
-                }
+                let fresh = match &self.scenario {
+                    Some(s) => Self::with_scenario(&s.id).unwrap_or_else(|_| Session::with_load(self.seed, self.load)),
+                    None => Session::with_load(self.seed, self.load),
+                };
+                *self = Session { inspected: self.inspected, filter: self.filter, lang: self.lang, ..fresh };
             }
             Action::Inspect(stage) => self.inspected = stage,
             Action::Filter(stage) => self.filter = stage,
             Action::Fault(fault) => self.act(world::Action::Fault(fault)),
             Action::Kubectl(entry) => self.kubectl(&entry),
             Action::Open(key) => self.opened = Some(key),
+            Action::SetLang(lang) => self.lang = lang,
+            Action::Answer(question, choice) => {
+                self.answers.entry(question).or_insert(choice);
+            }
+            Action::LoadScenario(id) => match Self::with_scenario(&id) {
+                Ok(mut next) => {
+                    next.lang = self.lang;
+                    *self = next;
+                }
+                Err(e) => self.message = Some(Message::Failed(e)),
+            },
             write => self.message = Some(self.write(write)),
         }
     }
@@ -382,6 +456,32 @@ mod tests {
     }
 
     #[test]
+    fn a_scenario_narrates_asks_and_resets_to_itself() {
+        let mut s = Session::from_query("?scenario=list-then-watch&lang=ko");
+        assert!(s.message.is_none());
+        assert_eq!(s.lang, Lang::Ko);
+        assert!(s.narration().is_none(), "nothing is said before the first step");
+        s.apply(Action::StepForward);
+        let (text, look) = s.narration().unwrap();
+        assert!(text.ko.starts_with("Reflector가 ListAndWatch를 시작합니다"));
+        assert_eq!(look, Some("reflector"));
+        s.apply(Action::JumpTo(3));
+        let asked = s.questions();
+        assert_eq!(asked.len(), 1);
+        assert_eq!(asked[0].2, None);
+        s.apply(Action::Answer(0, 1));
+        s.apply(Action::Answer(0, 0));
+        assert_eq!(s.questions()[0].2, Some(1), "the first answer stands");
+        s.apply(Action::JumpTo(1));
+        assert!(s.questions().is_empty(), "stepping back hides what came later");
+        s.apply(Action::Reset);
+        assert_eq!(s.scenario.as_ref().map(|s| s.id.as_str()), Some("list-then-watch"));
+        assert_eq!(s.lang, Lang::Ko);
+        s.apply(Action::LoadScenario("nope".into()));
+        assert_eq!(s.message, Some(Message::Failed(r#"error: unknown scenario "nope""#.into())));
+    }
+
+    #[test]
     fn url_parameters_are_checked() {
         let s = Session::from_query("?seed=7&objects=20");
         assert!(s.message.is_none());
@@ -390,7 +490,7 @@ mod tests {
         assert_eq!(
             bad.message,
             Some(Message::Failed(
-                r#"error: invalid URL: objects="lots" must be a whole number from 0 to 50000; unknown parameter "speed" (known: seed, objects)"#
+                r#"error: invalid URL: objects="lots" must be a whole number from 0 to 50000; unknown parameter "speed" (known: seed, objects, scenario, lang)"#
                     .into()
             ))
         );

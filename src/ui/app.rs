@@ -7,12 +7,15 @@ use super::controls::Controls;
 use super::cost_panel::CostPanel;
 use super::event_log::EventLog;
 use super::faults::Faults;
+use super::i18n::tr;
 use super::inspector::Inspector;
+use super::lesson_panel::{stage_named, LessonPanel};
 use super::object_form::ObjectForm;
 use super::objects_table::ObjectsTable;
 use super::pipeline_diagram::PipelineDiagram;
 use super::revision_ruler::RevisionRuler;
 use crate::cluster::Kind;
+use crate::scenario::Lang;
 use crate::session::{Action, Message, Session};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
@@ -55,6 +58,9 @@ impl PartialEq for PageState {
     }
 }
 
+/// Where the chosen language is remembered.
+const LANG_KEY: &str = "informer-playground.lang";
+
 /// Keys that drive the page, unless the person is typing in a field.
 fn shortcut(event: &KeyboardEvent) -> Option<&'static str> {
     let typing = event
@@ -76,8 +82,15 @@ fn shortcut(event: &KeyboardEvent) -> Option<&'static str> {
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(|| {
-        let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-        PageState::new(Session::from_query(&query))
+        let window = web_sys::window();
+        let query = window.as_ref().and_then(|w| w.location().search().ok()).unwrap_or_default();
+        let mut session = Session::from_query(&query);
+        let remembered =
+            window.and_then(|w| w.local_storage().ok().flatten()).and_then(|s| s.get_item(LANG_KEY).ok().flatten());
+        if !query.contains("lang=") && remembered.as_deref() == Some("ko") {
+            session.lang = Lang::Ko;
+        }
+        PageState::new(session)
     });
     let editing = use_state(|| Session::example(Kind::ConfigMap, "default", "demo"));
     let playing = use_state(|| false);
@@ -127,6 +140,31 @@ pub fn app() -> Html {
             move || drop(listener)
         });
     }
+    let lang = state.read().lang;
+    {
+        // The language is remembered, and the document says which one it is in.
+        use_effect_with(lang, move |lang| {
+            let code = if *lang == Lang::Ko { "ko" } else { "en" };
+            if let Some(window) = web_sys::window() {
+                if let Ok(Some(storage)) = window.local_storage() {
+                    let _ = storage.set_item(LANG_KEY, code);
+                }
+                if let Some(root) = window.document().and_then(|d| d.document_element()) {
+                    let _ = root.set_attribute("lang", code);
+                }
+            }
+        });
+    }
+    {
+        // A question that waits for an answer stops autoplay.
+        let waiting = state.read().questions().iter().any(|(_, _, answer)| answer.is_none());
+        let playing = playing.clone();
+        use_effect_with(waiting, move |waiting| {
+            if *waiting {
+                playing.set(false);
+            }
+        });
+    }
     let edit = {
         let editing = editing.clone();
         Callback::from(move |manifest: String| editing.set(manifest))
@@ -144,43 +182,44 @@ pub fn app() -> Html {
         <div class="page">
             <header class="masthead">
                 <h1>{ "informer-playground" }</h1>
-                <p class="tagline">{ "Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile." }</p>
+                <p class="tagline">{ tr(lang, "Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile.") }</p>
                 <p class="revision">
-                    { "Store revision " }<strong data-testid="store-revision">{ world.api.store().revision() }</strong>
+                    { tr(lang, "Store revision") }{ " " }<strong data-testid="store-revision">{ world.api.store().revision() }</strong>
                     { format!(" · t = {}.{:03}s", now / 1000, now % 1000) }
                 </p>
             </header>
-            <Controls step={world.steps()} horizon={session.history.horizon()} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} />
+            <Controls step={world.steps()} horizon={session.history.horizon()} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
+            <LessonPanel session={(*state).clone()} on_action={send.clone()} />
             <main class="stage-area">
                 <section class="panel diagram" aria-labelledby="pipeline-heading">
-                    <h2 id="pipeline-heading" class="visually-hidden">{ "Pipeline" }</h2>
-                    <PipelineDiagram current={current.clone()} inspected={session.inspected} on_action={send.clone()} />
+                    <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
+                    <PipelineDiagram current={current.clone()} inspected={session.inspected} look_at={session.narration().and_then(|(_, look)| look.and_then(stage_named))} on_action={send.clone()} />
                     <p class="now" aria-live="polite" data-testid="current-step">{
                         match &current {
                             Some(e) => format!("#{} {} → {}: {} {}", e.step, e.from, e.to, e.kind.name(), e.summary),
-                            None => "Press Step forward (→) to deliver the first message.".into(),
+                            None => tr(lang, "Press Step forward (→) to deliver the first message.").into(),
                         }
                     }</p>
                     <RevisionRuler session={(*state).clone()} />
                 </section>
                 <Inspector session={(*state).clone()} on_action={send.clone()} />
                 <section class="panel log-panel" aria-labelledby="log-heading">
-                    <h2 id="log-heading">{ "Event log" }</h2>
+                    <h2 id="log-heading">{ tr(lang, "Event log") }</h2>
                     <EventLog session={(*state).clone()} on_action={send.clone()} />
                 </section>
                 <section class="panel" aria-labelledby="faults-heading">
-                    <h2 id="faults-heading">{ "Faults" }</h2>
-                    <Faults latency_ms={world.config.latency_ms} on_action={send.clone()} />
-                    <h2>{ "Costs" }</h2>
+                    <h2 id="faults-heading">{ tr(lang, "Faults") }</h2>
+                    <Faults latency_ms={world.config.latency_ms} on_action={send.clone()} {lang} />
+                    <h2>{ tr(lang, "Costs") }</h2>
                     <CostPanel session={(*state).clone()} />
                 </section>
                 <section class="panel" aria-labelledby="console-heading">
-                    <h2 id="console-heading">{ "Console" }</h2>
-                    <Console transcript={session.console_text()} on_action={send.clone()} />
+                    <h2 id="console-heading">{ tr(lang, "Console") }</h2>
+                    <Console transcript={session.console_text()} on_action={send.clone()} {lang} />
                 </section>
                 <section class="panel" aria-labelledby="write-heading">
-                    <h2 id="write-heading">{ "Write" }</h2>
-                    <ObjectForm manifest={(*editing).clone()} on_edit={edit.clone()} on_action={send.clone()} />
+                    <h2 id="write-heading">{ tr(lang, "Write") }</h2>
+                    <ObjectForm manifest={(*editing).clone()} on_edit={edit.clone()} on_action={send.clone()} {lang} />
                     { message }
                     <ObjectsTable session={(*state).clone()} on_edit={edit} on_action={send} />
                 </section>

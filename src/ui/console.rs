@@ -1,6 +1,8 @@
 //! The `kubectl` console: a command on the first line, a manifest below it for `-f -`;
 //! Ctrl+Enter (or "Run") runs it. Buttons fill in the common commands.
 
+use super::i18n::tr;
+use crate::scenario::Lang;
 use crate::session::Action;
 use yew::prelude::*;
 
@@ -8,6 +10,7 @@ use yew::prelude::*;
 pub struct Props {
     pub transcript: String,
     pub on_action: Callback<Action>,
+    pub lang: Lang,
 }
 
 const COMMON: [(&str, &str); 4] = [
@@ -59,7 +62,7 @@ pub fn console(props: &Props) -> Html {
                 aria-describedby="kubectl-help" />
             <p id="kubectl-help" class="hint">{ "get, get -w, create -f -, apply -f - (manifest on the next lines, YAML or JSON), scale, label, delete, auth can-i. Ctrl+Enter runs." }</p>
             <div class="buttons">
-                <button type="button" onclick={run.reform(|_: MouseEvent| ())}>{ "Run" }</button>
+                <button type="button" onclick={run.reform(|_: MouseEvent| ())}>{ tr(props.lang, "Run") }</button>
                 { for quick }
             </div>
         </div>

@@ -1,6 +1,8 @@
 //! Stepping and time travel: "Step back", "Step forward", "Play"/"Pause", "Reset", "Speed"
 //! and the "Timeline" slider. Keyboard: Space plays or pauses, Right/Left step, Home resets.
 
+use super::i18n::tr;
+use crate::scenario::Lang;
 use crate::session::Action;
 use yew::prelude::*;
 
@@ -14,10 +16,12 @@ pub struct Props {
     pub on_action: Callback<Action>,
     pub on_play: Callback<bool>,
     pub on_speed: Callback<u32>,
+    pub lang: Lang,
 }
 
 #[function_component(Controls)]
 pub fn controls(props: &Props) -> Html {
+    let lang = props.lang;
     let send = |action: Action| {
         let on_action = props.on_action.clone();
         Callback::from(move |_| on_action.emit(action.clone()))
@@ -46,16 +50,16 @@ pub fn controls(props: &Props) -> Html {
     // also runs the simulation ahead.
     let end = (props.horizon.max(props.step) + 1_000).max(10_000);
     html! {
-        <div class="controls" role="toolbar" aria-label="Stepping">
-            <button type="button" onclick={send(Action::StepBack)} disabled={props.step == 0} aria-keyshortcuts="ArrowLeft">{ "Step back" }</button>
-            <button type="button" onclick={send(Action::StepForward)} aria-keyshortcuts="ArrowRight">{ "Step forward" }</button>
-            <button type="button" class="play" onclick={toggle} aria-keyshortcuts="Space">{ if props.playing { "Pause" } else { "Play" } }</button>
-            <button type="button" class="secondary" onclick={send(Action::Reset)} aria-keyshortcuts="Home">{ "Reset" }</button>
-            <label class="inline" for="speed">{ "Speed" }</label>
+        <div class="controls" role="toolbar" aria-label={tr(lang, "Stepping")}>
+            <button type="button" onclick={send(Action::StepBack)} disabled={props.step == 0} aria-keyshortcuts="ArrowLeft">{ tr(lang, "Step back") }</button>
+            <button type="button" onclick={send(Action::StepForward)} aria-keyshortcuts="ArrowRight">{ tr(lang, "Step forward") }</button>
+            <button type="button" class="play" onclick={toggle} aria-keyshortcuts="Space">{ if props.playing { tr(lang, "Pause") } else { tr(lang, "Play") } }</button>
+            <button type="button" class="secondary" onclick={send(Action::Reset)} aria-keyshortcuts="Home">{ tr(lang, "Reset") }</button>
+            <label class="inline" for="speed">{ tr(lang, "Speed") }</label>
             <input id="speed" type="range" min="1" max="50" value={props.speed.to_string()} oninput={on_speed} aria-valuetext={format!("{} steps per second", props.speed)} />
-            <label class="inline" for="timeline">{ "Timeline" }</label>
+            <label class="inline" for="timeline">{ tr(lang, "Timeline") }</label>
             <input id="timeline" class="timeline" type="range" min="0" max={end.to_string()} value={props.step.to_string()} oninput={on_scrub} aria-valuetext={format!("step {}", props.step)} />
-            <span class="step-count" aria-live="off">{ format!("step {}", props.step) }</span>
+            <span class="step-count" aria-live="off">{ format!("{} {}", tr(lang, "step"), props.step) }</span>
         </div>
     }
 }

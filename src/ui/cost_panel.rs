@@ -26,6 +26,8 @@ fn is_event(e: &TraceEvent) -> bool {
 #[function_component(CostPanel)]
 pub fn cost_panel(props: &Props) -> Html {
     let session = props.session.read();
+    let lang = session.lang;
+    let tr = |en| super::i18n::tr(lang, en);
     let costs = session.world().costs();
     let cached: usize = costs.cached.iter().map(|(_, n, _)| n).sum();
     let cached_bytes: usize = costs.cached.iter().map(|(_, _, b)| b).sum();
@@ -48,17 +50,17 @@ pub fn cost_panel(props: &Props) -> Html {
     let (requests, events): (usize, usize) = bins.iter().fold((0, 0), |(a, b), (r, e)| (a + r, b + e));
     html! {
         <>
-            <dl class="figures costs" aria-label="Costs">
+            <dl class="figures costs" aria-label={tr("Costs")}>
                 { for costs.requests.iter().map(|(verb, n)| html! { <div><dt>{ verb }</dt><dd>{ n }</dd></div> }) }
-                <div><dt>{ "Bytes sent" }</dt><dd>{ costs.bytes_sent }</dd></div>
-                <div><dt>{ "Cached objects" }</dt><dd>{ format!("{cached} ({} KiB)", cached_bytes / 1024) }</dd></div>
-                <div><dt>{ "Reconciles" }</dt><dd>{ costs.reconciles }</dd></div>
+                <div><dt>{ tr("Bytes sent") }</dt><dd>{ costs.bytes_sent }</dd></div>
+                <div><dt>{ tr("Cached objects") }</dt><dd>{ format!("{cached} ({} KiB)", cached_bytes / 1024) }</dd></div>
+                <div><dt>{ tr("Reconciles") }</dt><dd>{ costs.reconciles }</dd></div>
             </dl>
             <figure class="chart">
                 <svg viewBox="0 0 400 52" role="img" aria-label={format!("Over the last {} steps: {requests} API requests, {events} watch events", recent.len())}>
                     { for bars }
                 </svg>
-                <figcaption><span class="key requests"></span>{ "API requests" }<span class="key events"></span>{ "watch events" }{ format!(" — last {} steps", recent.len()) }</figcaption>
+                <figcaption><span class="key requests"></span>{ tr("API requests") }<span class="key events"></span>{ tr("watch events") }{ format!(" — last {} steps", recent.len()) }</figcaption>
             </figure>
         </>
     }

@@ -32,6 +32,7 @@ const FILTERS: [Stage; 11] = [
 #[function_component(EventLog)]
 pub fn event_log(props: &Props) -> Html {
     let session = props.session.read();
+    let lang = session.lang;
     let filter = session.filter;
     let on_filter = {
         let on_action = props.on_action.clone();
@@ -60,12 +61,12 @@ pub fn event_log(props: &Props) -> Html {
         });
     html! {
         <div class="event-log">
-            <label class="inline" for="log-filter">{ "Filter log by stage" }</label>
+            <label class="inline" for="log-filter">{ super::i18n::tr(lang, "Filter log by stage") }</label>
             <select id="log-filter" onchange={on_filter}>
-                <option value="" selected={filter.is_none()}>{ "All stages" }</option>
+                <option value="" selected={filter.is_none()}>{ super::i18n::tr(lang, "All stages") }</option>
                 { for FILTERS.iter().map(|s| html! { <option value={s.name()} selected={filter == Some(*s)}>{ label(*s) }</option> }) }
             </select>
-            <ol class="lines" role="log" aria-live="polite" aria-label="Event log">{ for lines }</ol>
+            <ol class="lines" role="log" aria-live="polite" aria-label={super::i18n::tr(lang, "Event log")}>{ for lines }</ol>
         </div>
     }
 }

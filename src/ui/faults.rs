@@ -1,5 +1,7 @@
 //! Fault injection: each a real button, taking effect at the current step.
 
+use super::i18n::tr;
+use crate::scenario::Lang;
 use crate::session::Action;
 use crate::world::Fault;
 use yew::prelude::*;
@@ -8,6 +10,7 @@ use yew::prelude::*;
 pub struct Props {
     pub latency_ms: u64,
     pub on_action: Callback<Action>,
+    pub lang: Lang,
 }
 
 #[function_component(Faults)]
@@ -15,7 +18,7 @@ pub fn faults(props: &Props) -> Html {
     let button = |name: &'static str, fault: Fault| {
         let on_action = props.on_action.clone();
         let onclick = Callback::from(move |_| on_action.emit(Action::Fault(fault.clone())));
-        html! { <button type="button" class="fault" {onclick}>{ name }</button> }
+        html! { <button type="button" class="fault" {onclick}>{ tr(props.lang, name) }</button> }
     };
     let on_latency = {
         let on_action = props.on_action.clone();
@@ -27,7 +30,7 @@ pub fn faults(props: &Props) -> Html {
         })
     };
     html! {
-        <div class="faults" role="group" aria-label="Faults">
+        <div class="faults" role="group" aria-label={tr(props.lang, "Faults")}>
             { button("Disconnect watch", Fault::DisconnectWatch) }
             { button("Compact store", Fault::CompactStore) }
             { button("Restart API server", Fault::RestartApiServer) }
@@ -36,7 +39,7 @@ pub fn faults(props: &Props) -> Html {
             { button("Grant list", Fault::Grant("list".into())) }
             { button("Grant watch", Fault::Grant("watch".into())) }
             { button("Drop next event", Fault::DropNextEvent) }
-            <label class="inline" for="latency">{ "Network latency" }</label>
+            <label class="inline" for="latency">{ tr(props.lang, "Network latency") }</label>
             <input id="latency" type="number" min="0" max="10000" step="5" value={props.latency_ms.to_string()} onchange={on_latency} />
             <span class="unit">{ "ms" }</span>
         </div>

@@ -120,7 +120,7 @@ pub fn inspector(props: &Props) -> Html {
     };
     html! {
         <section class="panel inspector" aria-labelledby="inspector-heading">
-            <h2 id="inspector-heading">{ format!("Inspector: {}", label(stage)) }</h2>
+            <h2 id="inspector-heading">{ format!("{}: {}", super::i18n::tr(session.lang, "Inspector"), label(stage)) }</h2>
             { body }
         </section>
     }

@@ -1,7 +1,9 @@
 //! The manifest editor: pick a kind for an example, edit the JSON, create, update or delete
 //! it (as the cluster administrator).
 
+use super::i18n::tr;
 use crate::cluster::Kind;
+use crate::scenario::Lang;
 use crate::session::{Action, Session};
 use yew::prelude::*;
 
@@ -10,6 +12,7 @@ pub struct Props {
     pub manifest: String,
     pub on_edit: Callback<String>,
     pub on_action: Callback<Action>,
+    pub lang: Lang,
 }
 
 #[function_component(ObjectForm)]
@@ -35,16 +38,16 @@ pub fn object_form(props: &Props) -> Html {
     };
     html! {
         <div class="object-form">
-            <label for="kind">{ "Example kind" }</label>
+            <label for="kind">{ tr(props.lang, "Example kind") }</label>
             <select id="kind" onchange={on_kind}>
                 { for Kind::ALL.iter().map(|k| html! { <option value={k.name()} selected={*k == Kind::ConfigMap}>{ k.name() }</option> }) }
             </select>
-            <label for="manifest">{ "Manifest (JSON)" }</label>
+            <label for="manifest">{ tr(props.lang, "Manifest (JSON)") }</label>
             <textarea id="manifest" rows="12" spellcheck="false" value={props.manifest.clone()} oninput={on_text} />
             <div class="buttons">
-                <button type="button" onclick={act(Action::Create)}>{ "Create" }</button>
-                <button type="button" onclick={act(Action::Update)}>{ "Update" }</button>
-                <button type="button" class="danger" onclick={act(Action::DeleteManifest)}>{ "Delete" }</button>
+                <button type="button" onclick={act(Action::Create)}>{ tr(props.lang, "Create") }</button>
+                <button type="button" onclick={act(Action::Update)}>{ tr(props.lang, "Update") }</button>
+                <button type="button" class="danger" onclick={act(Action::DeleteManifest)}>{ tr(props.lang, "Delete") }</button>
             </div>
         </div>
     }

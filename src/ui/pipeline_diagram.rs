@@ -87,6 +87,8 @@ const FLOW: [(Stage, Stage); 10] = [
 pub struct Props {
     pub current: Option<TraceEvent>,
     pub inspected: Stage,
+    /// The stage the narration points at.
+    pub look_at: Option<Stage>,
     pub on_action: Callback<Action>,
 }
 
@@ -102,7 +104,8 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         let class = classes!(
             "stage",
             (Some(*stage) == active).then_some("active"),
-            (*stage == props.inspected).then_some("inspected")
+            (*stage == props.inspected).then_some("inspected"),
+            (Some(*stage) == props.look_at).then_some("look")
         );
         let inspect = {
             let on_action = props.on_action.clone();

@@ -12,6 +12,7 @@ pub struct Props {
 #[function_component(RevisionRuler)]
 pub fn revision_ruler(props: &Props) -> Html {
     let session = props.session.read();
+    let tr = |en| super::i18n::tr(session.lang, en);
     let world = session.world();
     let store = world.api.store().revision();
     let kind = world.reconciler.primary();
@@ -19,19 +20,19 @@ pub fn revision_ruler(props: &Props) -> Html {
     let stack = world.informer_for(kind).or(world.informers.first());
     let reflector_rv: i64 = stack.and_then(|s| s.reflector.last_sync_resource_version.parse().ok()).unwrap_or(0);
     let indexer_rv = stack.map_or(0, |s| s.informer.indexer.last_store_sync_resource_version());
-    let mut marks = vec![("etcd revision", store, "store")];
+    let mut marks = vec![(tr("etcd revision"), store, "store")];
     if let Some(c) = world.api.store().compact_revision() {
-        marks.push(("compacted at", c, "compact"));
+        marks.push((tr("compacted at"), c, "compact"));
     }
     if let Some(cache) = cache {
-        marks.push(("watch cache oldest RV", cache.oldest_servable(), "window"));
-        marks.push(("watch cache RV", cache.revision(), "window"));
+        marks.push((tr("watch cache oldest RV"), cache.oldest_servable(), "window"));
+        marks.push((tr("watch cache RV"), cache.revision(), "window"));
     }
-    marks.push(("reflector lastSyncResourceVersion", reflector_rv, "reflector"));
-    marks.push(("indexer newest RV", indexer_rv, "indexer"));
+    marks.push((tr("reflector lastSyncResourceVersion"), reflector_rv, "reflector"));
+    marks.push((tr("indexer newest RV"), indexer_rv, "indexer"));
     let scale = store.max(1) as f64;
     html! {
-        <div class="ruler" role="group" aria-label="Revision ruler">
+        <div class="ruler" role="group" aria-label={tr("Revision ruler")}>
             { for marks.into_iter().map(|(name, rv, class)| {
                 let behind = store - rv;
                 let width = format!("width: {:.1}%", 100.0 * rv as f64 / scale);

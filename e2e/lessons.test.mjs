@@ -1,0 +1,63 @@
+// Guided scenarios in the page: pick a lesson, follow its narration, answer a question, and
+// switch the language (every word of the page's own, not the upstream texts).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPlayground, screenshot } from './browser.mjs';
+
+const narration = (page) => page.locator('.narration').textContent();
+const forward = (page) => page.getByRole('button', { name: 'Step forward' }).click();
+
+test('three lessons from the picker, with narration and a question', async () => {
+  const { page, errors, close } = await openPlayground();
+  try {
+    const picker = page.getByLabel('Scenario');
+    await picker.selectOption('list-then-watch');
+    await forward(page);
+    assert.match(await narration(page), /The Reflector starts ListAndWatch/);
+    await forward(page);
+    await forward(page);
+    assert.match(await narration(page), /resourceVersion, 4/);
+    const question = page.getByRole('group', { name: 'Question 1' });
+    await question.getByRole('button', { name: "The LIST response's resourceVersion" }).click();
+    assert.match(await question.textContent(), /Correct\./);
+    await page.keyboard.press('ArrowLeft');
+    assert.match(await narration(page), /The Reflector starts ListAndWatch/, 'the narration rewinds with the step');
+    await screenshot(page, 'lesson-1280');
+
+    await picker.selectOption('stale-read');
+    await page.getByLabel('Timeline').fill('24');
+    assert.match(await narration(page), /nothing to do|It is already "true"/);
+
+    await picker.selectOption('compaction-410-relist');
+    await page.getByLabel('Timeline').fill('50');
+    assert.match(await narration(page), /DeletedFinalStateUnknown/);
+    assert.match(await page.getByRole('log', { name: 'Event log' }).textContent(), /The resourceVersion for the provided watch is too old\./);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('switching to Korean changes the page and is remembered', async () => {
+  const { page, errors, close } = await openPlayground({ query: '?scenario=rbac-without-list-watch' });
+  try {
+    await page.getByRole('button', { name: '한국어' }).click();
+    await page.getByRole('button', { name: '한 단계 앞으로' }).click();
+    await page.getByRole('button', { name: '한 단계 앞으로' }).click();
+    await page.getByRole('button', { name: '한 단계 앞으로' }).click();
+    assert.match(await narration(page), /403 Forbidden을 받습니다/);
+    assert.equal(await page.locator('html').getAttribute('lang'), 'ko');
+    for (const name of ['watch 끊기', '저장소 컴팩션', 'API 서버 재시작', 'list 권한 부여']) {
+      await page.getByRole('button', { name }).waitFor();
+    }
+    await page.getByRole('heading', { name: '이벤트 로그' }).waitFor();
+    assert.match(await page.getByRole('log', { name: '이벤트 로그' }).textContent(), /configmaps is forbidden/, 'upstream text stays as Kubernetes prints it');
+    await screenshot(page, 'lesson-ko-1280');
+    await page.reload();
+    await page.getByRole('heading', { name: 'informer-playground' }).waitFor();
+    await page.getByRole('button', { name: '한 단계 앞으로' }).waitFor();
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
