@@ -15,7 +15,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
 fn help_explains_every_option() {
     let (code, out, _) = run(&["--help"]);
     assert_eq!(code, 0);
-    for option in ["run <SCENARIO>", "--seed N", "--steps N", "--json", "basic"] {
+    for option in ["run <SCENARIO", "list", "validate <FILE.json>", "--seed N", "--steps N", "--json", "basic"] {
         assert!(out.contains(option), "help lacks {option}");
     }
 }
@@ -53,6 +53,7 @@ fn bad_arguments_exit_non_zero_with_a_clear_message() {
     for (args, message) in [
         (&["run"][..], "run needs a scenario"),
         (&["run", "nope"][..], "unknown scenario \"nope\""),
+        (&["validate"][..], "validate needs a scenario file"),
         (&["run", "basic", "--seed", "x"][..], "--seed takes a whole number, not \"x\""),
         (&["run", "basic", "--steps"][..], "--steps needs a value"),
         (&["run", "basic", "--fast"][..], "unknown option \"--fast\""),
@@ -82,4 +83,37 @@ fn run_scale_converges_and_a_closed_pipe_is_not_an_error() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+#[test]
+fn list_validate_and_run_serve_scenario_authors() {
+    let (code, out, _) = run(&["list"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 18);
+    assert!(out.lines().next().unwrap().starts_with("list-then-watch"));
+
+    let dir = std::env::temp_dir().join(format!("informer-playground-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.json");
+    std::fs::write(&good, include_str!("../static/scenarios/05-disconnect-and-resume.json")).unwrap();
+    let (code, out, _) = run(&["validate", good.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.ends_with("ok (disconnect-and-resume: 3 narration notes, 0 questions, 3 expectations)\n"), "{out}");
+
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"id": "x", "title": {"ko": "", "en": "T"}, "summary": {"ko": "s", "en": "s"}, "run": {"until_ms": 1}}"#).unwrap();
+    let (code, _, err) = run(&["validate", bad.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("bad.json: title.ko: expected text in Korean, found none"), "{err}");
+
+    // A lesson whose expectation fails makes `run` exit non-zero.
+    let failing = dir.join("failing.json");
+    std::fs::write(&failing, r#"{"id": "x", "title": {"ko": "t", "en": "t"}, "summary": {"ko": "s", "en": "s"}, "expect": [{"check": "reconciles", "at_least": 1}], "run": {"until_ms": 100}}"#).unwrap();
+    let (code, out, _) = run(&["run", failing.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(out.contains("expect NOT MET: Reconciles"), "{out}");
+    let (code, out, _) = run(&["run", "stale-read"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("expect met: TraceContains"));
+    std::fs::remove_dir_all(&dir).ok();
 }
