@@ -101,7 +101,11 @@ fn list_validate_and_run_serve_scenario_authors() {
     assert!(out.ends_with("ok (disconnect-and-resume: 3 narration notes, 0 questions, 3 expectations)\n"), "{out}");
 
     let bad = dir.join("bad.json");
-    std::fs::write(&bad, r#"{"id": "x", "title": {"ko": "", "en": "T"}, "summary": {"ko": "s", "en": "s"}, "run": {"until_ms": 1}}"#).unwrap();
+    std::fs::write(
+        &bad,
+        r#"{"id": "x", "title": {"ko": "", "en": "T"}, "summary": {"ko": "s", "en": "s"}, "run": {"until_ms": 1}}"#,
+    )
+    .unwrap();
     let (code, _, err) = run(&["validate", bad.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("bad.json: title.ko: expected text in Korean, found none"), "{err}");

@@ -193,7 +193,7 @@ pub fn app() -> Html {
             <main class="stage-area">
                 <section class="panel diagram" aria-labelledby="pipeline-heading">
                     <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
-                    <PipelineDiagram current={current.clone()} inspected={session.inspected} look_at={session.narration().and_then(|(_, look)| look.and_then(stage_named))} on_action={send.clone()} />
+                    <PipelineDiagram current={current.clone()} inspected={session.inspected} look_at={session.narration().and_then(|(_, look)| look.and_then(stage_named))} on_action={send.clone()} {lang} />
                     <p class="now" aria-live="polite" data-testid="current-step">{
                         match &current {
                             Some(e) => format!("#{} {} → {}: {} {}", e.step, e.from, e.to, e.kind.name(), e.summary),

@@ -52,15 +52,15 @@ pub fn console(props: &Props) -> Html {
     let quick = COMMON.iter().map(|(name, command)| {
         let on_action = props.on_action.clone();
         let command = command.to_string();
-        html! { <button type="button" class="small secondary" onclick={Callback::from(move |_| on_action.emit(Action::Kubectl(command.clone())))}>{ *name }</button> }
+        html! { <button type="button" class="small secondary" onclick={Callback::from(move |_| on_action.emit(Action::Kubectl(command.clone())))}>{ tr(props.lang, name) }</button> }
     });
     html! {
         <div class="console">
-            <pre class="transcript" role="log" aria-live="polite" aria-label="kubectl output">{ &props.transcript }</pre>
+            <pre class="transcript" role="log" aria-live="polite" aria-label={tr(props.lang, "kubectl output")}>{ &props.transcript }</pre>
             <label for="kubectl">{ "kubectl" }</label>
             <textarea id="kubectl" rows="3" spellcheck="false" value={(*entry).clone()} oninput={on_input} onkeydown={on_key}
                 aria-describedby="kubectl-help" />
-            <p id="kubectl-help" class="hint">{ "get, get -w, create -f -, apply -f - (manifest on the next lines, YAML or JSON), scale, label, delete, auth can-i. Ctrl+Enter runs." }</p>
+            <p id="kubectl-help" class="hint">{ tr(props.lang, "get, get -w, create -f -, apply -f - (manifest on the next lines, YAML or JSON), scale, label, delete, auth can-i. Ctrl+Enter runs.") }</p>
             <div class="buttons">
                 <button type="button" onclick={run.reform(|_: MouseEvent| ())}>{ tr(props.lang, "Run") }</button>
                 { for quick }

@@ -60,7 +60,7 @@ pub fn cost_panel(props: &Props) -> Html {
                 <svg viewBox="0 0 400 52" role="img" aria-label={format!("Over the last {} steps: {requests} API requests, {events} watch events", recent.len())}>
                     { for bars }
                 </svg>
-                <figcaption><span class="key requests"></span>{ tr("API requests") }<span class="key events"></span>{ tr("watch events") }{ format!(" — last {} steps", recent.len()) }</figcaption>
+                <figcaption><span class="key requests"></span>{ tr("API requests") }<span class="key events"></span>{ tr("watch events") }{ match lang { crate::scenario::Lang::En => format!(" — last {} steps", recent.len()), crate::scenario::Lang::Ko => format!(" — 최근 {}단계", recent.len()) } }</figcaption>
             </figure>
         </>
     }

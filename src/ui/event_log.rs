@@ -53,7 +53,7 @@ pub fn event_log(props: &Props) -> Html {
                 <li class={classes!("line", class)}>
                     <span class="step">{ format!("#{}", e.step) }</span>
                     <span class="time">{ format!("{}.{:03}s", e.time_ms / 1000, e.time_ms % 1000) }</span>
-                    <span class="route">{ format!("{} → {}", label(e.from), label(e.to)) }</span>
+                    <span class="route">{ format!("{} → {}", super::i18n::tr(lang, label(e.from)), super::i18n::tr(lang, label(e.to))) }</span>
                     <span class="kind">{ e.kind.name() }</span>
                     <span class="summary">{ &e.summary }</span>
                 </li>
@@ -64,7 +64,7 @@ pub fn event_log(props: &Props) -> Html {
             <label class="inline" for="log-filter">{ super::i18n::tr(lang, "Filter log by stage") }</label>
             <select id="log-filter" onchange={on_filter}>
                 <option value="" selected={filter.is_none()}>{ super::i18n::tr(lang, "All stages") }</option>
-                { for FILTERS.iter().map(|s| html! { <option value={s.name()} selected={filter == Some(*s)}>{ label(*s) }</option> }) }
+                { for FILTERS.iter().map(|s| html! { <option value={s.name()} selected={filter == Some(*s)}>{ super::i18n::tr(lang, label(*s)) }</option> }) }
             </select>
             <ol class="lines" role="log" aria-live="polite" aria-label={super::i18n::tr(lang, "Event log")}>{ for lines }</ol>
         </div>

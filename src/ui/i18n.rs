@@ -70,6 +70,31 @@ pub fn tr(lang: Lang, en: &'static str) -> &'static str {
         "Correct." => "정답입니다.",
         "Not quite." => "아쉽습니다.",
         "Answer to continue; autoplay waits." => "답을 고르면 계속합니다. 자동 재생은 기다립니다.",
+        "You" => "사용자",
+        "API server" => "API 서버",
+        "Handlers" => "핸들러",
+        "Workqueue" => "워크큐",
+        "Inspect" => "살펴보기:",
+        "Objects sent" => "보낸 오브젝트",
+        "Live watchers" => "열린 watch",
+        "Verb" => "동사",
+        "Resource" => "리소스",
+        "Code" => "코드",
+        "Count" => "횟수",
+        "Requests" => "요청",
+        "Watch caches" => "watch cache",
+        "No requests yet." => "아직 요청이 없습니다.",
+        "Object" => "오브젝트",
+        "Actions" => "동작",
+        "No objects yet: create one above." => "아직 오브젝트가 없습니다. 위에서 만들어 보세요.",
+        "kubectl get pods" => "kubectl get pods",
+        "Scale web to 5" => "web을 5개로",
+        "Can the controller list pods?" => "컨트롤러가 pod를 list할 수 있나?",
+        "kubectl output" => "kubectl 출력",
+        "get, get -w, create -f -, apply -f - (manifest on the next lines, YAML or JSON), scale, label, delete, auth can-i. Ctrl+Enter runs." => {
+            "get, get -w, create -f -, apply -f - (다음 줄에 YAML 또는 JSON 매니페스트), scale, label, delete, auth can-i. Ctrl+Enter로 실행합니다."
+        }
+        "Revision history" => "리비전 기록",
         other => other,
     }
 }

@@ -38,7 +38,7 @@ pub fn lesson_panel(props: &Props) -> Html {
             <div class="narration" aria-live="polite">
                 <p lang={if lang == Lang::Ko { "ko" } else { "en" }}>{ text.get(lang) }</p>
                 if let Some(stage) = look {
-                    <p class="look-at">{ format!("{}: {}", tr(lang, "Look at"), label(stage)) }</p>
+                    <p class="look-at">{ format!("{}: {}", tr(lang, "Look at"), tr(lang, label(stage))) }</p>
                 }
             </div>
         }

@@ -13,17 +13,18 @@ pub struct Props {
 #[function_component(MetricsPanel)]
 pub fn metrics_panel(props: &Props) -> Html {
     let session = props.session.read();
+    let tr = |en| super::i18n::tr(session.lang, en);
     let api = &session.world().api;
     let metrics = api.metrics();
     html! {
         <div class="metrics">
             <dl class="figures">
-                <div><dt>{ "Objects sent" }</dt><dd>{ metrics.objects_sent }</dd></div>
-                <div><dt>{ "Bytes sent" }</dt><dd>{ metrics.bytes_sent }</dd></div>
-                <div><dt>{ "Live watchers" }</dt><dd>{ api.live_watchers() }</dd></div>
+                <div><dt>{ tr("Objects sent") }</dt><dd>{ metrics.objects_sent }</dd></div>
+                <div><dt>{ tr("Bytes sent") }</dt><dd>{ metrics.bytes_sent }</dd></div>
+                <div><dt>{ tr("Live watchers") }</dt><dd>{ api.live_watchers() }</dd></div>
             </dl>
-            <table aria-label="Requests">
-                <thead><tr><th>{ "Verb" }</th><th>{ "Resource" }</th><th class="num">{ "Code" }</th><th class="num">{ "Count" }</th></tr></thead>
+            <table aria-label={tr("Requests")}>
+                <thead><tr><th>{ tr("Verb") }</th><th>{ tr("Resource") }</th><th class="num">{ tr("Code") }</th><th class="num">{ tr("Count") }</th></tr></thead>
                 <tbody>
                     { for metrics.requests.iter().map(|((verb, resource, code), n)| html! {
                         <tr class={classes!((*code >= 400).then_some("failed-row"))}>
@@ -31,11 +32,11 @@ pub fn metrics_panel(props: &Props) -> Html {
                         </tr>
                     }) }
                     if metrics.requests.is_empty() {
-                        <tr><td colspan="4" class="empty">{ "No requests yet." }</td></tr>
+                        <tr><td colspan="4" class="empty">{ tr("No requests yet.") }</td></tr>
                     }
                 </tbody>
             </table>
-            <table aria-label="Watch caches">
+            <table aria-label={tr("Watch caches")}>
                 <thead><tr><th>{ "Watch cache" }</th><th class="num">{ "Objects" }</th><th class="num">{ "RV" }</th><th class="num" title="The oldest resourceVersion a watch can resume from">{ "Oldest RV" }</th></tr></thead>
                 <tbody>
                     { for Kind::ALL.iter().filter_map(|k| api.watch_cache(*k).map(|c| (k, c))).map(|(k, c)| html! {

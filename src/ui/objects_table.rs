@@ -19,12 +19,13 @@ const SHOWN: usize = 50;
 #[function_component(ObjectsTable)]
 pub fn objects_table(props: &Props) -> Html {
     let session = props.session.read();
+    let tr = |en| super::i18n::tr(session.lang, en);
     let cluster = &session.world().api;
     let total: usize = Kind::ALL.iter().filter_map(|k| cluster.watch_cache(*k)).map(|c| c.len()).sum();
     let objects: Vec<_> =
         Kind::ALL.iter().filter_map(|k| cluster.watch_cache(*k)).flat_map(|c| c.list("")).take(SHOWN).collect();
     if objects.is_empty() {
-        return html! { <p class="empty">{ "No objects yet: create one above." }</p> };
+        return html! { <p class="empty">{ tr("No objects yet: create one above.") }</p> };
     }
     let rows = objects.iter().map(|obj| {
         let label = format!("{}/{}", obj.kind, obj.key());
@@ -42,15 +43,15 @@ pub fn objects_table(props: &Props) -> Html {
                 <td><span class="kind">{ &obj.kind }</span><span class="mono">{ obj.key() }</span></td>
                 <td class="num">{ &obj.metadata.resource_version }</td>
                 <td class="row-actions">
-                    <button type="button" class="small" aria-label={format!("Edit {label}")} onclick={edit}>{ "Edit" }</button>
-                    <button type="button" class="small danger" aria-label={format!("Delete {label}")} onclick={delete}>{ "Delete" }</button>
+                    <button type="button" class="small" aria-label={format!("Edit {label}")} onclick={edit}>{ tr("Edit") }</button>
+                    <button type="button" class="small danger" aria-label={format!("Delete {label}")} onclick={delete}>{ tr("Delete") }</button>
                 </td>
             </tr>
         }
     });
     html! {
-        <table class="objects" aria-label="Objects">
-            <thead><tr><th>{ "Object" }</th><th class="num">{ "RV" }</th><th><span class="visually-hidden">{ "Actions" }</span></th></tr></thead>
+        <table class="objects" aria-label={tr("Objects")}>
+            <thead><tr><th>{ tr("Object") }</th><th class="num">{ "RV" }</th><th><span class="visually-hidden">{ tr("Actions") }</span></th></tr></thead>
             <tbody>
                 { for rows }
                 if total > SHOWN {

@@ -1,6 +1,8 @@
 //! The pipeline as an SVG diagram: every stage a box, the current step a token travelling
 //! along its arrow, coloured (and labelled) by its kind. Clicking a stage opens its inspector.
 
+use super::i18n::tr;
+use crate::scenario::Lang;
 use crate::session::Action;
 use crate::sim::{Stage, TraceEvent, TraceKind};
 use yew::prelude::*;
@@ -90,6 +92,7 @@ pub struct Props {
     /// The stage the narration points at.
     pub look_at: Option<Stage>,
     pub on_action: Callback<Action>,
+    pub lang: Lang,
 }
 
 #[function_component(PipelineDiagram)]
@@ -123,9 +126,9 @@ pub fn pipeline_diagram(props: &Props) -> Html {
             })
         };
         html! {
-            <g class={class} role="button" tabindex="0" aria-label={format!("Inspect {}", label(*stage))} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
+            <g class={class} role="button" tabindex="0" aria-label={match props.lang { Lang::En => format!("Inspect {}", label(*stage)), Lang::Ko => format!("{} {}", tr(props.lang, "Inspect"), tr(props.lang, label(*stage))) }} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
                 <rect x={(x - 88.0).to_string()} y={(y - 30.0).to_string()} width="176" height="60" rx="10" />
-                <text x={x.to_string()} y={(y + 9.0).to_string()} text-anchor="middle">{ label(*stage) }</text>
+                <text x={x.to_string()} y={(y + 9.0).to_string()} text-anchor="middle">{ tr(props.lang, label(*stage)) }</text>
             </g>
         }
     });

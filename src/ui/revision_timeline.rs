@@ -16,6 +16,7 @@ const SHOWN: usize = 200;
 #[function_component(RevisionTimeline)]
 pub fn revision_timeline(props: &Props) -> Html {
     let session = props.session.read();
+    let lang = session.lang;
     let store = session.world().api.store();
     let compacted = store.compact_revision();
     let history: Vec<_> = store.history().rev().take(SHOWN).collect();
@@ -44,7 +45,7 @@ pub fn revision_timeline(props: &Props) -> Html {
     }
     let hidden = store.history_len().saturating_sub(SHOWN);
     html! {
-        <table class="timeline" aria-label="Revision history">
+        <table class="timeline" aria-label={super::i18n::tr(lang, "Revision history")}>
             <thead><tr><th class="num">{ "Rev" }</th><th>{ "Event" }</th><th>{ "Key" }</th><th>{ "Version" }</th></tr></thead>
             <tbody>
                 { for rows }
