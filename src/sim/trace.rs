@@ -23,6 +23,26 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// Every stage, in the order an event meets them.
+    pub const ALL: [Stage; 11] = [
+        Stage::User,
+        Stage::Kubelet,
+        Stage::Store,
+        Stage::ApiServer,
+        Stage::Reflector,
+        Stage::DeltaFifo,
+        Stage::Informer,
+        Stage::Indexer,
+        Stage::Handler,
+        Stage::Workqueue,
+        Stage::Reconciler,
+    ];
+
+    /// A stage by its name in the trace.
+    pub fn named(name: &str) -> Option<Stage> {
+        Stage::ALL.into_iter().find(|s| s.name() == name)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Stage::User => "user",

@@ -9,7 +9,7 @@ use super::event_log::EventLog;
 use super::faults::Faults;
 use super::i18n::tr;
 use super::inspector::Inspector;
-use super::lesson_panel::{stage_named, LessonPanel};
+use super::lesson_panel::LessonPanel;
 use super::object_form::ObjectForm;
 use super::objects_table::ObjectsTable;
 use super::pipeline_diagram::PipelineDiagram;
@@ -193,7 +193,7 @@ pub fn app() -> Html {
             <main class="stage-area">
                 <section class="panel diagram" aria-labelledby="pipeline-heading">
                     <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
-                    <PipelineDiagram current={current.clone()} inspected={session.inspected} look_at={session.narration().and_then(|(_, look)| look.and_then(stage_named))} on_action={send.clone()} {lang} />
+                    <PipelineDiagram current={current.clone()} inspected={session.inspected} look_at={session.narration().and_then(|(_, look)| look.and_then(crate::sim::Stage::named))} on_action={send.clone()} {lang} />
                     <p class="now" aria-live="polite" data-testid="current-step">{
                         match &current {
                             Some(e) => format!("#{} {} → {}: {} {}", e.step, e.from, e.to, e.kind.name(), e.summary),

@@ -15,20 +15,6 @@ pub struct Props {
 /// Lines shown at most (older steps stay one scrub away).
 const SHOWN: usize = 200;
 
-const FILTERS: [Stage; 11] = [
-    Stage::User,
-    Stage::Store,
-    Stage::ApiServer,
-    Stage::Kubelet,
-    Stage::Reflector,
-    Stage::DeltaFifo,
-    Stage::Informer,
-    Stage::Indexer,
-    Stage::Handler,
-    Stage::Workqueue,
-    Stage::Reconciler,
-];
-
 #[function_component(EventLog)]
 pub fn event_log(props: &Props) -> Html {
     let session = props.session.read();
@@ -38,7 +24,7 @@ pub fn event_log(props: &Props) -> Html {
         let on_action = props.on_action.clone();
         Callback::from(move |e: Event| {
             let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            on_action.emit(Action::Filter(FILTERS.iter().copied().find(|s| s.name() == value)));
+            on_action.emit(Action::Filter(Stage::ALL.iter().copied().find(|s| s.name() == value)));
         })
     };
     let lines = session
@@ -64,7 +50,7 @@ pub fn event_log(props: &Props) -> Html {
             <label class="inline" for="log-filter">{ super::i18n::tr(lang, "Filter log by stage") }</label>
             <select id="log-filter" onchange={on_filter}>
                 <option value="" selected={filter.is_none()}>{ super::i18n::tr(lang, "All stages") }</option>
-                { for FILTERS.iter().map(|s| html! { <option value={s.name()} selected={filter == Some(*s)}>{ super::i18n::tr(lang, label(*s)) }</option> }) }
+                { for Stage::ALL.iter().map(|s| html! { <option value={s.name()} selected={filter == Some(*s)}>{ super::i18n::tr(lang, label(*s)) }</option> }) }
             </select>
             <ol class="lines" role="log" aria-live="polite" aria-label={super::i18n::tr(lang, "Event log")}>{ for lines }</ol>
         </div>

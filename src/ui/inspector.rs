@@ -21,9 +21,20 @@ const SHOWN: usize = 40;
 
 fn more(total: usize) -> Html {
     if total > SHOWN {
-        html! { <li class="more">{ format!("… and {} more", total - SHOWN) }</li> }
+        html! { <li class="more">{ format!("… +{}", total - SHOWN) }</li> }
     } else {
         html! {}
+    }
+}
+
+/// A reflector phase in Korean.
+fn phase_ko(phase: &str) -> &'static str {
+    match phase {
+        "idle" => "대기",
+        "listing" => "LIST 중",
+        "opening watch" => "watch 여는 중",
+        "watching" => "watch 중",
+        _ => "백오프 중",
     }
 }
 
@@ -36,15 +47,20 @@ pub fn inspector(props: &Props) -> Html {
     let session = props.session.read();
     let world = session.world();
     let stage = session.inspected;
+    let ko = session.lang == crate::scenario::Lang::Ko;
     let body = match stage {
         Stage::Store => html! { <RevisionTimeline session={props.session.clone()} /> },
         Stage::ApiServer | Stage::User | Stage::Kubelet => html! { <MetricsPanel session={props.session.clone()} /> },
         Stage::Reflector => world.informers.iter().map(|s| {
             let r = &s.reflector;
-            let next = match r.phase { crate::client::reflector::Phase::BackingOff { until, .. } => format!(", next try at {}.{:03}s", until / 1000, until % 1000), _ => String::new() };
+            let next = match r.phase { crate::client::reflector::Phase::BackingOff { until, .. } if ko => format!(", 다음 시도 {}.{:03}s", until / 1000, until % 1000), crate::client::reflector::Phase::BackingOff { until, .. } => format!(", next try at {}.{:03}s", until / 1000, until % 1000), _ => String::new() };
             html! { <section>
                 { informer_heading(s) }
-                <p>{ format!("{}{next}; lastSyncResourceVersion {:?}; {} LISTs, {} WATCHes", r.phase.name(), r.last_sync_resource_version, r.lists, r.watches) }</p>
+                <p>{ if ko {
+                    format!("{}{next}; lastSyncResourceVersion {:?}; LIST {}회, WATCH {}회", phase_ko(r.phase.name()), r.last_sync_resource_version, r.lists, r.watches)
+                } else {
+                    format!("{}{next}; lastSyncResourceVersion {:?}; {} LISTs, {} WATCHes", r.phase.name(), r.last_sync_resource_version, r.lists, r.watches)
+                } }</p>
                 <pre class="log" aria-label={format!("{} reflector log", s.config.reflector.kind)}>{ for r.log.iter().skip(r.log.len().saturating_sub(12)).map(|l| format!("{l}\n")) }</pre>
             </section> }
         }).collect::<Html>(),
@@ -52,7 +68,7 @@ pub fn inspector(props: &Props) -> Html {
             let fifo = &s.informer.fifo;
             html! { <section>
                 { informer_heading(s) }
-                <p>{ format!("{} keys queued; HasSynced: {}", fifo.len(), fifo.has_synced()) }</p>
+                <p>{ if ko { format!("대기 중인 key {}개; HasSynced: {}", fifo.len(), fifo.has_synced()) } else { format!("{} keys queued; HasSynced: {}", fifo.len(), fifo.has_synced()) } }</p>
                 <ol class="keys">
                     { for fifo.keys().take(SHOWN).map(|k| {
                         let deltas = fifo.deltas(k).unwrap_or_default();
@@ -71,7 +87,11 @@ pub fn inspector(props: &Props) -> Html {
                 let ix = &s.informer.indexer;
                 html! { <section>
                     { informer_heading(s) }
-                    <p>{ format!("{} objects; newest RV {}; last read examined {} objects", ix.len(), ix.last_store_sync_resource_version(), ix.last_scanned) }</p>
+                    <p>{ if ko {
+                        format!("오브젝트 {}개; 최신 RV {}; 마지막 읽기가 살펴본 오브젝트 {}개", ix.len(), ix.last_store_sync_resource_version(), ix.last_scanned)
+                    } else {
+                        format!("{} objects; newest RV {}; last read examined {} objects", ix.len(), ix.last_store_sync_resource_version(), ix.last_scanned)
+                    } }</p>
                     <ul class="objects-list">
                         { for ix.objects().take(SHOWN).map(|o| {
                             let key = o.key();
@@ -80,7 +100,7 @@ pub fn inspector(props: &Props) -> Html {
                         }) }
                         { more(ix.len()) }
                     </ul>
-                    <p class="indices">{ for ix.indexers().map(|(name, _)| html! { <span>{ format!("index {name}: {} values", ix.list_index_func_values(name).len()) }</span> }) }</p>
+                    <p class="indices">{ for ix.indexers().map(|(name, _)| html! { <span>{ if ko { format!("인덱스 {name}: 값 {}개", ix.list_index_func_values(name).len()) } else { format!("index {name}: {} values", ix.list_index_func_values(name).len()) } }</span> }) }</p>
                 </section> }
             }).collect::<Html>();
             html! { <>
@@ -94,7 +114,9 @@ pub fn inspector(props: &Props) -> Html {
         Stage::Handler => world.informers.iter().map(|s| html! { <section>
             { informer_heading(s) }
             <ul>{ for s.informer.listeners.iter().map(|l| html! {
-                <li>{ format!("{}: {} buffered, {} delivered, resync every {}", l.name, l.buffer.len(), l.delivered, if l.resync_period_ms == 0 { "never".to_string() } else { format!("{} s", l.resync_period_ms / 1000) }) }</li>
+                <li>{ if ko {
+                    format!("{}: 버퍼 {}개, 전달 {}개, resync {}", l.name, l.buffer.len(), l.delivered, if l.resync_period_ms == 0 { "없음".to_string() } else { format!("{}초마다", l.resync_period_ms / 1000) })
+                } else { format!("{}: {} buffered, {} delivered, resync every {}", l.name, l.buffer.len(), l.delivered, if l.resync_period_ms == 0 { "never".to_string() } else { format!("{} s", l.resync_period_ms / 1000) }) } }</li>
             }) }</ul>
         </section> }).collect::<Html>(),
         Stage::Workqueue => {
@@ -111,16 +133,18 @@ pub fn inspector(props: &Props) -> Html {
             let costs = world.costs();
             html! { <>
                 <ul>{ for world.workers.iter().enumerate().map(|(i, w)| html! { <li>{ match w {
+                    Worker::Idle if ko => format!("워커 {i}: 대기"),
                     Worker::Idle => format!("worker {i}: idle"),
+                    Worker::Reconciling { key, since, .. } if ko => format!("워커 {i}: {key} reconcile 중 ({}.{:03}s부터)", since / 1000, since % 1000),
                     Worker::Reconciling { key, since, .. } => format!("worker {i}: reconciling {key} since {}.{:03}s", since / 1000, since % 1000),
                 } }</li> }) }</ul>
-                <p>{ format!("{} reconciles, {} requeues", costs.reconciles, costs.requeues) }</p>
+                <p>{ if ko { format!("reconcile {}회, 재시도 {}회", costs.reconciles, costs.requeues) } else { format!("{} reconciles, {} requeues", costs.reconciles, costs.requeues) } }</p>
             </> }
         }
     };
     html! {
         <section class="panel inspector" aria-labelledby="inspector-heading">
-            <h2 id="inspector-heading">{ format!("{}: {}", super::i18n::tr(session.lang, "Inspector"), label(stage)) }</h2>
+            <h2 id="inspector-heading">{ format!("{}: {}", super::i18n::tr(session.lang, "Inspector"), super::i18n::tr(session.lang, label(stage))) }</h2>
             { body }
         </section>
     }

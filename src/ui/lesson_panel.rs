@@ -14,13 +14,6 @@ pub struct Props {
     pub on_action: Callback<Action>,
 }
 
-/// A stage by the name the trace gives it.
-pub fn stage_named(name: &str) -> Option<Stage> {
-    use Stage::*;
-    [User, Store, ApiServer, Kubelet, Reflector, DeltaFifo, Informer, Indexer, Handler, Workqueue, Reconciler]
-        .into_iter()
-        .find(|s| s.name() == name)
-}
 
 #[function_component(LessonPanel)]
 pub fn lesson_panel(props: &Props) -> Html {
@@ -33,7 +26,7 @@ pub fn lesson_panel(props: &Props) -> Html {
         .reform(|e: Event| Action::LoadScenario(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()));
     let set_lang = |l: Lang| props.on_action.reform(move |_| Action::SetLang(l));
     let narration = session.narration().map(|(text, look)| {
-        let look = look.and_then(stage_named);
+        let look = look.and_then(Stage::named);
         html! {
             <div class="narration" aria-live="polite">
                 <p lang={if lang == Lang::Ko { "ko" } else { "en" }}>{ text.get(lang) }</p>

@@ -57,20 +57,6 @@ pub fn token(kind: TraceKind) -> (&'static str, &'static str) {
     }
 }
 
-const STAGES: [Stage; 11] = [
-    Stage::User,
-    Stage::Kubelet,
-    Stage::Store,
-    Stage::ApiServer,
-    Stage::Reflector,
-    Stage::DeltaFifo,
-    Stage::Informer,
-    Stage::Indexer,
-    Stage::Handler,
-    Stage::Workqueue,
-    Stage::Reconciler,
-];
-
 /// The fixed arrows of the pipeline (the path an event takes).
 const FLOW: [(Stage, Stage); 10] = [
     (Stage::Store, Stage::ApiServer),
@@ -102,7 +88,7 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         let ((x1, y1), (x2, y2)) = (position(*a), position(*b));
         html! { <line class="flow" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} marker-end="url(#arrow)" /> }
     });
-    let boxes = STAGES.iter().map(|stage| {
+    let boxes = Stage::ALL.iter().map(|stage| {
         let (x, y) = position(*stage);
         let class = classes!(
             "stage",
