@@ -95,6 +95,11 @@ pub fn tr(lang: Lang, en: &'static str) -> &'static str {
             "get, get -w, create -f -, apply -f - (다음 줄에 YAML 또는 JSON 매니페스트), scale, label, delete, auth can-i. Ctrl+Enter로 실행합니다."
         }
         "Revision history" => "리비전 기록",
+        "Rev" => "리비전",
+        "Event" => "이벤트",
+        "Key" => "key",
+        "Version" => "버전",
+        "empty store: the first write is revision 2" => "빈 저장소: 첫 쓰기가 리비전 2입니다",
         other => other,
     }
 }

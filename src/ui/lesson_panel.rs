@@ -14,7 +14,6 @@ pub struct Props {
     pub on_action: Callback<Action>,
 }
 
-
 #[function_component(LessonPanel)]
 pub fn lesson_panel(props: &Props) -> Html {
     let session = props.session.read();

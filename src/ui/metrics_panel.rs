@@ -37,7 +37,7 @@ pub fn metrics_panel(props: &Props) -> Html {
                 </tbody>
             </table>
             <table aria-label={tr("Watch caches")}>
-                <thead><tr><th>{ "Watch cache" }</th><th class="num">{ "Objects" }</th><th class="num">{ "RV" }</th><th class="num" title="The oldest resourceVersion a watch can resume from">{ "Oldest RV" }</th></tr></thead>
+                <thead><tr><th>{ tr("Watch caches") }</th><th class="num">{ tr("Objects") }</th><th class="num">{ "RV" }</th><th class="num" title="The oldest resourceVersion a watch can resume from">{ "Oldest RV" }</th></tr></thead>
                 <tbody>
                     { for Kind::ALL.iter().filter_map(|k| api.watch_cache(*k).map(|c| (k, c))).map(|(k, c)| html! {
                         <tr><td>{ k.resource() }</td><td class="num">{ c.len() }</td><td class="num">{ c.revision() }</td><td class="num">{ c.oldest_servable() }</td></tr>

@@ -17,6 +17,7 @@ const SHOWN: usize = 200;
 pub fn revision_timeline(props: &Props) -> Html {
     let session = props.session.read();
     let lang = session.lang;
+    let tr = |en| super::i18n::tr(lang, en);
     let store = session.world().api.store();
     let compacted = store.compact_revision();
     let history: Vec<_> = store.history().rev().take(SHOWN).collect();
@@ -24,7 +25,7 @@ pub fn revision_timeline(props: &Props) -> Html {
     let mut line_drawn = false;
     for (rev, event) in &history {
         if let Some(c) = compacted.filter(|c| *rev <= *c && !line_drawn) {
-            rows.push(compaction_row(c));
+            rows.push(compaction_row(c, lang));
             line_drawn = true;
         }
         let (op, class, detail) = match event {
@@ -41,27 +42,35 @@ pub fn revision_timeline(props: &Props) -> Html {
         });
     }
     if let Some(c) = compacted.filter(|_| !line_drawn) {
-        rows.push(compaction_row(c));
+        rows.push(compaction_row(c, lang));
     }
     let hidden = store.history_len().saturating_sub(SHOWN);
     html! {
         <table class="timeline" aria-label={super::i18n::tr(lang, "Revision history")}>
-            <thead><tr><th class="num">{ "Rev" }</th><th>{ "Event" }</th><th>{ "Key" }</th><th>{ "Version" }</th></tr></thead>
+            <thead><tr><th class="num">{ tr("Rev") }</th><th>{ tr("Event") }</th><th>{ tr("Key") }</th><th>{ tr("Version") }</th></tr></thead>
             <tbody>
                 { for rows }
                 if hidden > 0 {
-                    <tr><td colspan="4" class="more">{ format!("… {hidden} older revisions") }</td></tr>
+                    <tr><td colspan="4" class="more">{ format!("… +{hidden}") }</td></tr>
                 }
-                <tr class="origin"><td class="num">{ 1 }</td><td colspan="3">{ "empty store: the first write is revision 2" }</td></tr>
+                <tr class="origin"><td class="num">{ 1 }</td><td colspan="3">{ tr("empty store: the first write is revision 2") }</td></tr>
             </tbody>
         </table>
     }
 }
 
-fn compaction_row(rev: i64) -> Html {
+fn compaction_row(rev: i64, lang: crate::scenario::Lang) -> Html {
+    let text = match lang {
+        crate::scenario::Lang::Ko => format!(
+            "리비전 {rev}에서 컴팩션: 그 아래 리비전은 읽을 수 없고, 그 이하에는 key마다 가장 최신 리비전만 남습니다"
+        ),
+        crate::scenario::Lang::En => {
+            format!("compacted at revision {rev}: reads below it fail; at or below it only each key's newest revision remains")
+        }
+    };
     html! {
         <tr class="compaction">
-            <td colspan="4" role="note">{ format!("compacted at revision {rev}: reads below it fail; at or below it only each key's newest revision remains") }</td>
+            <td colspan="4" role="note">{ text }</td>
         </tr>
     }
 }
