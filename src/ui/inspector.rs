@@ -139,6 +139,12 @@ pub fn inspector(props: &Props) -> Html {
                     Worker::Reconciling { key, since, .. } => format!("worker {i}: reconciling {key} since {}.{:03}s", since / 1000, since % 1000),
                 } }</li> }) }</ul>
                 <p>{ if ko { format!("reconcile {}회, 재시도 {}회", costs.reconciles, costs.requeues) } else { format!("{} reconciles, {} requeues", costs.reconciles, costs.requeues) } }</p>
+                <h4>{ super::i18n::tr(session.lang, "Last results") }</h4>
+                <ol class="results">
+                    { for session.visible_trace().iter().rev().filter(|e| e.kind == crate::sim::TraceKind::ReconcileEnd).take(6).map(|e| html! {
+                        <li class="mono">{ format!("#{} {}", e.step, e.summary) }</li>
+                    }) }
+                </ol>
             </> }
         }
     };

@@ -36,6 +36,14 @@ pub fn metrics_panel(props: &Props) -> Html {
                     }
                 </tbody>
             </table>
+            <table aria-label={tr("Watchers")}>
+                <thead><tr><th>{ "#" }</th><th>{ tr("Resource") }</th><th>{ tr("User") }</th><th class="num">{ tr("Queued") }</th></tr></thead>
+                <tbody>
+                    { for api.watchers().filter(|(_, w)| !w.closed).take(20).map(|(id, w)| html! {
+                        <tr><td class="num">{ id }</td><td>{ w.filter.kind.resource() }</td><td class="mono">{ &w.user }</td><td class="num">{ w.pending.len() }</td></tr>
+                    }) }
+                </tbody>
+            </table>
             <table aria-label={tr("Watch caches")}>
                 <thead><tr><th>{ tr("Watch caches") }</th><th class="num">{ tr("Objects") }</th><th class="num">{ "RV" }</th><th class="num" title="The oldest resourceVersion a watch can resume from">{ "Oldest RV" }</th></tr></thead>
                 <tbody>
