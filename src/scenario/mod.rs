@@ -305,38 +305,26 @@ pub fn judge(scenario: &Scenario, world: &World, trace: &[TraceEvent]) -> Vec<Ve
                 }
                 Expectation::CacheMatchesStore => match world.informers.first() {
                     Some(stack) => {
-                        let kind = stack.config.reflector.kind;
-                        let prefix = format!("/registry/{}/", kind.resource());
-                        let store: Vec<(String, String)> = world
-                            .api
-                            .store()
-                            .range(&KeyRange::prefix(prefix.clone()), 0, 0)
-                            .map(|r| {
-                                r.kvs
-                                    .iter()
-                                    .map(|kv| (kv.key[prefix.len()..].to_string(), kv.mod_revision.to_string()))
-                                    .collect()
-                            })
-                            .unwrap_or_default();
+                        // What the store holds within the informer's scope, as a fresh LIST sees it.
                         let scope = &stack.config.reflector;
-                        let selector =
-                            crate::cluster::selector::LabelSelector::parse(&scope.label_selector).unwrap_or_default();
-                        let wanted: Vec<(String, String)> = store
-                            .into_iter()
-                            .filter(|(key, _)| {
-                                let obj = stack.informer.indexer.get_by_key(key);
-                                let ns_ok =
-                                    scope.namespace.as_deref().is_none_or(|ns| key.starts_with(&format!("{ns}/")));
-                                ns_ok && (selector.is_empty() || obj.is_some())
-                            })
-                            .collect();
+                        let opts = crate::cluster::ListOptions {
+                            namespace: scope.namespace.clone(),
+                            label_selector: scope.label_selector.clone(),
+                            field_selector: scope.field_selector.clone(),
+                            ..Default::default()
+                        };
+                        let stored: Vec<(String, String)> = world
+                            .api
+                            .peek_list(&crate::cluster::UserInfo::admin(), scope.kind, &opts)
+                            .map(|l| l.items.iter().map(|o| (o.key(), o.metadata.resource_version.clone())).collect())
+                            .unwrap_or_default();
                         let cached: Vec<(String, String)> = stack
                             .informer
                             .indexer
                             .objects()
                             .map(|o| (o.key(), o.metadata.resource_version.clone()))
                             .collect();
-                        (wanted == cached, format!("store {} objects, cache {}", wanted.len(), cached.len()))
+                        (stored == cached, format!("store {} objects, cache {}", stored.len(), cached.len()))
                     }
                     None => (false, "no informer".into()),
                 },
