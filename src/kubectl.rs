@@ -307,7 +307,7 @@ fn write_manifest(command: &str, args: &Args, stdin: &str, namespace: &str, worl
 }
 
 /// kubectl's lower-case type with its group: `deployment.apps`.
-fn kubectl_type(kind: Kind) -> String {
+pub fn kubectl_type(kind: Kind) -> String {
     match kind.group() {
         "" => kind.name().to_ascii_lowercase(),
         g => format!("{}.{g}", kind.name().to_ascii_lowercase()),

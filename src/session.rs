@@ -93,12 +93,9 @@ fn parse_manifest(text: &str) -> Result<ApiObject, Status> {
         .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")))
 }
 
-/// kubectl's `<kind>/<name>` (lower-case kind, with the group outside the core group).
+/// kubectl's `<type>/<name>`, e.g. `deployment.apps/web`.
 fn kubectl_ref(kind: Kind, name: &str) -> String {
-    match kind.group() {
-        "" => format!("{}/{name}", kind.name().to_ascii_lowercase()),
-        g => format!("{}.{g}/{name}", kind.name().to_ascii_lowercase()),
-    }
+    format!("{}/{name}", crate::kubectl::kubectl_type(kind))
 }
 
 impl Session {

@@ -43,18 +43,10 @@ fn handler_calls(trace: &[TraceEvent]) -> Vec<(String, String, i64)> {
 }
 
 fn update(w: &World, name: &str, value: &str) -> Action {
-    let mut obj = w
-        .api
-        .store()
-        .range(&informer_playground::cluster::KeyRange::single(format!("/registry/configmaps/default/{name}")), 0, 1)
-        .unwrap()
-        .kvs[0]
-        .value
-        .clone();
-    let mut parsed = ApiObject::from_json(&obj).unwrap();
-    parsed.body.insert("data".into(), json!({"v": value}));
-    obj.clear();
-    Action::Update(parsed)
+    let key = informer_playground::cluster::KeyRange::single(format!("/registry/configmaps/default/{name}"));
+    let mut obj = ApiObject::from_json(&w.api.store().range(&key, 0, 1).unwrap().kvs[0].value).unwrap();
+    obj.body.insert("data".into(), json!({"v": value}));
+    Action::Update(obj)
 }
 
 fn delete(name: &str) -> Action {

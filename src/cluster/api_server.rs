@@ -363,12 +363,11 @@ impl ApiServer {
     pub fn create(&mut self, user: &UserInfo, obj: ApiObject) -> Result<ApiObject, Status> {
         // A kind the server does not serve never reaches a resource's handler or metrics.
         let kind = Self::kind_of(&obj)?;
-        let result = self.do_create(user, obj);
+        let result = self.do_create(user, kind, obj);
         self.finish("POST", kind, "", 201, result)
     }
 
-    fn do_create(&mut self, user: &UserInfo, mut obj: ApiObject) -> Result<ApiObject, Status> {
-        let kind = Self::kind_of(&obj)?;
+    fn do_create(&mut self, user: &UserInfo, kind: Kind, mut obj: ApiObject) -> Result<ApiObject, Status> {
         if obj.metadata.namespace.is_empty() {
             obj.metadata.namespace = "default".into();
         }
@@ -411,7 +410,7 @@ impl ApiServer {
     pub fn update(&mut self, user: &UserInfo, obj: ApiObject) -> Result<ApiObject, Status> {
         // A kind the server does not serve never reaches a resource's handler or metrics.
         let kind = Self::kind_of(&obj)?;
-        let result = self.do_update(user, obj, false);
+        let result = self.do_update(user, kind, obj, false);
         self.finish("PUT", kind, "", 200, result)
     }
 
@@ -419,12 +418,17 @@ impl ApiServer {
     pub fn update_status(&mut self, user: &UserInfo, obj: ApiObject) -> Result<ApiObject, Status> {
         // A kind the server does not serve never reaches a resource's handler or metrics.
         let kind = Self::kind_of(&obj)?;
-        let result = self.do_update(user, obj, true);
+        let result = self.do_update(user, kind, obj, true);
         self.finish("PUT", kind, "status", 200, result)
     }
 
-    fn do_update(&mut self, user: &UserInfo, mut obj: ApiObject, status_only: bool) -> Result<ApiObject, Status> {
-        let kind = Self::kind_of(&obj)?;
+    fn do_update(
+        &mut self,
+        user: &UserInfo,
+        kind: Kind,
+        mut obj: ApiObject,
+        status_only: bool,
+    ) -> Result<ApiObject, Status> {
         if obj.metadata.namespace.is_empty() {
             obj.metadata.namespace = "default".into();
         }
