@@ -1,6 +1,8 @@
 //! The command line: runs the simulation headless and prints its trace.
 
+use informer_playground::i18n::{self, Lang};
 use informer_playground::scenario::{self, Scenario};
+use informer_playground::world::TraceEvent;
 use informer_playground::world::{self, World};
 
 /// Reads and checks a scenario file.
@@ -34,7 +36,8 @@ SCENARIOS:
 OPTIONS:
     --seed N    Seed of the random source (backoff jitter, watch timeouts); default 1
     --steps N   Stop after N steps; default: run until the pipeline is idle (at most 100000)
-    --json      One JSON object per step: step, time_ms, from, to, kind, key, rv, summary
+    --json      One JSON object per step: step, time_ms, from, to, kind, key, rv, outcome
+                (typed, with its tags' facts) and summary
 ";
 
 /// Runs one command line; returns the process exit code.
@@ -166,8 +169,7 @@ impl RunArgs {
                 break;
             }
             let Some(event) = world.step() else { break };
-            let line =
-                if self.json { serde_json::to_string(&event).map_err(|e| e.to_string())? } else { event.to_string() };
+            let line = if self.json { json_line(&event) } else { i18n::line(&event) };
             trace.push(event);
             // A closed pipe (`| head`) ends the run quietly.
             if writeln!(out, "{line}").is_err() {
@@ -191,4 +193,13 @@ impl RunArgs {
         }
         Ok(all)
     }
+}
+
+/// One step as a JSON object: its typed fields and outcome, and the English summary.
+fn json_line(event: &TraceEvent) -> String {
+    let mut value = serde_json::to_value(event).unwrap_or_default();
+    if let Some(map) = value.as_object_mut() {
+        map.insert("summary".into(), i18n::summary(event, Lang::En).into());
+    }
+    value.to_string()
 }

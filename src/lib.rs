@@ -11,6 +11,7 @@ pub mod base64;
 pub mod client;
 pub mod cluster;
 pub mod controller;
+pub mod i18n;
 pub mod kubectl;
 pub mod scenario;
 pub mod session;

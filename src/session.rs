@@ -7,7 +7,8 @@
 use crate::cluster::api_errors::Status;
 use crate::cluster::{ApiObject, ApiServer, Kind};
 use crate::scenario::{library, Lang, Scenario, Text};
-use crate::sim::{Stage, TraceEvent};
+use crate::sim::Stage;
+use crate::world::TraceEvent;
 use crate::world::{self, Fault, History, World};
 
 /// What a person does on the page.
@@ -153,7 +154,7 @@ impl Session {
             .questions
             .iter()
             .enumerate()
-            .filter(|(_, q)| self.visible_trace().iter().any(|e| crate::scenario::fires(&q.trigger(), e)))
+            .filter(|(_, q)| crate::scenario::find(&q.when, self.visible_trace()).is_some())
             .map(|(i, q)| (i, q, self.answers.get(&i).copied()))
             .collect()
     }
@@ -309,17 +310,29 @@ impl Session {
             _ => return Message::Failed("nothing to write".into()),
         };
         self.act(world_action);
-        match self.current().map(|e| e.summary.clone()) {
-            Some(summary) if summary.contains(" failed: ") => {
-                Message::Failed(summary.split_once(" failed: ").map(|(_, e)| e.to_string()).unwrap_or(summary))
-            }
-            Some(_) => {
-                let rv = self.current().map_or(0, |e| e.rv);
+        match self.write_failure() {
+            Some(Err(failure)) => Message::Failed(failure),
+            Some(Ok(rv)) => {
                 let at = if rv > 0 { format!(" (resourceVersion {rv})") } else { String::new() };
                 Message::Done(format!("{} {verb}{at}", kubectl_ref(kind, &name)))
             }
             None => Message::Failed("the write did not reach the API server".into()),
         }
+    }
+
+    /// The answer to the write the current step made: its resourceVersion, or what refused it
+    /// in kubectl's words. `None` when the current step is not a person's write.
+    fn write_failure(&self) -> Option<Result<i64, String>> {
+        let crate::world::Outcome::UserWrite { answer, no_match, kind, .. } = &self.current()?.outcome else {
+            return None;
+        };
+        Some(match (answer, no_match) {
+            (_, Some(selector)) => {
+                Err(format!("error: no {} matches {selector}", kind.map_or("objects", |k| k.resource())))
+            }
+            (Ok(rv), None) => Ok(*rv),
+            (Err(status), None) => Err(status.to_string()),
+        })
     }
 
     fn kubectl(&mut self, entry: &str) {
@@ -335,10 +348,8 @@ impl Session {
             }
             crate::kubectl::Outcome::Write(action, done) => {
                 self.act(action);
-                match self.current().map(|e| e.summary.clone()) {
-                    Some(summary) if summary.contains(" failed: ") => {
-                        summary.split_once(" failed: ").map(|(_, e)| e.to_string()).unwrap_or(summary)
-                    }
+                match self.write_failure() {
+                    Some(Err(failure)) => failure,
                     _ => done,
                 }
             }

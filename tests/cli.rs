@@ -118,6 +118,6 @@ fn list_validate_and_run_serve_scenario_authors() {
     assert!(out.contains("expect NOT MET: Reconciles"), "{out}");
     let (code, out, _) = run(&["run", "stale-read"]);
     assert_eq!(code, 0);
-    assert!(out.contains("expect met: TraceContains"));
+    assert!(out.contains("expect met: Steps"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }

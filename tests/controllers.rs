@@ -6,7 +6,10 @@ use informer_playground::cluster::selector::LabelSelector;
 use informer_playground::cluster::{ApiObject, KeyRange, Kind};
 use informer_playground::controller::cache_reader::CacheList;
 use informer_playground::controller::reconciler::ReconcilerKind;
-use informer_playground::sim::{TraceEvent, TraceKind};
+use informer_playground::controller::reconciler::{Decision, ReconcileResult, WriteOp};
+use informer_playground::sim::TraceKind;
+use informer_playground::world::outcome::{Outcome, Read, Requeue};
+use informer_playground::world::TraceEvent;
 use informer_playground::world::{Action, Fault, World, WorldConfig, DEFAULT_SYNC_PERIOD_MS};
 use serde_json::{json, Value};
 
@@ -76,12 +79,22 @@ fn semantics_6_scaling_a_deployment_3_to_5_to_2_converges_hop_by_hop() {
     );
     assert_eq!(w.informer_for(Kind::Pod).unwrap().informer.indexer.len(), 2, "the cache agrees with the store");
 
-    let hops =
-        |kind: TraceKind, text: &str| trace.iter().filter(|e| e.kind == kind && e.summary.contains(text)).count();
-    assert_eq!(hops(TraceKind::ApiWrite, "Create Pod default/web-"), 5, "3 then 2 creates");
-    assert_eq!(hops(TraceKind::ApiWrite, "Delete Pod default/web-"), 3);
-    assert!(hops(TraceKind::ApiWrite, "kubelet: default/web-") >= 10, "each Pod goes ContainerCreating, then Running");
-    assert!(hops(TraceKind::HandlerCall, "queue.Add(default/web)") > 5, "Pod events enqueue their owner");
+    let writes = |want: WriteOp| {
+        trace
+            .iter()
+            .filter(|e| matches!(e.outcome, Outcome::ApiWrite { op, kind: Kind::Pod, .. } if op == want))
+            .filter(|e| e.key.starts_with("default/web-"))
+            .count()
+    };
+    assert_eq!(writes(WriteOp::Create), 5, "3 then 2 creates");
+    assert_eq!(writes(WriteOp::Delete), 3);
+    let kubelet = trace.iter().filter(|e| matches!(e.outcome, Outcome::KubeletReport { gone: false, .. })).count();
+    assert!(kubelet >= 10, "each Pod goes ContainerCreating, then Running");
+    let enqueued = trace
+        .iter()
+        .filter(|e| matches!(&e.outcome, Outcome::HandlerCalled { enqueued: Some(k), .. } if k == "default/web"))
+        .count();
+    assert!(enqueued > 5, "Pod events enqueue their owner");
     let route: Vec<(&str, &str)> = trace.iter().map(|e| (e.from.name(), e.to.name())).collect();
     for hop in [
         ("reconciler", "api-server"),
@@ -103,12 +116,20 @@ fn semantics_6_trap_1_stale_read_after_update_and_the_idempotent_remedy() {
     let mut w = World::new(WorldConfig::stamp(), vec![cm]).unwrap();
     let trace = w.run_until_idle(500);
     let response = trace.iter().find(|e| e.kind == TraceKind::ApiResponse).expect("the Update's response");
-    assert!(response.summary.contains("written at rv 3"), "{}", response.summary);
-    assert!(response.summary.contains("cache Get again: rv 2 — stale: the Update wrote rv 3"), "{}", response.summary);
-    assert!(response.summary.contains("APIReader Get: rv 3 (fresh from the API server)"), "{}", response.summary);
+    let Outcome::ApiAnswer { answer, reads, .. } = &response.outcome else { panic!("{response:?}") };
+    assert_eq!(answer, &Ok(3), "the Update wrote rv 3");
+    assert_eq!(
+        reads,
+        &vec![Read::CacheGet { result: Ok(2), stale: Some(3) }, Read::ApiGet { answer: Ok(3) }],
+        "the cache still says rv 2; the API reader says rv 3"
+    );
     let ends: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::WorkqueueGet).collect();
     assert_eq!(ends.len(), 2, "its own update's event brings the key back once");
-    assert!(ends[1].summary.contains("already \"true\": nothing to do"), "{}", ends[1].summary);
+    assert!(
+        matches!(&ends[1].outcome, Outcome::ReconcileStarts { decisions, .. } if matches!(decisions[..], [Decision::AlreadyStamped { rv: 3 }])),
+        "{:?}",
+        ends[1]
+    );
     assert_eq!(stored(&w, Kind::ConfigMap, "cfg").body["data"]["updated"], "true");
     assert_eq!(w.api.store().revision(), 3, "the idempotent reconcile converged with one write");
 }
@@ -221,18 +242,21 @@ fn failing(kind: ReconcilerKind) -> Vec<TraceEvent> {
 #[test]
 fn semantics_5_and_6_reconcile_results_drive_the_workqueue() {
     let trace = failing(ReconcilerKind::Failing { failures: 3, terminal: false });
-    let ends: Vec<&str> =
-        trace.iter().filter(|e| e.kind == TraceKind::ReconcileEnd).map(|e| e.summary.as_str()).collect();
+    let ends: Vec<&Outcome> = trace.iter().filter(|e| e.kind == TraceKind::ReconcileEnd).map(|e| &e.outcome).collect();
     assert_eq!(ends.len(), 4);
-    assert!(ends[0].contains("AddRateLimited: retry in 5 ms (requeues 1)"), "{}", ends[0]);
-    assert!(ends[1].contains("retry in 10 ms (requeues 2)"));
-    assert!(ends[2].contains("retry in 20 ms (requeues 3)"));
-    assert!(ends[3].ends_with("success → Forget"));
+    for (i, (delay_ms, requeues)) in [(5, 1), (10, 2), (20, 3)].into_iter().enumerate() {
+        assert!(
+            matches!(ends[i], Outcome::ReconcileEnds { then, .. } if *then == Requeue::RateLimited { delay_ms, requeues }),
+            "{:?}",
+            ends[i]
+        );
+    }
+    assert!(matches!(ends[3], Outcome::ReconcileEnds { result: ReconcileResult::Success, then: Requeue::Forget }));
 
     let terminal = failing(ReconcilerKind::Failing { failures: 0, terminal: true });
     let ends: Vec<&TraceEvent> = terminal.iter().filter(|e| e.kind == TraceKind::ReconcileEnd).collect();
     assert_eq!(ends.len(), 1);
-    assert!(ends[0].summary.contains("not requeued"));
+    assert!(matches!(ends[0].outcome, Outcome::ReconcileEnds { then: Requeue::Not, .. }));
 
     let mut config = WorldConfig::new(Kind::ConfigMap);
     config.controller.reconciler = ReconcilerKind::RequeueAfter(30_000);
@@ -251,7 +275,10 @@ fn semantics_5_concurrent_workers_never_share_a_key() {
     let mut w = World::new(config, objects).unwrap();
     let trace = w.run_until_idle(1_000);
     let starts: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::WorkqueueGet).collect();
-    assert!(starts.iter().any(|e| e.summary.starts_with("worker 1:")), "the second worker works");
+    assert!(
+        starts.iter().any(|e| matches!(e.outcome, Outcome::ReconcileStarts { worker: 1, .. })),
+        "the second worker works"
+    );
     let mut busy: Vec<(String, u64)> = Vec::new();
     for e in &trace {
         match e.kind {

@@ -18,14 +18,10 @@ fn every_bundled_scenario_runs_and_meets_its_expectations() {
             assert!(v.met, "{}: expectation not met: {} ({})", s.id, v.expectation, v.detail);
         }
         for (i, note) in s.narration.iter().enumerate() {
-            assert!(
-                trace.iter().any(|e| scenario::fires(&note.trigger(), e)),
-                "{}: narration[{i}] never appears",
-                s.id
-            );
+            assert!(scenario::find(&note.when, &trace).is_some(), "{}: narration[{i}] never appears", s.id);
         }
         for (i, q) in s.questions.iter().enumerate() {
-            assert!(trace.iter().any(|e| scenario::fires(&q.trigger(), e)), "{}: questions[{i}] never appears", s.id);
+            assert!(scenario::find(&q.when, &trace).is_some(), "{}: questions[{i}] never appears", s.id);
         }
         assert!(!s.expect.is_empty(), "{}: a lesson states what it shows", s.id);
     }
@@ -62,7 +58,7 @@ fn malformed_scenarios_name_the_file_the_field_and_what_was_expected() {
         .starts_with("lesson.json: timeline[0].fault: unknown fault \"meteor\", expected one of disconnect-watch"));
     let one_choice = MINIMAL.replace(
         r#""run""#,
-        r#""questions": [{"at_step": 1, "ask": {"ko": "?", "en": "?"}, "choices": [{"ko": "a", "en": "a"}], "answer": 0, "explain": {"ko": "e", "en": "e"}}], "run""#,
+        r#""questions": [{"match": {"at_step": 1}, "ask": {"ko": "?", "en": "?"}, "choices": [{"ko": "a", "en": "a"}], "answer": 0, "explain": {"ko": "e", "en": "e"}}], "run""#,
     );
     assert_eq!(error(&one_choice), "lesson.json: questions[0].choices: expected 2 to 4 choices, found 1");
     let backwards = MINIMAL.replace(

@@ -1,8 +1,10 @@
 //! The whole pipeline end to end, one message per step (semantics §1–§5, §8, §9).
 
+use informer_playground::client::delta_fifo::DeltaType;
 use informer_playground::cluster::{ApiObject, ApiServerConfig, Kind};
-use informer_playground::sim::{TraceEvent, TraceKind};
-use informer_playground::world::{Action, Fault, HandlerConfig, Route, World, WorldConfig};
+use informer_playground::sim::TraceKind;
+use informer_playground::world::outcome::{CallNote, Listed, Next, Outcome, ResyncOutcome};
+use informer_playground::world::{Action, Fault, HandlerConfig, Route, Tag, TraceEvent, World, WorldConfig};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -38,7 +40,12 @@ fn handler_calls(trace: &[TraceEvent]) -> Vec<(String, String, i64)> {
     trace
         .iter()
         .filter(|e| e.kind == TraceKind::HandlerCall)
-        .map(|e| (e.summary.split('(').next().unwrap_or_default().to_string(), e.key.clone(), e.rv))
+        .filter_map(|e| match &e.outcome {
+            Outcome::HandlerCalled { handler, call, .. } => {
+                Some((format!("{handler}.{}", call.name()), e.key.clone(), e.rv))
+            }
+            _ => None,
+        })
         .collect()
 }
 
@@ -62,11 +69,9 @@ fn semantics_1_2_list_then_watch_hands_the_resource_version_over() {
         .iter()
         .find(|e| e.kind == TraceKind::ListRequest && e.from.name() == "reflector" && e.to.name() == "api-server")
         .unwrap();
-    assert!(
-        first_list.summary.starts_with(r#"resourceVersion="0"&limit=500 → 2 items at rv 3"#),
-        "{}",
-        first_list.summary
-    );
+    let Outcome::ListServed { request, answer } = &first_list.outcome else { panic!("{first_list:?}") };
+    assert_eq!((request.resource_version.as_str(), request.limit), ("0", 500));
+    assert_eq!(answer, &Ok(Listed { items: 2, resource_version: 3 }));
     let watch = trace.iter().find(|e| e.kind == TraceKind::WatchRequest).unwrap();
     assert_eq!(watch.rv, 3, "the watch starts from the list's resourceVersion");
     assert!(kinds.contains(&TraceKind::Replace));
@@ -115,7 +120,7 @@ fn run_fingerprint(seed: u64) -> (u64, usize) {
     trace.extend(w.run_until(200, |_, _| false));
     let mut hasher = DefaultHasher::new();
     for e in &trace {
-        e.to_string().hash(&mut hasher);
+        serde_json::to_string(e).unwrap().hash(&mut hasher);
     }
     (hasher.finish(), trace.len())
 }
@@ -173,26 +178,23 @@ fn semantics_8_restart_gives_410_then_relist_with_tombstones() {
     w.act_at(5_000, Action::Create(cm("d", "1")));
     trace.extend(w.run_until_idle(500));
     let error = trace.iter().find(|e| e.kind == TraceKind::WatchError).expect("an ERROR event");
-    assert!(
-        error.summary.starts_with("Error from server (Expired): too old resource version: 4 (5)"),
-        "{}",
-        error.summary
+    let Outcome::WatchError { status, .. } = &error.outcome else { panic!("{error:?}") };
+    assert_eq!(
+        (status.code, status.reason, status.message.as_str()),
+        (410, "Expired", "too old resource version: 4 (5)")
     );
     assert_eq!(w.reflector().lists, 2, "a relist after the 410");
     let relist =
         trace.iter().filter(|e| e.kind == TraceKind::ListRequest && e.to.name() == "api-server").nth(1).unwrap();
     assert!(
-        trace.iter().any(|e| e.kind == TraceKind::Backoff && e.summary.starts_with("backoff elapsed")),
+        trace.iter().any(|e| matches!(&e.outcome, Outcome::BackoffElapsed { stale: false, next } if matches!(next[..], [Next::List(_)]))),
         "one backoff before the relist"
     );
-    assert!(
-        relist.summary.starts_with(r#"resourceVersion="4" → "#),
-        "relist at the last RV, no limit: {}",
-        relist.summary
-    );
+    let Outcome::ListServed { request, .. } = &relist.outcome else { panic!("{relist:?}") };
+    assert_eq!((request.resource_version.as_str(), request.limit), ("4", 0), "relist at the last RV, no limit");
     let tombstone = trace
         .iter()
-        .find(|e| e.kind == TraceKind::HandlerCall && e.summary.contains("DeletedFinalStateUnknown"))
+        .find(|e| matches!(e.outcome, Outcome::HandlerCalled { note: CallNote::Tombstone, .. }))
         .expect("a tombstone");
     assert_eq!(tombstone.key, "default/b");
     assert_eq!(cache_state(&w), store_state(&w));
@@ -210,10 +212,11 @@ fn semantics_7_compaction_with_the_watch_cache_off_gives_410_then_relist() {
     w.act_at(5_000, Action::Fault(Fault::CompactStore));
     trace.extend(w.run_until_idle(500));
     let error = trace.iter().find(|e| e.kind == TraceKind::WatchError).expect("an ERROR event");
-    assert!(error.summary.contains("The resourceVersion for the provided watch is too old."), "{}", error.summary);
-    assert!(trace.iter().any(|e| e.kind == TraceKind::HandlerCall
-        && e.key == "default/a"
-        && e.summary.contains("DeletedFinalStateUnknown")));
+    assert_eq!(
+        error.outcome.status().map(|s| s.message.as_str()),
+        Some("The resourceVersion for the provided watch is too old.")
+    );
+    assert!(trace.iter().any(|e| e.kind == TraceKind::HandlerCall && e.key == "default/a" && e.has(Tag::Tombstone)));
     assert_eq!(cache_state(&w), store_state(&w));
 }
 
@@ -248,12 +251,11 @@ fn semantics_1_6_and_4_resync_replays_known_objects_to_handlers_due() {
     let period = w.informer().resync_check_period();
     assert!((27_000..33_000).contains(&period), "SyncPeriod jittered in [0.9, 1.1): {period}");
     let trace = w.run_until(200, |e, _| e.time_ms > period && e.kind == TraceKind::WorkqueueDone);
-    let resync =
-        trace.iter().find(|e| e.kind == TraceKind::Resync && e.summary.starts_with("Resync:")).expect("a resync");
-    assert_eq!(resync.summary, "Resync: 2 Sync deltas for known objects");
+    let resync = trace.iter().find(|e| e.has(Tag::Resync) && e.kind == TraceKind::Resync).expect("a resync");
+    assert_eq!(resync.outcome, Outcome::Resync(ResyncOutcome::Queued { deltas: 2 }));
     let calls = handler_calls(&trace);
     assert!(calls.iter().all(|c| c.0 == "controller.OnUpdate"), "a sync reaches only handlers due: {calls:?}");
-    assert!(trace.iter().any(|e| e.summary.contains("(resync: same rv)")));
+    assert!(trace.iter().any(|e| matches!(e.outcome, Outcome::HandlerCalled { note: CallNote::ResyncSameRv, .. })));
 }
 
 #[test]
@@ -269,9 +271,10 @@ fn semantics_2_3_deltas_of_one_key_are_popped_together() {
     // Let the three events reach the FIFO before the first Pop.
     let trace = w.run_until_idle(200);
     let pops: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::Pop).collect();
+    use DeltaType::{Deleted, Updated};
     assert!(
-        pops.iter()
-            .any(|p| p.summary.contains("[Updated, Updated, Deleted]") || p.summary.contains("[Updated, Deleted]")),
+        pops.iter().any(|p| matches!(&p.outcome, Outcome::Popped { deltas, .. }
+            if *deltas == [Updated, Updated, Deleted] || *deltas == [Updated, Deleted])),
         "{pops:?}"
     );
     assert!(w.informer().indexer.is_empty());
@@ -284,7 +287,7 @@ fn drop_next_event_loses_a_notification_while_the_cache_stays_right() {
     w.act(Action::Fault(Fault::DropNextEvent));
     w.act(update(&w, "a", "1"));
     let trace = w.run_until_idle(100);
-    assert!(trace.iter().any(|e| e.kind == TraceKind::EventLost && e.summary.contains("lost before the handler ran")));
+    assert!(trace.iter().any(|e| matches!(e.outcome, Outcome::HandlerCalled { lost: true, .. })));
     assert!(!trace.iter().any(|e| e.kind == TraceKind::WorkqueueAdd), "the handler never ran");
     assert_eq!(cache_state(&w), store_state(&w), "the indexer was written before the notification was lost");
 }

@@ -19,13 +19,19 @@ use crate::cluster::ApiObject;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// The kinds of change a delta records (§2.1). Informers always emit `Replaced` on relist.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum DeltaType {
     Added,
     Updated,
     Deleted,
     Replaced,
     Sync,
+    /// Atomic RealFIFO (client-go ≥ 1.36): a whole relist as one delta.
+    ReplacedAll,
+    /// Atomic RealFIFO: a resync of every known object as one delta.
+    SyncAll,
+    /// Atomic RealFIFO: a bookmark's resourceVersion for the indexer.
+    Bookmark,
 }
 
 impl DeltaType {
@@ -36,6 +42,9 @@ impl DeltaType {
             DeltaType::Deleted => "Deleted",
             DeltaType::Replaced => "Replaced",
             DeltaType::Sync => "Sync",
+            DeltaType::ReplacedAll => "ReplacedAll",
+            DeltaType::SyncAll => "SyncAll",
+            DeltaType::Bookmark => "Bookmark",
         }
     }
 }

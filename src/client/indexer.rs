@@ -158,8 +158,10 @@ impl Indexer {
         self.total_scanned += n as u64;
     }
 
+    /// An index by name; the error is the missing index's name (`Index with name <name>
+    /// does not exist`).
     fn index(&self, name: &str) -> Result<&BTreeMap<String, Rc<BTreeSet<String>>>, String> {
-        self.indices.get(name).ok_or_else(|| format!("Index with name {name} does not exist"))
+        self.indices.get(name).ok_or_else(|| name.to_string())
     }
 
     /// Objects whose index `name` has `value`: reads one set.
@@ -249,7 +251,7 @@ mod tests {
         assert_eq!(ix.by_index(NAMESPACE_INDEX, "a").unwrap().len(), 2);
         assert_eq!(ix.last_scanned, 2);
         assert_eq!(ix.index_keys(NAMESPACE_INDEX, "a").unwrap(), vec!["a/p1", "a/p2"]);
-        assert_eq!(ix.by_index("nope", "x").unwrap_err(), "Index with name nope does not exist");
+        assert_eq!(ix.by_index("nope", "x").unwrap_err(), "nope", "the error names the missing index");
         ix.list();
         assert_eq!(ix.last_scanned, 3);
     }

@@ -20,7 +20,39 @@ use super::delta_fifo::{Delta, DeltaFifo, DeltaObject, DeltaType, Queue};
 use super::indexer::Indexer;
 use crate::cluster::ApiObject;
 use crate::sim::Millis;
+use serde::Serialize;
 use std::collections::VecDeque;
+
+/// An indexer write by `processDeltas`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IndexerWrite {
+    Add,
+    Update,
+    Delete,
+    /// A whole relist applied at once (atomic RealFIFO).
+    Replace,
+    /// Nothing written (a resync of everything, a bookmark).
+    None,
+}
+
+/// A handler function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum HandlerFn {
+    OnAdd,
+    OnUpdate,
+    OnDelete,
+}
+
+impl HandlerFn {
+    pub fn name(self) -> &'static str {
+        match self {
+            HandlerFn::OnAdd => "OnAdd",
+            HandlerFn::OnUpdate => "OnUpdate",
+            HandlerFn::OnDelete => "OnDelete",
+        }
+    }
+}
 
 /// `minimumResyncPeriod`.
 pub const MINIMUM_RESYNC_MS: Millis = 1_000;
@@ -34,13 +66,18 @@ pub enum Notification {
 }
 
 impl Notification {
-    /// The handler function it calls: `OnAdd`, `OnUpdate`, `OnDelete`.
-    pub fn name(&self) -> &'static str {
+    /// The handler function it calls.
+    pub fn call(&self) -> HandlerFn {
         match self {
-            Notification::Add { .. } => "OnAdd",
-            Notification::Update { .. } => "OnUpdate",
-            Notification::Delete(_) => "OnDelete",
+            Notification::Add { .. } => HandlerFn::OnAdd,
+            Notification::Update { .. } => HandlerFn::OnUpdate,
+            Notification::Delete(_) => HandlerFn::OnDelete,
         }
+    }
+
+    /// The handler function's name: `OnAdd`, `OnUpdate`, `OnDelete`.
+    pub fn name(&self) -> &'static str {
+        self.call().name()
     }
 
     pub fn key(&self) -> String {
@@ -88,9 +125,10 @@ pub struct Listener {
 pub struct Applied {
     pub key: String,
     pub rv: i64,
-    /// `add`, `update` or `delete` on the indexer.
-    pub write: &'static str,
-    pub notification: &'static str,
+    /// The indexer write.
+    pub write: IndexerWrite,
+    /// The handler function notified, if any.
+    pub call: Option<HandlerFn>,
     /// Listeners that received a notification, and whether each was idle (empty buffer).
     pub notified: Vec<(usize, bool)>,
 }
@@ -198,24 +236,24 @@ impl SharedInformer {
         let (write, notification, sync) = match (delta.kind, delta.object) {
             (DeltaType::Deleted, object) => {
                 self.indexer.delete(&key);
-                ("delete", Notification::Delete(object), false)
+                (IndexerWrite::Delete, Notification::Delete(object), false)
             }
             (_, DeltaObject::Object(obj)) => match self.indexer.get_by_key(&key).cloned() {
                 Some(old) => {
                     self.indexer.update(obj.clone());
                     let sync = old.metadata.resource_version == obj.metadata.resource_version;
-                    ("update", Notification::Update { old, new: obj }, sync)
+                    (IndexerWrite::Update, Notification::Update { old, new: obj }, sync)
                 }
                 None => {
                     self.indexer.update(obj.clone());
-                    ("add", Notification::Add { obj, is_in_initial_list }, false)
+                    (IndexerWrite::Add, Notification::Add { obj, is_in_initial_list }, false)
                 }
             },
-            (_, tombstone) => ("none", Notification::Delete(tombstone), false),
+            (_, tombstone) => (IndexerWrite::None, Notification::Delete(tombstone), false),
         };
-        let name = notification.name();
+        let call = Some(notification.call());
         let notified = self.distribute(notification, sync);
-        Applied { key, rv, write, notification: name, notified }
+        Applied { key, rv, write, call, notified }
     }
 
     /// `processor.distribute`: a sync goes only to listeners that are syncing.
@@ -284,7 +322,7 @@ mod tests {
         inf.process_delta(delta(DeltaType::Added, obj("a", 2)), false);
         inf.process_delta(delta(DeltaType::Updated, obj("b", 3)), false);
         let d = inf.process_delta(delta(DeltaType::Deleted, obj("a", 4)), false);
-        assert_eq!((d.write, d.notification), ("delete", "OnDelete"));
+        assert_eq!((d.write, d.call), (IndexerWrite::Delete, Some(HandlerFn::OnDelete)));
         assert_eq!(drain(&mut inf, h), vec!["OnAdd", "OnUpdate", "OnAdd", "OnDelete"]);
         assert_eq!(inf.indexer.keys().collect::<Vec<_>>(), vec!["ns/b"]);
     }

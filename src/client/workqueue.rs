@@ -13,13 +13,16 @@ use crate::sim::Millis;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// What `Add` did with an item.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum AddOutcome {
     Queued,
-    /// Already waiting: deduplicated.
+    /// Already waiting in the queue: deduplicated.
     AlreadyQueued,
-    /// A worker holds it: it runs again after `Done`.
+    /// A worker holds it: it is marked dirty and runs again after `Done`.
     WhileProcessing,
+    /// A worker holds it and it is already marked to run again: nothing changes.
+    AlreadyDirty,
     ShuttingDown,
 }
 
@@ -57,7 +60,7 @@ impl Workqueue {
             return AddOutcome::ShuttingDown;
         }
         if self.dirty.contains(item) {
-            return AddOutcome::AlreadyQueued;
+            return if self.processing.contains(item) { AddOutcome::AlreadyDirty } else { AddOutcome::AlreadyQueued };
         }
         self.dirty.insert(item.to_string());
         if self.processing.contains(item) {
@@ -180,6 +183,7 @@ mod tests {
         q.add("a");
         let a = q.get().unwrap();
         assert_eq!(q.add("a"), AddOutcome::WhileProcessing);
+        assert_eq!(q.add("a"), AddOutcome::AlreadyDirty, "dirty while processing is not 'already queued'");
         assert_eq!(q.len(), 0, "not handed to a second worker");
         assert!(q.get().is_none());
         assert!(q.done(&a));

@@ -61,6 +61,11 @@ impl Kind {
         }
     }
 
+    /// The version of the kind's group (`v1` for every kind served).
+    pub fn version(self) -> &'static str {
+        "v1"
+    }
+
     /// `GroupResource.String()`: `pods`, or `deployments.apps` outside the core group.
     pub fn group_resource(self) -> String {
         match self.group() {

@@ -152,7 +152,8 @@ fn prefix(kind: Kind, namespace: Option<&str>) -> String {
     }
 }
 
-fn storage_key(kind: Kind, namespace: &str, name: &str) -> String {
+/// Where an object is stored: `/registry/<resource>/<namespace>/<name>`.
+pub fn storage_key(kind: Kind, namespace: &str, name: &str) -> String {
     format!("/registry/{}/{namespace}/{name}", kind.resource())
 }
 

@@ -21,11 +21,19 @@ use crate::cluster::selector::LabelSelector;
 use crate::cluster::{ApiObject, Kind};
 use std::fmt;
 
-/// A failed read: an API status (NotFound) or a plain client error.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A failed read, as a value; `Display` words it as controller-runtime and client-go do.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "error", rename_all = "kebab-case")]
 pub enum ReadError {
+    /// An API status (`NotFound`, worded with the Kind).
     Status(Status),
-    Plain(String),
+    /// No informer for the kind (`ErrResourceNotCached`): `/v1, Kind=Pod is not cached`.
+    NotCached(Kind),
+    /// client-go's `Index with name <name> does not exist`.
+    NoIndex(String),
+    /// A namespace outside a namespaced cache's scope (`verb` is `get` or `list`; `what` is
+    /// `ns/name` or `ns`).
+    UnknownNamespace { verb: &'static str, what: String },
 }
 
 impl ReadError {
@@ -38,7 +46,11 @@ impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadError::Status(s) => f.write_str(&s.message),
-            ReadError::Plain(m) => f.write_str(m),
+            ReadError::NotCached(kind) => write!(f, "{}/{}, Kind={} is not cached", kind.group(), kind.version(), kind),
+            ReadError::NoIndex(name) => write!(f, "Index with name {name} does not exist"),
+            ReadError::UnknownNamespace { verb, what } => {
+                write!(f, "unable to {verb}: {what} because of unknown namespace for the cache")
+            }
         }
     }
 }
@@ -68,9 +80,7 @@ fn outside_scope(scope: &ReflectorConfig, namespace: &str) -> bool {
 /// `CacheReader.Get` through a namespace-scoped cache.
 pub fn get(indexer: &Indexer, scope: &ReflectorConfig, namespace: &str, name: &str) -> Result<ApiObject, ReadError> {
     if outside_scope(scope, namespace) {
-        return Err(ReadError::Plain(format!(
-            "unable to get: {namespace}/{name} because of unknown namespace for the cache"
-        )));
+        return Err(ReadError::UnknownNamespace { verb: "get", what: format!("{namespace}/{name}") });
     }
     let key = if namespace.is_empty() { name.to_string() } else { format!("{namespace}/{name}") };
     indexer.get_by_key(&key).cloned().ok_or_else(|| not_found(scope.kind, name))
@@ -79,7 +89,7 @@ pub fn get(indexer: &Indexer, scope: &ReflectorConfig, namespace: &str, name: &s
 /// `CacheReader.List`.
 pub fn list(indexer: &mut Indexer, scope: &ReflectorConfig, opts: &CacheList) -> Result<Vec<ApiObject>, ReadError> {
     if let Some(ns) = opts.namespace.as_deref().filter(|ns| outside_scope(scope, ns)) {
-        return Err(ReadError::Plain(format!("unable to list: {ns} because of unknown namespace for the cache")));
+        return Err(ReadError::UnknownNamespace { verb: "list", what: ns.to_string() });
     }
     let candidates: Vec<&ApiObject> = match (&opts.field, &opts.namespace) {
         (Some((path, value)), ns) => {
@@ -87,9 +97,9 @@ pub fn list(indexer: &mut Indexer, scope: &ReflectorConfig, opts: &CacheList) ->
                 Some(ns) => format!("{ns}/{value}"),
                 None => format!("__all_namespaces/{value}"),
             };
-            indexer.by_index(&format!("field:{path}"), &indexed).map_err(ReadError::Plain)?
+            indexer.by_index(&format!("field:{path}"), &indexed).map_err(ReadError::NoIndex)?
         }
-        (None, Some(ns)) => indexer.by_index(NAMESPACE_INDEX, ns).map_err(ReadError::Plain)?,
+        (None, Some(ns)) => indexer.by_index(NAMESPACE_INDEX, ns).map_err(ReadError::NoIndex)?,
         (None, None) => indexer.list(),
     };
     Ok(candidates.into_iter().filter(|o| opts.labels.matches(&o.metadata.labels)).cloned().collect())

@@ -47,7 +47,8 @@ pub enum ReconcilerKind {
     RequeueAfter(Millis),
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "result", content = "detail", rename_all = "kebab-case")]
 pub enum ReconcileResult {
     Success,
     Error(String),
@@ -64,7 +65,102 @@ pub enum Write {
     Delete { kind: Kind, namespace: String, name: String },
 }
 
+/// The verb of a write, for the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum WriteOp {
+    Create,
+    Update,
+    /// `Status().Update`.
+    UpdateStatus,
+    Delete,
+}
+
+/// What a reconcile saw and decided, step by step: rendered for people at the edge.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "decision", rename_all = "kebab-case")]
+pub enum Decision {
+    /// `Get` found the object at this resourceVersion.
+    Found {
+        rv: i64,
+    },
+    /// A cache read failed (`ignored`: a NotFound the reconciler treats as "nothing to do").
+    ReadFailed {
+        list: bool,
+        error: ReadError,
+        ignored: bool,
+    },
+    /// The replicas a `Replicas` controller wants and has (`from_events`: counted from events
+    /// alone, edge-triggered).
+    Counted {
+        owner: Kind,
+        want: i64,
+        have: i64,
+        from_events: bool,
+    },
+    /// Creates and deletes made earlier and not yet seen in the cache.
+    WaitingExpectations {
+        adds: i64,
+        dels: i64,
+    },
+    WillCreate {
+        count: i64,
+    },
+    WillDelete {
+        count: i64,
+    },
+    /// The stale-read reconciler: `data.updated` is already `"true"`.
+    AlreadyStamped {
+        rv: i64,
+    },
+    /// The stale-read reconciler sets `data.updated="true"` on what it read at `rv`.
+    Stamp {
+        rv: i64,
+    },
+    /// The failing reconciler's attempt `n` of the `failures` that fail.
+    Attempt {
+        n: u32,
+        failures: u32,
+    },
+    TerminalFailure,
+    /// `RequeueAfter`.
+    CheckAgainIn {
+        ms: Millis,
+    },
+}
+
 impl Write {
+    pub fn op(&self) -> WriteOp {
+        match self {
+            Write::Create(_) => WriteOp::Create,
+            Write::Update(_) => WriteOp::Update,
+            Write::UpdateStatus(_) => WriteOp::UpdateStatus,
+            Write::Delete { .. } => WriteOp::Delete,
+        }
+    }
+
+    pub fn kind(&self) -> Kind {
+        match self {
+            Write::Create(o) | Write::Update(o) | Write::UpdateStatus(o) => o.kind().unwrap_or(Kind::Pod),
+            Write::Delete { kind, .. } => *kind,
+        }
+    }
+
+    /// `namespace/name` of the object written.
+    pub fn key(&self) -> String {
+        match self {
+            Write::Create(o) | Write::Update(o) | Write::UpdateStatus(o) => o.key(),
+            Write::Delete { namespace, name, .. } => format!("{namespace}/{name}"),
+        }
+    }
+
+    /// The resourceVersion an update sends (its precondition), if any.
+    pub fn sent_rv(&self) -> Option<i64> {
+        match self {
+            Write::Update(o) | Write::UpdateStatus(o) => Some(o.resource_version()).filter(|rv| *rv > 0),
+            _ => None,
+        }
+    }
+
     pub fn describe(&self) -> String {
         match self {
             Write::Create(o) => format!("Create {} {}", o.kind, o.key()),
@@ -98,14 +194,24 @@ pub enum PlanOp {
 pub struct Plan {
     pub ops: VecDeque<PlanOp>,
     /// What the reconciler saw and decided, for the trace.
-    pub notes: Vec<String>,
+    pub decisions: Vec<Decision>,
     /// The result once every write has succeeded.
     pub result: ReconcileResult,
 }
 
 impl Plan {
-    fn done(note: String, result: ReconcileResult) -> Self {
-        Plan { ops: VecDeque::new(), notes: vec![note], result }
+    fn done(decision: Decision, result: ReconcileResult) -> Self {
+        Plan { ops: VecDeque::new(), decisions: vec![decision], result }
+    }
+
+    fn read_failed(list: bool, error: ReadError) -> Self {
+        let result = ReconcileResult::Error(error.to_string());
+        Plan::done(Decision::ReadFailed { list, error, ignored: false }, result)
+    }
+
+    /// A failed read the reconciler shrugs off: it succeeds with nothing to do.
+    fn not_found(error: ReadError) -> Self {
+        Plan::done(Decision::ReadFailed { list: false, error, ignored: true }, ReconcileResult::Success)
     }
 }
 
@@ -178,27 +284,24 @@ impl Reconciler {
         let (namespace, name) = key.split_once('/').unwrap_or(("", key));
         match self.kind.clone() {
             ReconcilerKind::Observe => match cache.get(self.primary(), namespace, name) {
-                Ok(o) => {
-                    Plan::done(format!("Get: found at rv {}", o.metadata.resource_version), ReconcileResult::Success)
-                }
-                Err(e) => Plan::done(format!("Get: {e}"), ReconcileResult::Success),
+                Ok(o) => Plan::done(Decision::Found { rv: o.resource_version() }, ReconcileResult::Success),
+                Err(e) => Plan::not_found(e),
             },
             ReconcilerKind::Failing { failures, terminal } => {
                 let n = self.failures.entry(key.to_string()).or_default();
                 *n += 1;
+                let n = *n;
                 if terminal {
-                    Plan::done("terminal failure".into(), ReconcileResult::Terminal("invalid configuration".into()))
-                } else if *n <= failures {
-                    Plan::done(
-                        format!("attempt {n} fails"),
-                        ReconcileResult::Error(format!("simulated failure {n} of {failures}")),
-                    )
+                    Plan::done(Decision::TerminalFailure, ReconcileResult::Terminal("invalid configuration".into()))
+                } else if n <= failures {
+                    let error = format!("simulated failure {n} of {failures}");
+                    Plan::done(Decision::Attempt { n, failures }, ReconcileResult::Error(error))
                 } else {
-                    Plan::done(format!("attempt {n} succeeds"), ReconcileResult::Success)
+                    Plan::done(Decision::Attempt { n, failures }, ReconcileResult::Success)
                 }
             }
             ReconcilerKind::RequeueAfter(d) => {
-                Plan::done(format!("check again in {d} ms"), ReconcileResult::RequeueAfter(d))
+                Plan::done(Decision::CheckAgainIn { ms: d }, ReconcileResult::RequeueAfter(d))
             }
             ReconcilerKind::StampConfigMap => self.plan_stamp(namespace, name, cache),
             ReconcilerKind::Replicas { owner, edge_triggered } => {
@@ -210,15 +313,12 @@ impl Reconciler {
     fn plan_stamp(&self, namespace: &str, name: &str, cache: &mut dyn Cache) -> Plan {
         let mut cm = match cache.get(Kind::ConfigMap, namespace, name) {
             Ok(cm) => cm,
-            Err(e) if e.is_not_found() => return Plan::done(format!("Get: {e} (ignored)"), ReconcileResult::Success),
-            Err(e) => return Plan::done(format!("Get: {e}"), ReconcileResult::Error(e.to_string())),
+            Err(e) if e.is_not_found() => return Plan::not_found(e),
+            Err(e) => return Plan::read_failed(false, e),
         };
-        let rv = cm.metadata.resource_version.clone();
+        let rv = cm.resource_version();
         if cm.body.get("data").and_then(|d| d.get("updated")).and_then(Value::as_str) == Some("true") {
-            return Plan::done(
-                format!("Get: rv {rv}, data.updated is already \"true\": nothing to do"),
-                ReconcileResult::Success,
-            );
+            return Plan::done(Decision::AlreadyStamped { rv }, ReconcileResult::Success);
         }
         let data = cm.body.entry("data").or_insert_with(|| json!({}));
         if let Some(map) = data.as_object_mut() {
@@ -230,7 +330,7 @@ impl Reconciler {
             PlanOp::CacheGet { kind, namespace: namespace.clone(), name: name.clone() },
             PlanOp::ApiGet { kind, namespace, name },
         ]);
-        Plan { ops, notes: vec![format!("Get: rv {rv}; set data.updated=\"true\"")], result: ReconcileResult::Success }
+        Plan { ops, decisions: vec![Decision::Stamp { rv }], result: ReconcileResult::Success }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -248,9 +348,9 @@ impl Reconciler {
             Ok(o) => o,
             Err(e) if e.is_not_found() => {
                 self.expectations.remove(key);
-                return Plan::done(format!("Get: {e}: nothing to do"), ReconcileResult::Success);
+                return Plan::not_found(e);
             }
-            Err(e) => return Plan::done(format!("Get: {e}"), ReconcileResult::Error(e.to_string())),
+            Err(e) => return Plan::read_failed(false, e),
         };
         let spec = owner.spec().cloned().unwrap_or_default();
         let want = spec.get("replicas").and_then(Value::as_i64).unwrap_or(1);
@@ -265,22 +365,15 @@ impl Reconciler {
             Ok(pods) => {
                 pods.into_iter().filter(|p| controller_of(p).is_some_and(|r| r.uid == owner.metadata.uid)).collect()
             }
-            Err(e) => return Plan::done(format!("List Pods: {e}"), ReconcileResult::Error(e.to_string())),
+            Err(e) => return Plan::read_failed(true, e),
         };
         let have = if edge { self.belief(key) } else { pods.len() as i64 };
-        let mut notes = vec![format!(
-            "{} {key}: want {want}, {} {have}",
-            owner_kind,
-            if edge { "events say" } else { "cache has" }
-        )];
+        let mut decisions = vec![Decision::Counted { owner: owner_kind, want, have, from_events: edge }];
         let mut ops = VecDeque::new();
         let expectations = self.expectations.entry(key.to_string()).or_default();
         if expectations.adds > 0 || expectations.dels > 0 {
-            notes.push(format!(
-                "waiting for {} creates and {} deletes to be observed",
-                expectations.adds.max(0),
-                expectations.dels.max(0)
-            ));
+            decisions
+                .push(Decision::WaitingExpectations { adds: expectations.adds.max(0), dels: expectations.dels.max(0) });
         } else if want > have {
             let template = &spec["template"];
             for _ in 0..(want - have) {
@@ -298,7 +391,7 @@ impl Reconciler {
                 ops.push_back(PlanOp::Write(Write::Create(pod)));
             }
             expectations.adds = want - have;
-            notes.push(format!("create {}", want - have));
+            decisions.push(Decision::WillCreate { count: want - have });
         } else if want < have {
             // Like the ReplicaSet controller, delete the least useful first: not running, then newest.
             pods.sort_by(|a, b| {
@@ -314,7 +407,7 @@ impl Reconciler {
                 ops.push_back(PlanOp::Write(Write::Delete { kind: Kind::Pod, namespace, name }));
             }
             expectations.dels = doomed;
-            notes.push(format!("delete {doomed}"));
+            decisions.push(Decision::WillDelete { count: doomed });
         }
         let ready = pods.iter().filter(|p| phase(p) == "Running").count();
         let status = json!({
@@ -327,7 +420,7 @@ impl Reconciler {
             updated.body.insert("status".into(), status);
             ops.push_back(PlanOp::Write(Write::UpdateStatus(updated)));
         }
-        Plan { ops, notes, result: ReconcileResult::Success }
+        Plan { ops, decisions, result: ReconcileResult::Success }
     }
 }
 
@@ -405,7 +498,7 @@ mod tests {
         cache.owners.update(stamped.clone());
         let again = r.plan("default/cfg", &mut cache, &mut Rng::new(1));
         assert!(again.ops.is_empty());
-        assert!(again.notes[0].contains("nothing to do"));
+        assert!(matches!(again.decisions[..], [Decision::AlreadyStamped { .. }]));
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! English, predict-then-reveal questions, and expectations the tests check. Every field is
 //! described by `static/scenarios/schema.json`; unknown fields are refused.
 
+pub use crate::i18n::Lang;
+use crate::world::Tag;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -21,13 +23,6 @@ impl Text {
             Lang::En => &self.en,
         }
     }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Lang {
-    Ko,
-    #[default]
-    En,
 }
 
 /// Which controller runs, and how.
@@ -210,25 +205,49 @@ fn default_namespace() -> String {
     "default".into()
 }
 
-/// When a narration note or question appears: at a step (`at_step`), or at the first step
-/// whose kind (`on`, as the log names it: `ERROR`, `LIST response`, `Replace`, …) and summary
-/// (`contains`) match.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Trigger<'a> {
+/// Which steps a lesson means, by the typed fields of each step — never by its words. Every
+/// field given must hold; `nth` picks the n-th such step (from 1), `after` only counts steps
+/// after the step another pattern finds. `at_step` names a step by number instead.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepPattern {
+    #[serde(default)]
     pub at_step: Option<u64>,
-    pub on: Option<&'a str>,
-    pub contains: Option<&'a str>,
+    /// The step's kind, as the event log names it: `Pop`, `ERROR`, `LIST response`, …
+    #[serde(default)]
+    pub on: Option<String>,
+    /// The stage the message left (`from`) or reached (`to`), by its trace name.
+    #[serde(default)]
+    pub from: Option<String>,
+    #[serde(default)]
+    pub to: Option<String>,
+    /// The object's `namespace/name`.
+    #[serde(default)]
+    pub key: Option<String>,
+    /// A fact the step's outcome carries (`deduplicated`, `tombstone`, `stale-read`, …).
+    #[serde(default)]
+    pub tag: Option<Tag>,
+    /// The HTTP status code of an error the step carries (`410`, `403`, `409`, …).
+    #[serde(default)]
+    pub code: Option<u16>,
+    /// The resourceVersion the step carries.
+    #[serde(default)]
+    pub rv: Option<i64>,
+    /// A Pop's delta types, oldest first (`["Updated", "Deleted"]`).
+    #[serde(default)]
+    pub deltas: Option<Vec<String>>,
+    #[serde(default)]
+    pub nth: Option<u64>,
+    #[serde(default)]
+    pub after: Option<Box<StepPattern>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Note {
-    #[serde(default)]
-    pub at_step: Option<u64>,
-    #[serde(default)]
-    pub on: Option<String>,
-    #[serde(default)]
-    pub contains: Option<String>,
+    /// The step the note appears on.
+    #[serde(rename = "match")]
+    pub when: StepPattern,
     pub text: Text,
     /// The stage to look at (its name in the trace, e.g. `reflector`).
     #[serde(default)]
@@ -238,39 +257,30 @@ pub struct Note {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Question {
-    #[serde(default)]
-    pub at_step: Option<u64>,
-    #[serde(default)]
-    pub on: Option<String>,
-    #[serde(default)]
-    pub contains: Option<String>,
+    /// The step the question is asked on.
+    #[serde(rename = "match")]
+    pub when: StepPattern,
     pub ask: Text,
     pub choices: Vec<Text>,
     pub answer: usize,
     pub explain: Text,
 }
 
-impl Note {
-    pub fn trigger(&self) -> Trigger<'_> {
-        Trigger { at_step: self.at_step, on: self.on.as_deref(), contains: self.contains.as_deref() }
-    }
-}
-
-impl Question {
-    pub fn trigger(&self) -> Trigger<'_> {
-        Trigger { at_step: self.at_step, on: self.on.as_deref(), contains: self.contains.as_deref() }
-    }
-}
-
 /// A condition the run must meet at its end.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "check")]
 pub enum Expectation {
-    /// Some step's summary contains the text.
-    TraceContains { text: String },
-    /// No step's summary contains the text.
-    TraceLacks { text: String },
-    /// A reflector log line contains the text.
+    /// How many steps match a pattern (`at_most: 0`: none does). At least one bound.
+    Steps {
+        #[serde(rename = "match")]
+        pattern: StepPattern,
+        #[serde(default)]
+        at_least: Option<u64>,
+        #[serde(default)]
+        at_most: Option<u64>,
+    },
+    /// A reflector log line contains the text (log lines are upstream text: the text is the
+    /// point).
     LogContains { text: String },
     /// The first informer's cache holds exactly what the store holds for its kind.
     CacheMatchesStore,

@@ -8,7 +8,7 @@ pub mod trace;
 
 pub use rng::Rng;
 pub use scheduler::Scheduler;
-pub use trace::{Stage, TraceEvent, TraceKind};
+pub use trace::{Stage, TraceKind};
 
 /// Virtual time in milliseconds since the simulation started.
 pub type Millis = u64;

@@ -1,7 +1,6 @@
-//! The trace: one event per delivered message, naming the stages it moved between. The page
-//! animates trace events, the tests assert on them and the command line prints them.
+//! The trace's vocabulary: the stages of the pipeline and the coarse kinds of step. Each step's
+//! own record (`world::TraceEvent`) carries a typed outcome besides these.
 
-use super::Millis;
 use serde::Serialize;
 use std::fmt;
 
@@ -99,6 +98,41 @@ pub enum TraceKind {
 }
 
 impl TraceKind {
+    /// Every kind of step.
+    pub const ALL: [TraceKind; 26] = [
+        TraceKind::ListRequest,
+        TraceKind::ListResponse,
+        TraceKind::WatchRequest,
+        TraceKind::WatchStarted,
+        TraceKind::Added,
+        TraceKind::Modified,
+        TraceKind::Deleted,
+        TraceKind::Bookmark,
+        TraceKind::WatchError,
+        TraceKind::WatchClosed,
+        TraceKind::RequestFailed,
+        TraceKind::EventLost,
+        TraceKind::Backoff,
+        TraceKind::DeltaQueued,
+        TraceKind::Replace,
+        TraceKind::Resync,
+        TraceKind::Pop,
+        TraceKind::IndexerWrite,
+        TraceKind::HandlerCall,
+        TraceKind::WorkqueueAdd,
+        TraceKind::WorkqueueGet,
+        TraceKind::WorkqueueDone,
+        TraceKind::ApiResponse,
+        TraceKind::ReconcileEnd,
+        TraceKind::ApiWrite,
+        TraceKind::Fault,
+    ];
+
+    /// A kind by its name in the event log (`Pop`, `ERROR`, `LIST response`, …), any case.
+    pub fn named(name: &str) -> Option<TraceKind> {
+        TraceKind::ALL.into_iter().find(|k| k.name().eq_ignore_ascii_case(name))
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             TraceKind::ListRequest => "LIST request",
@@ -128,36 +162,5 @@ impl TraceKind {
             TraceKind::ApiWrite => "API write",
             TraceKind::Fault => "fault",
         }
-    }
-}
-
-/// One step of a run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TraceEvent {
-    pub step: u64,
-    pub time_ms: Millis,
-    pub from: Stage,
-    pub to: Stage,
-    pub kind: TraceKind,
-    /// `namespace/name`, or empty when the step is not about one object.
-    pub key: String,
-    /// The resourceVersion the step carries (0 when none).
-    pub rv: i64,
-    pub summary: String,
-}
-
-impl fmt::Display for TraceEvent {
-    /// `#12   1.205s reflector → delta-fifo  delta queued  default/a rv=7  Added default/a`
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let secs = format!("{}.{:03}s", self.time_ms / 1000, self.time_ms % 1000);
-        let route = format!("{} → {}", self.from, self.to);
-        write!(f, "#{:<5} {:>10} {:<26} {:<16}", self.step, secs, route, self.kind.name())?;
-        if !self.key.is_empty() {
-            write!(f, " {}", self.key)?;
-        }
-        if self.rv > 0 {
-            write!(f, " rv={}", self.rv)?;
-        }
-        write!(f, "  {}", self.summary)
     }
 }

@@ -7,7 +7,6 @@ use super::controls::Controls;
 use super::cost_panel::CostPanel;
 use super::event_log::EventLog;
 use super::faults::Faults;
-use super::i18n::tr;
 use super::inspector::Inspector;
 use super::lesson_panel::LessonPanel;
 use super::object_form::ObjectForm;
@@ -15,7 +14,8 @@ use super::objects_table::ObjectsTable;
 use super::pipeline_diagram::PipelineDiagram;
 use super::revision_ruler::RevisionRuler;
 use crate::cluster::Kind;
-use crate::scenario::Lang;
+use crate::i18n::page::tr;
+use crate::i18n::Lang;
 use crate::session::{Action, Message, Session};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
@@ -196,7 +196,7 @@ pub fn app() -> Html {
                     <PipelineDiagram current={current.clone()} inspected={session.inspected} look_at={session.narration().and_then(|(_, look)| look.and_then(crate::sim::Stage::named))} on_action={send.clone()} {lang} />
                     <p class="now" aria-live="polite" data-testid="current-step">{
                         match &current {
-                            Some(e) => format!("#{} {} → {}: {} {}", e.step, e.from, e.to, e.kind.name(), e.summary),
+                            Some(e) => format!("#{} {} → {}: {} {}", e.step, e.from, e.to, e.kind.name(), crate::i18n::summary(e, lang)),
                             None => tr(lang, "Press Step forward (→) to deliver the first message.").into(),
                         }
                     }</p>

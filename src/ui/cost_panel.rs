@@ -2,7 +2,8 @@
 //! chart of API requests against watch events over the last steps — the polling-versus-watch
 //! story at a glance.
 
-use crate::sim::{TraceEvent, TraceKind};
+use crate::sim::TraceKind;
+use crate::world::TraceEvent;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -27,7 +28,7 @@ fn is_event(e: &TraceEvent) -> bool {
 pub fn cost_panel(props: &Props) -> Html {
     let session = props.session.read();
     let lang = session.lang;
-    let tr = |en| super::i18n::tr(lang, en);
+    let tr = |en| crate::i18n::page::tr(lang, en);
     let costs = session.world().costs();
     let cached: usize = costs.cached.iter().map(|(_, n, _)| n).sum();
     let cached_bytes: usize = costs.cached.iter().map(|(_, _, b)| b).sum();
@@ -60,7 +61,7 @@ pub fn cost_panel(props: &Props) -> Html {
                 <svg viewBox="0 0 400 52" role="img" aria-label={format!("Over the last {} steps: {requests} API requests, {events} watch events", recent.len())}>
                     { for bars }
                 </svg>
-                <figcaption><span class="key requests"></span>{ tr("API requests") }<span class="key events"></span>{ tr("watch events") }{ match lang { crate::scenario::Lang::En => format!(" — last {} steps", recent.len()), crate::scenario::Lang::Ko => format!(" — 최근 {}단계", recent.len()) } }</figcaption>
+                <figcaption><span class="key requests"></span>{ tr("API requests") }<span class="key events"></span>{ tr("watch events") }{ match lang { crate::i18n::Lang::En => format!(" — last {} steps", recent.len()), crate::i18n::Lang::Ko => format!(" — 최근 {}단계", recent.len()) } }</figcaption>
             </figure>
         </>
     }

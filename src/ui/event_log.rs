@@ -39,20 +39,20 @@ pub fn event_log(props: &Props) -> Html {
                 <li class={classes!("line", class)}>
                     <span class="step">{ format!("#{}", e.step) }</span>
                     <span class="time">{ format!("{}.{:03}s", e.time_ms / 1000, e.time_ms % 1000) }</span>
-                    <span class="route">{ format!("{} → {}", super::i18n::tr(lang, label(e.from)), super::i18n::tr(lang, label(e.to))) }</span>
+                    <span class="route">{ format!("{} → {}", crate::i18n::page::tr(lang, label(e.from)), crate::i18n::page::tr(lang, label(e.to))) }</span>
                     <span class="kind">{ e.kind.name() }</span>
-                    <span class="summary">{ &e.summary }</span>
+                    <span class="summary">{ crate::i18n::summary(e, lang) }</span>
                 </li>
             }
         });
     html! {
         <div class="event-log">
-            <label class="inline" for="log-filter">{ super::i18n::tr(lang, "Filter log by stage") }</label>
+            <label class="inline" for="log-filter">{ crate::i18n::page::tr(lang, "Filter log by stage") }</label>
             <select id="log-filter" onchange={on_filter}>
-                <option value="" selected={filter.is_none()}>{ super::i18n::tr(lang, "All stages") }</option>
-                { for Stage::ALL.iter().map(|s| html! { <option value={s.name()} selected={filter == Some(*s)}>{ super::i18n::tr(lang, label(*s)) }</option> }) }
+                <option value="" selected={filter.is_none()}>{ crate::i18n::page::tr(lang, "All stages") }</option>
+                { for Stage::ALL.iter().map(|s| html! { <option value={s.name()} selected={filter == Some(*s)}>{ crate::i18n::page::tr(lang, label(*s)) }</option> }) }
             </select>
-            <ol class="lines" role="log" aria-live="polite" aria-label={super::i18n::tr(lang, "Event log")}>{ for lines }</ol>
+            <ol class="lines" role="log" aria-live="polite" aria-label={crate::i18n::page::tr(lang, "Event log")}>{ for lines }</ol>
         </div>
     }
 }

@@ -1,7 +1,7 @@
 //! Fault injection: each a real button, taking effect at the current step.
 
-use super::i18n::tr;
-use crate::scenario::Lang;
+use crate::i18n::page::tr;
+use crate::i18n::Lang;
 use crate::session::Action;
 use crate::world::Fault;
 use yew::prelude::*;

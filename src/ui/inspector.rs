@@ -47,7 +47,7 @@ pub fn inspector(props: &Props) -> Html {
     let session = props.session.read();
     let world = session.world();
     let stage = session.inspected;
-    let ko = session.lang == crate::scenario::Lang::Ko;
+    let ko = session.lang == crate::i18n::Lang::Ko;
     let body = match stage {
         Stage::Store => html! { <RevisionTimeline session={props.session.clone()} /> },
         Stage::ApiServer | Stage::User | Stage::Kubelet => html! { <MetricsPanel session={props.session.clone()} /> },
@@ -139,10 +139,10 @@ pub fn inspector(props: &Props) -> Html {
                     Worker::Reconciling { key, since, .. } => format!("worker {i}: reconciling {key} since {}.{:03}s", since / 1000, since % 1000),
                 } }</li> }) }</ul>
                 <p>{ if ko { format!("reconcile {}회, 재시도 {}회", costs.reconciles, costs.requeues) } else { format!("{} reconciles, {} requeues", costs.reconciles, costs.requeues) } }</p>
-                <h4>{ super::i18n::tr(session.lang, "Last results") }</h4>
+                <h4>{ crate::i18n::page::tr(session.lang, "Last results") }</h4>
                 <ol class="results">
                     { for session.visible_trace().iter().rev().filter(|e| e.kind == crate::sim::TraceKind::ReconcileEnd).take(6).map(|e| html! {
-                        <li class="mono">{ format!("#{} {}", e.step, e.summary) }</li>
+                        <li class="mono">{ format!("#{} {}", e.step, crate::i18n::summary(e, session.lang)) }</li>
                     }) }
                 </ol>
             </> }
@@ -150,7 +150,7 @@ pub fn inspector(props: &Props) -> Html {
     };
     html! {
         <section class="panel inspector" aria-labelledby="inspector-heading">
-            <h2 id="inspector-heading">{ format!("{}: {}", super::i18n::tr(session.lang, "Inspector"), super::i18n::tr(session.lang, label(stage))) }</h2>
+            <h2 id="inspector-heading">{ format!("{}: {}", crate::i18n::page::tr(session.lang, "Inspector"), crate::i18n::page::tr(session.lang, label(stage))) }</h2>
             { body }
         </section>
     }

@@ -1,9 +1,10 @@
 //! The lesson: a scenario picker, the narration that follows the step (and rewinds with it),
 //! the stage to look at, and predict-then-reveal questions.
 
-use super::i18n::tr;
 use super::pipeline_diagram::label;
-use crate::scenario::{library, Lang};
+use crate::i18n::page::tr;
+use crate::i18n::Lang;
+use crate::scenario::library;
 use crate::session::Action;
 use crate::sim::Stage;
 use yew::prelude::*;

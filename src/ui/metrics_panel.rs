@@ -13,7 +13,7 @@ pub struct Props {
 #[function_component(MetricsPanel)]
 pub fn metrics_panel(props: &Props) -> Html {
     let session = props.session.read();
-    let tr = |en| super::i18n::tr(session.lang, en);
+    let tr = |en| crate::i18n::page::tr(session.lang, en);
     let api = &session.world().api;
     let metrics = api.metrics();
     html! {

@@ -7,7 +7,6 @@ mod controls;
 mod cost_panel;
 mod event_log;
 mod faults;
-mod i18n;
 mod inspector;
 mod lesson_panel;
 mod metrics_panel;

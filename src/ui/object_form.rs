@@ -1,9 +1,9 @@
 //! The manifest editor: pick a kind for an example, edit the JSON, create, update or delete
 //! it (as the cluster administrator).
 
-use super::i18n::tr;
 use crate::cluster::Kind;
-use crate::scenario::Lang;
+use crate::i18n::page::tr;
+use crate::i18n::Lang;
 use crate::session::{Action, Session};
 use yew::prelude::*;
 

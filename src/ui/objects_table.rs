@@ -19,7 +19,7 @@ const SHOWN: usize = 50;
 #[function_component(ObjectsTable)]
 pub fn objects_table(props: &Props) -> Html {
     let session = props.session.read();
-    let tr = |en| super::i18n::tr(session.lang, en);
+    let tr = |en| crate::i18n::page::tr(session.lang, en);
     let cluster = &session.world().api;
     let total: usize = Kind::ALL.iter().filter_map(|k| cluster.watch_cache(*k)).map(|c| c.len()).sum();
     let objects: Vec<_> =

@@ -1,10 +1,11 @@
 //! The pipeline as an SVG diagram: every stage a box, the current step a token travelling
 //! along its arrow, coloured (and labelled) by its kind. Clicking a stage opens its inspector.
 
-use super::i18n::tr;
-use crate::scenario::Lang;
+use crate::i18n::page::tr;
+use crate::i18n::Lang;
 use crate::session::Action;
-use crate::sim::{Stage, TraceEvent, TraceKind};
+use crate::sim::{Stage, TraceKind};
+use crate::world::TraceEvent;
 use yew::prelude::*;
 
 /// Where each stage sits (x, y of its centre) in a 1000 × 330 drawing.

@@ -12,7 +12,7 @@ pub struct Props {
 #[function_component(RevisionRuler)]
 pub fn revision_ruler(props: &Props) -> Html {
     let session = props.session.read();
-    let tr = |en| super::i18n::tr(session.lang, en);
+    let tr = |en| crate::i18n::page::tr(session.lang, en);
     let world = session.world();
     let store = world.api.store().revision();
     let kind = world.reconciler.primary();

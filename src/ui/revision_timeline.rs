@@ -17,7 +17,7 @@ const SHOWN: usize = 200;
 pub fn revision_timeline(props: &Props) -> Html {
     let session = props.session.read();
     let lang = session.lang;
-    let tr = |en| super::i18n::tr(lang, en);
+    let tr = |en| crate::i18n::page::tr(lang, en);
     let store = session.world().api.store();
     let compacted = store.compact_revision();
     let history: Vec<_> = store.history().rev().take(SHOWN).collect();
@@ -46,7 +46,7 @@ pub fn revision_timeline(props: &Props) -> Html {
     }
     let hidden = store.history_len().saturating_sub(SHOWN);
     html! {
-        <table class="timeline" aria-label={super::i18n::tr(lang, "Revision history")}>
+        <table class="timeline" aria-label={crate::i18n::page::tr(lang, "Revision history")}>
             <thead><tr><th class="num">{ tr("Rev") }</th><th>{ tr("Event") }</th><th>{ tr("Key") }</th><th>{ tr("Version") }</th></tr></thead>
             <tbody>
                 { for rows }
@@ -59,12 +59,12 @@ pub fn revision_timeline(props: &Props) -> Html {
     }
 }
 
-fn compaction_row(rev: i64, lang: crate::scenario::Lang) -> Html {
+fn compaction_row(rev: i64, lang: crate::i18n::Lang) -> Html {
     let text = match lang {
-        crate::scenario::Lang::Ko => format!(
+        crate::i18n::Lang::Ko => format!(
             "리비전 {rev}에서 컴팩션: 그 아래 리비전은 읽을 수 없고, 그 이하에는 key마다 가장 최신 리비전만 남습니다"
         ),
-        crate::scenario::Lang::En => {
+        crate::i18n::Lang::En => {
             format!("compacted at revision {rev}: reads below it fail; at or below it only each key's newest revision remains")
         }
     };

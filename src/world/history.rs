@@ -8,7 +8,7 @@
 //! objects, so a snapshot costs little memory.
 
 use super::{Action, World};
-use crate::sim::TraceEvent;
+use crate::world::TraceEvent;
 
 /// Snapshots kept at most.
 pub const MAX_SNAPSHOTS: usize = 48;

@@ -3,13 +3,16 @@
 
 use super::config::{InformerConfig, Route};
 use super::message::{FifoOp, Msg};
-use super::{join, seconds, Hop, World};
-use crate::client::delta_fifo::{Delta, DeltaType, Queue};
+use super::outcome::{self, CallNote, EventType, HandlerFn, ListParams, Listed, Next, Outcome, ResyncOutcome};
+use super::{Hop, World};
+use crate::client::delta_fifo::{Delta, Queue};
 use crate::client::reflector::{self, Command, Reflector};
 use crate::client::shared_informer::{Notification, SharedInformer};
 use crate::cluster::api_server::ListOptions;
+use crate::cluster::api_server::{ListResponse, WatchOptions};
 use crate::cluster::watch::{ApiWatchId, WatchEvent};
 use crate::cluster::ApiObject;
+use crate::cluster::Status;
 use crate::sim::{Millis, Stage, TraceKind};
 use std::collections::{BTreeSet, VecDeque};
 
@@ -66,18 +69,17 @@ impl InformerStack {
     }
 }
 
-fn describe_list(o: &ListOptions) -> String {
-    let mut parts = vec![format!("resourceVersion={:?}", o.resource_version)];
-    if o.limit > 0 {
-        parts.push(format!("limit={}", o.limit));
+fn list_params(o: &ListOptions) -> ListParams {
+    ListParams {
+        resource_version: o.resource_version.clone(),
+        limit: o.limit,
+        continued: !o.continue_token.is_empty(),
+        label_selector: o.label_selector.clone(),
     }
-    if !o.continue_token.is_empty() {
-        parts.push("continue=…".into());
-    }
-    if !o.label_selector.is_empty() {
-        parts.push(format!("labelSelector={}", o.label_selector));
-    }
-    parts.join("&")
+}
+
+fn listed(list: &crate::cluster::ListResponse) -> Listed {
+    Listed { items: list.items.len(), resource_version: list.resource_version }
 }
 
 impl World {
@@ -101,25 +103,26 @@ impl World {
         }
     }
 
-    fn run_reflector(&mut self, i: usize, input: reflector::Input) -> String {
+    /// Hands the reflector an input and carries out its commands; returns what it does next.
+    fn run_reflector(&mut self, i: usize, input: reflector::Input) -> Vec<Next> {
         let commands = self.informers[i].reflector.handle(input, self.now, &mut self.rng);
-        let notes: Vec<String> = commands.into_iter().filter_map(|c| self.carry_out(i, c)).collect();
-        notes.join("; ")
+        commands.into_iter().filter_map(|c| self.carry_out(i, c)).collect()
     }
 
-    /// Carries out one reflector command; returns a note for the trace summary.
-    fn carry_out(&mut self, i: usize, command: Command) -> Option<String> {
+    /// Carries out one reflector command; returns it as a next move when it is one.
+    fn carry_out(&mut self, i: usize, command: Command) -> Option<Next> {
         let fifo = |op| Msg::Fifo(i, op);
         match command {
             Command::List(options) => {
-                let note = format!("LIST {}", describe_list(&options));
+                let next = Next::List(list_params(&options));
                 self.later(self.config.latency_ms, Msg::ListRequest(i, options));
-                Some(note)
+                Some(next)
             }
             Command::Watch { options, timeout_secs } => {
-                let note = format!("WATCH from rv={:?}", options.resource_version);
+                let next =
+                    Next::Watch { resource_version: options.resource_version.clone(), send_initial_events: false };
                 self.later(self.config.latency_ms, Msg::WatchRequest { informer: i, options, timeout_secs });
-                Some(note)
+                Some(next)
             }
             Command::StopWatch(id) => {
                 self.api.stop_watch(id);
@@ -147,7 +150,7 @@ impl World {
                 stack.backoff_generation += 1;
                 let generation = stack.backoff_generation;
                 self.later(delay, Msg::BackoffElapsed(i, generation));
-                Some(format!("backoff {}", seconds(delay)))
+                Some(Next::Backoff { ms: delay })
             }
             Command::StartResync => {
                 let stack = &mut self.informers[i];
@@ -176,208 +179,181 @@ impl World {
     pub(super) fn deliver_list_request(&mut self, i: usize, options: ListOptions) -> Hop {
         let kind = self.informers[i].config.reflector.kind;
         let result = self.api.list(&self.user, kind, &options);
-        let (trace_kind, summary, rv) = match &result {
-            Ok(list) => (
-                TraceKind::ListRequest,
-                format!("{} → {} items at rv {}", describe_list(&options), list.items.len(), list.resource_version),
-                list.resource_version,
-            ),
-            Err(s) => (TraceKind::RequestFailed, format!("{} → {} {}", describe_list(&options), s.code, s.reason), 0),
+        let answer = result.as_ref().map(listed).map_err(Clone::clone);
+        let (trace_kind, rv) = match &answer {
+            Ok(l) => (TraceKind::ListRequest, l.resource_version),
+            Err(_) => (TraceKind::RequestFailed, 0),
         };
         self.later(self.config.latency_ms, Msg::ListResponse(i, result));
-        Hop::new(Stage::Reflector, Stage::ApiServer, trace_kind, "", rv, summary)
+        let outcome = Outcome::ListServed { request: list_params(&options), answer };
+        Hop::new(Stage::Reflector, Stage::ApiServer, trace_kind, "", rv, outcome)
     }
 
-    pub(super) fn deliver_reflector_input(&mut self, i: usize, input: reflector::Input) -> Hop {
-        use reflector::Input;
-        let (from, kind, rv, head) = match &input {
-            Input::Start => (Stage::Reflector, TraceKind::ListRequest, 0, "ListAndWatch starts".to_string()),
-            Input::ListResponse(Ok(list)) => (
-                Stage::ApiServer,
-                TraceKind::ListResponse,
-                list.resource_version,
-                format!("{} items at rv {}", list.items.len(), list.resource_version),
-            ),
-            Input::ListResponse(Err(s)) | Input::WatchOpened(Err(s)) => {
-                (Stage::ApiServer, TraceKind::RequestFailed, 0, s.to_string())
-            }
-            Input::WatchOpened(Ok(id)) => {
-                (Stage::ApiServer, TraceKind::WatchStarted, 0, format!("watch #{id} streaming"))
-            }
-            Input::BackoffElapsed => (Stage::Reflector, TraceKind::Backoff, 0, "backoff elapsed".into()),
-            Input::WatchEnded | Input::Event(_) => (Stage::ApiServer, TraceKind::WatchClosed, 0, "watch ended".into()),
+    pub(super) fn deliver_reflector_start(&mut self, i: usize) -> Hop {
+        let next = self.run_reflector(i, reflector::Input::Start);
+        let outcome = Outcome::ListAndWatchStarts { next };
+        Hop::plain(Stage::Reflector, Stage::Reflector, TraceKind::ListRequest, outcome)
+    }
+
+    pub(super) fn deliver_list_response(&mut self, i: usize, result: Result<ListResponse, Status>) -> Hop {
+        let answer = result.as_ref().map(listed).map_err(Clone::clone);
+        let (kind, rv) = match &answer {
+            Ok(l) => (TraceKind::ListResponse, l.resource_version),
+            Err(_) => (TraceKind::RequestFailed, 0),
         };
-        let note = self.run_reflector(i, input);
-        Hop::new(from, Stage::Reflector, kind, "", rv, join(head, note))
+        let next = self.run_reflector(i, reflector::Input::ListResponse(result));
+        Hop::new(Stage::ApiServer, Stage::Reflector, kind, "", rv, Outcome::ListReceived { answer, next })
     }
 
-    pub(super) fn deliver_watch_request(
-        &mut self,
-        i: usize,
-        options: crate::cluster::WatchOptions,
-        timeout_secs: u64,
-    ) -> Hop {
+    pub(super) fn deliver_watch_opened(&mut self, i: usize, answer: Result<ApiWatchId, Status>) -> Hop {
+        let kind = if answer.is_ok() { TraceKind::WatchStarted } else { TraceKind::RequestFailed };
+        let next = self.run_reflector(i, reflector::Input::WatchOpened(answer.clone()));
+        Hop::plain(Stage::ApiServer, Stage::Reflector, kind, Outcome::WatchOpened { answer, next })
+    }
+
+    pub(super) fn deliver_watch_request(&mut self, i: usize, options: WatchOptions, timeout_secs: u64) -> Hop {
         let kind = self.informers[i].config.reflector.kind;
-        let result = self.api.watch(&self.user, kind, &options);
-        let summary = match &result {
-            Ok(id) => {
-                self.informers[i].open_watches.insert(*id);
-                self.schedule_at(self.now + timeout_secs * 1000, Msg::WatchTimeout(i, *id));
-                format!("watch #{id} from rv={:?}, timeoutSeconds={timeout_secs}", options.resource_version)
-            }
-            Err(s) => format!("{} {}", s.code, s.reason),
-        };
-        self.later(self.config.latency_ms, Msg::WatchOpened(i, result));
+        let answer = self.api.watch(&self.user, kind, &options);
+        if let Ok(id) = answer {
+            self.informers[i].open_watches.insert(id);
+            self.schedule_at(self.now + timeout_secs * 1000, Msg::WatchTimeout(i, id));
+        }
+        self.later(self.config.latency_ms, Msg::WatchOpened(i, answer.clone()));
         self.flush_watch_events();
         let rv = options.resource_version.parse().unwrap_or(0);
-        Hop::new(Stage::Reflector, Stage::ApiServer, TraceKind::WatchRequest, "", rv, summary)
+        let outcome = Outcome::WatchServed {
+            resource_version: options.resource_version,
+            timeout_secs,
+            send_initial_events: false,
+            answer,
+        };
+        Hop::new(Stage::Reflector, Stage::ApiServer, TraceKind::WatchRequest, "", rv, outcome)
     }
 
     pub(super) fn deliver_watch_timeout(&mut self, i: usize, id: ApiWatchId) -> Hop {
-        if !self.api.watch_is_open(id) {
-            return Hop::plain(
-                Stage::ApiServer,
-                Stage::ApiServer,
-                TraceKind::WatchClosed,
-                format!("watch #{id} already closed"),
-            );
+        let already_closed = !self.api.watch_is_open(id);
+        if !already_closed {
+            self.api.stop_watch(id);
+            self.informers[i].open_watches.remove(&id);
+            self.later(self.config.latency_ms, Msg::WatchEnded(i, id));
         }
-        self.api.stop_watch(id);
-        self.informers[i].open_watches.remove(&id);
-        self.later(self.config.latency_ms, Msg::WatchEnded(i, id));
-        let summary = format!("watch #{id} reached its timeout: the server ends the stream");
-        Hop::plain(Stage::ApiServer, Stage::ApiServer, TraceKind::WatchClosed, summary)
+        let outcome = Outcome::WatchTimedOut { watch: id, already_closed };
+        Hop::plain(Stage::ApiServer, Stage::ApiServer, TraceKind::WatchClosed, outcome)
     }
 
     pub(super) fn deliver_watch_ended(&mut self, i: usize, id: ApiWatchId) -> Hop {
-        if self.informers[i].reflector.current_watch() != Some(id) {
-            return Hop::new(
-                Stage::ApiServer,
-                Stage::Reflector,
-                TraceKind::WatchClosed,
-                "",
-                0,
-                format!("watch #{id} ended (no longer read)"),
-            );
-        }
-        let note = self.run_reflector(i, reflector::Input::WatchEnded);
-        let rv = self.informers[i].reflector.last_sync_resource_version.parse().unwrap_or(0);
-        Hop::new(
-            Stage::ApiServer,
-            Stage::Reflector,
-            TraceKind::WatchClosed,
-            "",
-            rv,
-            join(format!("watch #{id} ended"), note),
-        )
+        let read = self.informers[i].reflector.current_watch() == Some(id);
+        let next = if read { self.run_reflector(i, reflector::Input::WatchEnded) } else { Vec::new() };
+        let rv = if read { self.informers[i].reflector.last_sync_resource_version.parse().unwrap_or(0) } else { 0 };
+        let outcome = Outcome::WatchEnded { watch: id, read, next };
+        Hop::new(Stage::ApiServer, Stage::Reflector, TraceKind::WatchClosed, "", rv, outcome)
     }
 
     pub(super) fn deliver_backoff(&mut self, i: usize, generation: u64) -> Hop {
-        if generation != self.informers[i].backoff_generation {
-            return Hop::plain(Stage::Reflector, Stage::Reflector, TraceKind::Backoff, "stale backoff timer".into());
-        }
-        self.deliver_reflector_input(i, reflector::Input::BackoffElapsed)
+        let stale = generation != self.informers[i].backoff_generation;
+        let next = if stale { Vec::new() } else { self.run_reflector(i, reflector::Input::BackoffElapsed) };
+        Hop::plain(Stage::Reflector, Stage::Reflector, TraceKind::Backoff, Outcome::BackoffElapsed { stale, next })
     }
 
     pub(super) fn deliver_watch_event(&mut self, i: usize, id: ApiWatchId, event: WatchEvent) -> Hop {
-        let kind = match &event {
-            WatchEvent::Added(_) => TraceKind::Added,
-            WatchEvent::Modified(_) => TraceKind::Modified,
-            WatchEvent::Deleted(_) => TraceKind::Deleted,
-            WatchEvent::Bookmark(_) => TraceKind::Bookmark,
-            WatchEvent::Error(_) => TraceKind::WatchError,
+        let (kind, event_type) = match &event {
+            WatchEvent::Added(_) => (TraceKind::Added, EventType::Added),
+            WatchEvent::Modified(_) => (TraceKind::Modified, EventType::Modified),
+            WatchEvent::Deleted(_) => (TraceKind::Deleted, EventType::Deleted),
+            WatchEvent::Bookmark(_) => (TraceKind::Bookmark, EventType::Bookmark),
+            WatchEvent::Error(_) => (TraceKind::WatchError, EventType::Error),
         };
         let key = event.object().map(ApiObject::key).unwrap_or_default();
         let rv = event.resource_version();
         let stack = &self.informers[i];
         if stack.abandoned.contains(&id) || stack.reflector.current_watch() != Some(id) {
-            let summary = format!("{} on watch #{id} lost: the stream was closed", event.type_name());
-            return Hop::new(Stage::ApiServer, Stage::Reflector, TraceKind::EventLost, &key, rv, summary);
+            let outcome = Outcome::EventLost { watch: id, event: event_type };
+            return Hop::new(Stage::ApiServer, Stage::Reflector, TraceKind::EventLost, &key, rv, outcome);
         }
-        let head = match &event {
-            WatchEvent::Error(s) => s.to_string(),
-            other => format!("{} {key}", other.type_name()),
+        let status = match &event {
+            WatchEvent::Error(s) => Some(s.clone()),
+            _ => None,
         };
-        let note = self.run_reflector(i, reflector::Input::Event(event));
-        Hop::new(Stage::ApiServer, Stage::Reflector, kind, &key, rv, join(head, note))
+        let next = self.run_reflector(i, reflector::Input::Event(event));
+        let outcome = match status {
+            Some(status) => Outcome::WatchError { watch: id, status, next },
+            None => Outcome::WatchEvent { watch: id, event: event_type, initial_events_end: false, next },
+        };
+        Hop::new(Stage::ApiServer, Stage::Reflector, kind, &key, rv, outcome)
     }
 
     pub(super) fn deliver_resync(&mut self, i: usize, generation: u64) -> Hop {
-        if generation != self.informers[i].resync_generation {
-            return Hop::plain(Stage::Reflector, Stage::Reflector, TraceKind::Resync, "resync timer stopped".into());
-        }
-        let period = self.informers[i].informer.resync_check_period();
-        self.later(period, Msg::ResyncTick(i, generation));
-        let now = self.now;
-        let informer = &mut self.informers[i].informer;
-        let summary = if informer.should_resync(now) {
-            let SharedInformer { fifo, indexer, .. } = informer;
-            format!("Resync: {} Sync deltas for known objects", fifo.resync(indexer))
+        let resync = if generation != self.informers[i].resync_generation {
+            ResyncOutcome::Stopped
         } else {
-            "resync check: no handler due".into()
+            let period = self.informers[i].informer.resync_check_period();
+            self.later(period, Msg::ResyncTick(i, generation));
+            let now = self.now;
+            let informer = &mut self.informers[i].informer;
+            let resync = if informer.should_resync(now) {
+                let SharedInformer { fifo, indexer, .. } = informer;
+                ResyncOutcome::Queued { deltas: fifo.resync(indexer) }
+            } else {
+                ResyncOutcome::NotDue
+            };
+            self.schedule_pop(i);
+            resync
         };
-        self.schedule_pop(i);
-        Hop::plain(Stage::Reflector, Stage::DeltaFifo, TraceKind::Resync, summary)
+        Hop::plain(Stage::Reflector, Stage::DeltaFifo, TraceKind::Resync, Outcome::Resync(resync))
     }
 
     pub(super) fn deliver_fifo(&mut self, i: usize, op: FifoOp) -> Hop {
         let SharedInformer { fifo, indexer, .. } = &mut self.informers[i].informer;
-        let (kind, key, rv, summary) = match op {
+        let (kind, key, rv, op) = match op {
             FifoOp::Replace(items, rv) => {
-                let n = items.len();
+                let objects = items.len();
                 fifo.replace(items, indexer);
-                (
-                    TraceKind::Replace,
-                    String::new(),
-                    rv,
-                    format!("Replace({n} objects, rv {rv}): {} keys queued", fifo.len()),
-                )
+                let op = outcome::FifoOp::Replace { objects, resource_version: rv, queued: fifo.len() };
+                (TraceKind::Replace, String::new(), rv, op)
             }
             FifoOp::Add(o) => {
                 let (key, rv) = (o.key(), o.resource_version());
                 fifo.add(o);
-                (TraceKind::DeltaQueued, key.clone(), rv, format!("Added {key}"))
+                (TraceKind::DeltaQueued, key, rv, outcome::FifoOp::Added)
             }
             FifoOp::Update(o) => {
                 let (key, rv) = (o.key(), o.resource_version());
                 fifo.update(o);
-                (TraceKind::DeltaQueued, key.clone(), rv, format!("Updated {key}"))
+                (TraceKind::DeltaQueued, key, rv, outcome::FifoOp::Updated)
             }
             FifoOp::Delete(o) => {
                 let (key, rv) = (o.key(), o.resource_version());
-                let note = if fifo.delete(o, indexer) { "" } else { " ignored: not known" };
-                (TraceKind::DeltaQueued, key.clone(), rv, format!("Deleted {key}{note}"))
+                let ignored = !fifo.delete(o, indexer);
+                (TraceKind::DeltaQueued, key, rv, outcome::FifoOp::Deleted { ignored })
             }
         };
         let waiting = fifo.deltas(&key).map_or(0, <[Delta]>::len);
-        let summary = if waiting > 1 { format!("{summary} ({waiting} deltas waiting)") } else { summary };
         self.schedule_pop(i);
-        Hop::new(Stage::Reflector, Stage::DeltaFifo, kind, &key, rv, summary)
+        Hop::new(Stage::Reflector, Stage::DeltaFifo, kind, &key, rv, Outcome::Queued { op, waiting })
     }
 
     pub(super) fn deliver_pop(&mut self, i: usize) -> Hop {
         let stack = &mut self.informers[i];
         stack.pop_pending = false;
         let Some(popped) = stack.informer.fifo.pop() else {
-            return Hop::plain(Stage::DeltaFifo, Stage::Informer, TraceKind::Pop, "queue empty".into());
+            return Hop::plain(Stage::DeltaFifo, Stage::Informer, TraceKind::Pop, Outcome::PopEmpty);
         };
-        let types: Vec<&str> = popped.deltas.iter().map(|d| d.kind.name()).collect();
+        let deltas = popped.deltas.iter().map(|d| d.kind).collect();
         let rv = popped.deltas.last().map_or(0, |d| d.object.resource_version());
-        let initial = if popped.is_in_initial_list { " (initial list)" } else { "" };
-        let summary = format!("Pop {} [{}]{initial}", popped.key, types.join(", "));
+        let outcome = Outcome::Popped { deltas, initial_list: popped.is_in_initial_list, batch: 1 };
         stack.popping = Some((popped.deltas.into(), popped.is_in_initial_list));
         self.later(0, Msg::ProcessDelta(i));
-        Hop::new(Stage::DeltaFifo, Stage::Informer, TraceKind::Pop, &popped.key, rv, summary)
+        Hop::new(Stage::DeltaFifo, Stage::Informer, TraceKind::Pop, &popped.key, rv, outcome)
     }
 
     pub(super) fn deliver_process_delta(&mut self, i: usize) -> Hop {
+        let nothing =
+            || Hop::plain(Stage::Informer, Stage::Indexer, TraceKind::IndexerWrite, Outcome::NothingToProcess);
         let stack = &mut self.informers[i];
-        let Some((mut deltas, initial)) = stack.popping.take() else {
-            return Hop::plain(Stage::Informer, Stage::Indexer, TraceKind::IndexerWrite, "nothing to process".into());
-        };
+        let Some((mut deltas, initial)) = stack.popping.take() else { return nothing() };
         let Some(delta) = deltas.pop_front() else {
             self.schedule_pop(i);
-            return Hop::plain(Stage::Informer, Stage::Indexer, TraceKind::IndexerWrite, "nothing to process".into());
+            return nothing();
         };
         let (kind, tombstone) = (delta.kind, delta.object.is_tombstone());
         let applied = stack.informer.process_delta(delta, initial);
@@ -401,28 +377,22 @@ impl World {
         } else {
             self.schedule_pop(i);
         }
-        let what = if tombstone { " (DeletedFinalStateUnknown)" } else { "" };
-        let partial = matches!(kind, DeltaType::Sync | DeltaType::Replaced) && applied.notified.len() < listeners;
-        let sync = if partial {
-            format!(", {} of {listeners} handlers notified", applied.notified.len())
-        } else {
-            String::new()
+        let outcome = Outcome::Processed {
+            delta: kind,
+            write: applied.write,
+            call: applied.call,
+            tombstone,
+            notified: applied.notified.len(),
+            listeners,
         };
-        let summary = format!(
-            "{} {}: indexer {} → {}{what}{sync}",
-            kind.name(),
-            applied.key,
-            applied.write,
-            applied.notification
-        );
-        Hop::new(Stage::Informer, Stage::Indexer, TraceKind::IndexerWrite, &applied.key, applied.rv, summary)
+        Hop::new(Stage::Informer, Stage::Indexer, TraceKind::IndexerWrite, &applied.key, applied.rv, outcome)
     }
 
     pub(super) fn deliver_listener(&mut self, i: usize, l: usize) -> Hop {
         let stack = &mut self.informers[i];
         stack.listener_pending[l] = false;
         let Some(n) = stack.informer.next_notification(l) else {
-            return Hop::plain(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, "nothing buffered".into());
+            return Hop::plain(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, Outcome::NothingBuffered);
         };
         if !stack.informer.listeners[l].buffer.is_empty() {
             stack.listener_pending[l] = true;
@@ -430,30 +400,34 @@ impl World {
         }
         let handler = self.informers[i].config.handlers[l].clone();
         let (key, rv) = (n.key(), n.resource_version());
+        let call = match &n {
+            Notification::Add { .. } => HandlerFn::OnAdd,
+            Notification::Update { .. } => HandlerFn::OnUpdate,
+            Notification::Delete(_) => HandlerFn::OnDelete,
+        };
+        let note = match &n {
+            Notification::Add { is_in_initial_list: true, .. } => CallNote::InitialList,
+            Notification::Update { old, new } if old.metadata.resource_version == new.metadata.resource_version => {
+                CallNote::ResyncSameRv
+            }
+            Notification::Delete(d) if d.is_tombstone() => CallNote::Tombstone,
+            _ => CallNote::None,
+        };
         if self.drop_next_notification && handler.route != Route::Record {
             self.drop_next_notification = false;
-            let summary = format!("{}.{}({key}) lost before the handler ran (injected fault)", handler.name, n.name());
-            return Hop::new(Stage::Informer, Stage::Handler, TraceKind::EventLost, &key, rv, summary);
+            let outcome = Outcome::HandlerCalled { handler: handler.name, call, note, enqueued: None, lost: true };
+            return Hop::new(Stage::Informer, Stage::Handler, TraceKind::EventLost, &key, rv, outcome);
         }
-        let detail = match &n {
-            Notification::Add { is_in_initial_list: true, .. } => " (isInInitialList)",
-            Notification::Update { old, new } if old.metadata.resource_version == new.metadata.resource_version => {
-                " (resync: same rv)"
-            }
-            Notification::Delete(d) if d.is_tombstone() => " (DeletedFinalStateUnknown)",
-            _ => "",
-        };
-        let mut summary = format!("{}.{}({key}){detail}", handler.name, n.name());
         let target = match handler.route {
             Route::EnqueueSelf => Some(key.clone()),
             Route::EnqueueOwner => self.owner_key(&n),
             Route::Record => None,
         };
-        if let Some(target) = target {
-            summary.push_str(&format!(" → queue.Add({target})"));
-            self.later(0, Msg::WorkqueueAdd(target));
+        if let Some(target) = &target {
+            self.later(0, Msg::WorkqueueAdd(target.clone()));
         }
-        Hop::new(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, &key, rv, summary)
+        let outcome = Outcome::HandlerCalled { handler: handler.name, call, note, enqueued: target, lost: false };
+        Hop::new(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, &key, rv, outcome)
     }
 
     /// `EnqueueRequestForOwner`: the controlling owner's key, if it is the controller's kind.

@@ -47,7 +47,8 @@ pub enum Action {
 }
 
 /// The faults of DESIGN's fault table.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "fault", content = "arg", rename_all = "kebab-case")]
 pub enum Fault {
     /// The watch connection drops: the reflector re-watches from its last RV (§1.2).
     DisconnectWatch,
@@ -118,11 +119,11 @@ pub(super) enum Msg {
     ApiResponse(usize, Result<ApiObject, Status>),
     ReconcileEnd(usize),
     WorkqueueDone(usize),
-    /// The kubelet reports a Pod's new phase (`ContainerCreating` or `Running`).
+    /// The kubelet reports a Pod's new phase.
     KubeletStatus {
         namespace: String,
         name: String,
-        phase: &'static str,
+        phase: super::outcome::PodPhase,
     },
     PollTick,
     BookmarkTick,
@@ -158,7 +159,7 @@ impl Msg {
             Msg::ApiResponse(..) => "API response in flight".into(),
             Msg::ReconcileEnd(w) => format!("worker {w} reconcile end"),
             Msg::WorkqueueDone(w) => format!("worker {w} done"),
-            Msg::KubeletStatus { namespace, name, phase } => format!("kubelet: {namespace}/{name} → {phase}"),
+            Msg::KubeletStatus { namespace, name, phase } => format!("kubelet: {namespace}/{name} → {phase:?}"),
             Msg::PollTick => "poll timer".into(),
             Msg::BookmarkTick => "bookmark timer".into(),
             Msg::User(a) => format!("user action {a:?}"),

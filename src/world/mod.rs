@@ -14,6 +14,7 @@ mod config;
 mod history;
 mod informers;
 mod message;
+pub mod outcome;
 mod workers;
 
 pub use basic::{basic, scale, scale_with_load};
@@ -23,16 +24,17 @@ pub use config::{
 pub use history::{History, MAX_SNAPSHOTS};
 pub use informers::InformerStack;
 pub use message::{Action, Fault};
+pub use outcome::{Outcome, Tag, TraceEvent};
 pub use workers::Worker;
 
-use crate::client::reflector::{self, Reflector};
+use crate::client::reflector::Reflector;
 use crate::client::shared_informer::SharedInformer;
 use crate::client::workqueue::Workqueue;
 use crate::cluster::rbac::{PolicyRule, Role, RoleBinding, Subject};
 use crate::cluster::watch::ApiWatchId;
 use crate::cluster::{ApiObject, ApiServer, Kind, Status, UserInfo};
 use crate::controller::reconciler::Reconciler;
-use crate::sim::{Millis, Rng, Scheduler, Stage, TraceEvent, TraceKind};
+use crate::sim::{Millis, Rng, Scheduler, Stage, TraceKind};
 use message::Msg;
 use std::collections::BTreeMap;
 
@@ -46,17 +48,17 @@ pub(crate) struct Hop {
     kind: TraceKind,
     key: String,
     rv: i64,
-    summary: String,
+    outcome: Outcome,
 }
 
 impl Hop {
     /// A hop about no object in particular.
-    fn plain(from: Stage, to: Stage, kind: TraceKind, summary: String) -> Self {
-        Hop::new(from, to, kind, "", 0, summary)
+    fn plain(from: Stage, to: Stage, kind: TraceKind, outcome: Outcome) -> Self {
+        Hop::new(from, to, kind, "", 0, outcome)
     }
 
-    fn new(from: Stage, to: Stage, kind: TraceKind, key: &str, rv: i64, summary: String) -> Self {
-        Hop { from, to, kind, key: key.to_string(), rv, summary }
+    fn new(from: Stage, to: Stage, kind: TraceKind, key: &str, rv: i64, outcome: Outcome) -> Self {
+        Hop { from, to, kind, key: key.to_string(), rv, outcome }
     }
 }
 
@@ -97,8 +99,6 @@ pub struct World {
     console_events: Vec<(u64, Millis, Kind, crate::cluster::WatchEvent)>,
     drop_next_notification: bool,
     user: UserInfo,
-    /// The resourceVersion the last controller write produced (to spot stale reads).
-    last_write_rv: Option<i64>,
     /// User spec writes awaiting the controller's status: (key, generation) → time.
     spec_writes: BTreeMap<(String, i64), Millis>,
     status_latencies: Vec<Millis>,
@@ -170,7 +170,6 @@ impl World {
             console_events: Vec::new(),
             drop_next_notification: false,
             user,
-            last_write_rv: None,
             spec_writes: BTreeMap::new(),
             status_latencies: Vec::new(),
             reconciles: 0,
@@ -278,7 +277,7 @@ impl World {
             kind: hop.kind,
             key: hop.key,
             rv: hop.rv,
-            summary: hop.summary,
+            outcome: hop.outcome,
         })
     }
 
@@ -309,15 +308,14 @@ impl World {
     }
 
     fn deliver(&mut self, msg: Msg) -> Hop {
-        use reflector::Input;
         match msg {
-            Msg::ReflectorStart(i) => self.deliver_reflector_input(i, Input::Start),
+            Msg::ReflectorStart(i) => self.deliver_reflector_start(i),
             Msg::ListRequest(i, options) => self.deliver_list_request(i, options),
-            Msg::ListResponse(i, result) => self.deliver_reflector_input(i, Input::ListResponse(result)),
+            Msg::ListResponse(i, result) => self.deliver_list_response(i, result),
             Msg::WatchRequest { informer, options, timeout_secs } => {
                 self.deliver_watch_request(informer, options, timeout_secs)
             }
-            Msg::WatchOpened(i, result) => self.deliver_reflector_input(i, Input::WatchOpened(result)),
+            Msg::WatchOpened(i, result) => self.deliver_watch_opened(i, result),
             Msg::WatchEvent(i, id, event) => self.deliver_watch_event(i, id, event),
             Msg::WatchTimeout(i, id) => self.deliver_watch_timeout(i, id),
             Msg::WatchEnded(i, id) => self.deliver_watch_ended(i, id),
@@ -341,45 +339,47 @@ impl World {
                 self.api.send_bookmarks();
                 self.flush_watch_events();
                 let rv = self.api.store().revision();
-                Hop::new(
-                    Stage::ApiServer,
-                    Stage::ApiServer,
-                    TraceKind::Bookmark,
-                    "",
-                    rv,
-                    "bookmark sent to watchers that allow them".into(),
-                )
+                Hop::new(Stage::ApiServer, Stage::ApiServer, TraceKind::Bookmark, "", rv, Outcome::BookmarksSent)
             }
             Msg::User(action) => self.deliver_action(action),
         }
     }
 
     fn deliver_action(&mut self, action: Action) -> Hop {
+        use outcome::UserVerb;
         let admin = UserInfo::admin();
+        let write = |verb, key: String, kind, result: Result<ApiObject, Status>| {
+            let answer = result.map(|o| if verb == UserVerb::Delete { 0 } else { o.resource_version() });
+            (TraceKind::ApiWrite, key, Outcome::UserWrite { verb, kind: Some(kind), answer, no_match: None })
+        };
         let mut to = Stage::ApiServer;
-        let (kind, key, rv, summary) = match action {
-            Action::Create(obj) => write_summary("create", obj.key(), self.api.create(&admin, obj)),
-            Action::Update(obj) => self.user_update(obj),
+        let (kind, key, outcome) = match action {
+            Action::Create(obj) => {
+                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
+                write(UserVerb::Create, key, kind, self.api.create(&admin, obj))
+            }
+            Action::Update(obj) => {
+                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
+                write(UserVerb::Update, key, kind, self.user_update(obj))
+            }
             Action::Scale { kind, namespace, name, replicas } => {
-                match self.api.get(&admin, kind, &namespace, &name, "") {
-                    Ok(mut obj) => {
-                        if let Some(spec) = obj.body.get_mut("spec").and_then(|s| s.as_object_mut()) {
-                            spec.insert("replicas".into(), replicas.into());
-                        }
-                        self.user_update(obj)
+                let key = format!("{namespace}/{name}");
+                let result = self.api.get(&admin, kind, &namespace, &name, "").and_then(|mut obj| {
+                    if let Some(spec) = obj.body.get_mut("spec").and_then(|s| s.as_object_mut()) {
+                        spec.insert("replicas".into(), replicas.into());
                     }
-                    Err(e) => (TraceKind::ApiWrite, format!("{namespace}/{name}"), 0, format!("scale failed: {e}")),
-                }
+                    self.user_update(obj)
+                });
+                write(UserVerb::Scale, key, kind, result)
             }
             Action::Patch { kind, namespace, name, set, labels } => {
-                match self.api.get(&admin, kind, &namespace, &name, "") {
-                    Ok(mut obj) => {
-                        obj.body.extend(set);
-                        obj.metadata.labels.extend(labels);
-                        self.user_update(obj)
-                    }
-                    Err(e) => (TraceKind::ApiWrite, format!("{namespace}/{name}"), 0, format!("patch failed: {e}")),
-                }
+                let key = format!("{namespace}/{name}");
+                let result = self.api.get(&admin, kind, &namespace, &name, "").and_then(|mut obj| {
+                    obj.body.extend(set);
+                    obj.metadata.labels.extend(labels);
+                    self.user_update(obj)
+                });
+                write(UserVerb::Patch, key, kind, result)
             }
             Action::DeleteFirst { kind, namespace, selector } => {
                 let opts = crate::cluster::ListOptions {
@@ -390,15 +390,24 @@ impl World {
                 match self.api.peek_list(&admin, kind, &opts).map(|l| l.items.into_iter().next()) {
                     Ok(Some(obj)) => {
                         let key = obj.key();
-                        write_summary("delete", key, self.api.delete(&admin, kind, &namespace, &obj.metadata.name))
+                        write(
+                            UserVerb::Delete,
+                            key,
+                            kind,
+                            self.api.delete(&admin, kind, &namespace, &obj.metadata.name),
+                        )
                     }
                     Ok(None) => (
                         TraceKind::ApiWrite,
                         String::new(),
-                        0,
-                        format!("delete failed: no {} matches {selector}", kind.resource()),
+                        Outcome::UserWrite {
+                            verb: UserVerb::Delete,
+                            kind: Some(kind),
+                            answer: Ok(0),
+                            no_match: Some(selector),
+                        },
                     ),
-                    Err(e) => (TraceKind::ApiWrite, String::new(), 0, format!("delete failed: {e}")),
+                    Err(e) => write(UserVerb::Delete, String::new(), kind, Err(e)),
                 }
             }
             Action::ConsoleWatch { kind, namespace } => {
@@ -407,40 +416,40 @@ impl World {
                     resource_version: self.api.store().revision().to_string(),
                     ..Default::default()
                 };
-                match self.api.watch(&admin, kind, &opts) {
-                    Ok(id) => {
-                        self.console_watches.push((id, kind));
-                        (
-                            TraceKind::WatchRequest,
-                            String::new(),
-                            0,
-                            format!("kubectl get {} -w: watch #{id} opened", kind.resource()),
-                        )
-                    }
-                    Err(e) => (TraceKind::RequestFailed, String::new(), 0, format!("kubectl watch failed: {e}")),
+                let answer = self.api.watch(&admin, kind, &opts);
+                if let Ok(id) = answer {
+                    self.console_watches.push((id, kind));
                 }
+                let trace_kind = if answer.is_ok() { TraceKind::WatchRequest } else { TraceKind::RequestFailed };
+                (trace_kind, String::new(), Outcome::ConsoleWatch { kind, answer })
             }
-            Action::UpdateStatus(obj) => write_summary("update status", obj.key(), self.api.update_status(&admin, obj)),
+            Action::UpdateStatus(obj) => {
+                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
+                write(UserVerb::UpdateStatus, key, kind, self.api.update_status(&admin, obj))
+            }
             Action::Delete { kind, namespace, name } => {
                 let key = format!("{namespace}/{name}");
-                write_summary("delete", key, self.api.delete(&admin, kind, &namespace, &name))
+                write(UserVerb::Delete, key, kind, self.api.delete(&admin, kind, &namespace, &name))
             }
             Action::Fault(fault) => {
-                let (stage, summary) = self.inject(fault);
-                to = stage;
-                (TraceKind::Fault, String::new(), 0, summary)
+                to = fault.stage();
+                let effect = self.inject(fault.clone());
+                (TraceKind::Fault, String::new(), Outcome::Fault { fault, effect })
             }
         };
         self.flush_watch_events();
-        Hop::new(Stage::User, to, kind, &key, rv, summary)
+        let rv = match &outcome {
+            Outcome::UserWrite { answer: Ok(rv), .. } => *rv,
+            _ => 0,
+        };
+        Hop::new(Stage::User, to, kind, &key, rv, outcome)
     }
 
     /// A user's update; a spec change starts the clock for the status-latency figure.
-    fn user_update(&mut self, obj: ApiObject) -> (TraceKind, String, i64, String) {
-        let key = obj.key();
-        let generation_before = self.api.watch_cache(obj.kind().unwrap_or(Kind::ConfigMap)).and_then(|c| {
-            let stored = format!("/registry/{}/{}", obj.kind().map_or("", |k| k.resource()), key);
-            c.get(&stored).map(|o| o.metadata.generation)
+    fn user_update(&mut self, obj: ApiObject) -> Result<ApiObject, Status> {
+        let generation_before = obj.kind().and_then(|kind| {
+            let cache = self.api.watch_cache(kind)?;
+            cache.get(&storage_key(kind, &obj.metadata.namespace, &obj.metadata.name)).map(|o| o.metadata.generation)
         });
         let result = self.api.update(&UserInfo::admin(), obj);
         if let (Some(before), Ok(new)) = (generation_before, &result) {
@@ -448,33 +457,34 @@ impl World {
                 self.spec_writes.insert((new.key(), new.metadata.generation), self.now);
             }
         }
-        write_summary("update", key, result)
+        result
     }
 
-    /// Applies a fault; returns the stage it hits and what happened.
-    fn inject(&mut self, fault: Fault) -> (Stage, String) {
-        let stage = fault.stage();
-        let summary = match fault {
+    /// Applies a fault; returns what it did.
+    fn inject(&mut self, fault: Fault) -> outcome::FaultEffect {
+        use outcome::FaultEffect;
+        match fault {
             Fault::DisconnectWatch => {
-                let mut cut = Vec::new();
+                let mut ids = Vec::new();
                 for i in 0..self.informers.len() {
                     if let Some(id) = self.informers[i].reflector.current_watch() {
                         self.api.stop_watch(id);
                         self.informers[i].abandon(id);
                         self.later(0, Msg::WatchEnded(i, id));
-                        cut.push(format!("#{id}"));
+                        ids.push(id);
                     }
                 }
-                match cut.is_empty() {
-                    true => "no watch open to disconnect".into(),
-                    false => format!("watch {} disconnected: events in flight are lost", cut.join(", ")),
+                if ids.is_empty() {
+                    FaultEffect::NoWatchOpen
+                } else {
+                    FaultEffect::WatchesCut { ids }
                 }
             }
             Fault::CompactStore => {
-                let rev = self.api.store().revision();
-                match self.api.compact(rev) {
-                    Ok(()) => format!("etcd compacted at revision {rev}"),
-                    Err(e) => format!("compaction failed: {}", e.grpc_message()),
+                let revision = self.api.store().revision();
+                match self.api.compact(revision) {
+                    Ok(()) => FaultEffect::Compacted { revision },
+                    Err(e) => FaultEffect::CompactFailed { message: e.grpc_message() },
                 }
             }
             Fault::RestartApiServer => {
@@ -487,26 +497,25 @@ impl World {
                 if self.config.kubelet {
                     self.start_kubelet();
                 }
-                "API server restarted: watches closed, watch cache re-initialised from a LIST".into()
+                FaultEffect::ApiServerRestarted
             }
             Fault::Revoke(verb) => {
                 self.set_verb(&verb, false);
-                format!("RBAC: {verb} revoked from {}", self.user.name)
+                FaultEffect::Revoked { verb, user: self.user.name.clone() }
             }
             Fault::Grant(verb) => {
                 self.set_verb(&verb, true);
-                format!("RBAC: {verb} granted to {}", self.user.name)
+                FaultEffect::Granted { verb, user: self.user.name.clone() }
             }
             Fault::DropNextEvent => {
                 self.drop_next_notification = true;
-                "the next notification to a handler will be lost (what-if)".into()
+                FaultEffect::NextNotificationLost
             }
             Fault::Latency(ms) => {
                 self.config.latency_ms = ms;
-                format!("network latency set to {ms} ms")
+                FaultEffect::Latency { ms }
             }
-        };
-        (stage, summary)
+        }
     }
 
     fn set_verb(&mut self, verb: &str, granted: bool) {
@@ -559,25 +568,7 @@ impl World {
     }
 }
 
-fn write_summary(verb: &str, key: String, result: Result<ApiObject, Status>) -> (TraceKind, String, i64, String) {
-    match result {
-        Ok(obj) => {
-            let rv = obj.resource_version();
-            let rv = if verb == "delete" { 0 } else { rv };
-            (TraceKind::ApiWrite, key.clone(), rv, format!("{verb} {} {key}", obj.kind))
-        }
-        Err(s) => (TraceKind::ApiWrite, key, 0, format!("{verb} failed: {s}")),
-    }
-}
-
-fn seconds(ms: Millis) -> String {
-    format!("{}.{:03}s", ms / 1000, ms % 1000)
-}
-
-fn join(head: String, note: String) -> String {
-    if note.is_empty() {
-        head
-    } else {
-        format!("{head}; {note}")
-    }
+/// Where the API server stores an object: `/registry/<resource>/<namespace>/<name>`.
+pub fn storage_key(kind: Kind, namespace: &str, name: &str) -> String {
+    crate::cluster::api_server::storage_key(kind, namespace, name)
 }

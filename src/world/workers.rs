@@ -3,19 +3,28 @@
 
 use super::informers::InformerStack;
 use super::message::Msg;
+use super::outcome::{Listed, Outcome, PodPhase, Read, Requeue};
 use super::{Hop, World};
-use crate::client::workqueue::AddOutcome;
 use crate::cluster::{ApiObject, Kind, Status, UserInfo, WatchOptions};
 use crate::controller::cache_reader::{self, CacheList, ReadError};
 use crate::controller::reconciler::{Cache, Plan, PlanOp, ReconcileResult, Write};
 use crate::sim::{Millis, Stage, TraceKind};
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// What one worker is doing.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Worker {
     Idle,
-    Reconciling { key: String, since: Millis, plan: Plan, failed: Option<String> },
+    Reconciling {
+        key: String,
+        since: Millis,
+        plan: Plan,
+        failed: Option<String>,
+        /// The resourceVersion each of this reconcile's own writes produced, by key: a cache
+        /// read that returns another one is stale.
+        written: BTreeMap<String, i64>,
+    },
 }
 
 /// The controller's reads go to the informers' caches.
@@ -36,9 +45,9 @@ impl Cache for WorldCache<'_> {
     }
 }
 
-/// A kind no informer watches (controller-runtime would start one lazily and block).
+/// A kind no informer watches (controller-runtime's `ErrResourceNotCached`).
 fn not_cached(kind: Kind) -> ReadError {
-    ReadError::Plain(format!("{} is not cached", kind.type_description()))
+    ReadError::NotCached(kind)
 }
 
 impl World {
@@ -70,83 +79,65 @@ impl World {
     pub(super) fn deliver_workqueue_add(&mut self, key: String) -> Hop {
         let outcome = self.queue.add(&key);
         self.schedule_workers();
-        let what = match outcome {
-            AddOutcome::Queued => "queued",
-            AddOutcome::AlreadyQueued => "already queued: deduplicated",
-            AddOutcome::WhileProcessing => "being reconciled: runs again after Done",
-            AddOutcome::ShuttingDown => "shutting down: ignored",
-        };
-        Hop::new(Stage::Handler, Stage::Workqueue, TraceKind::WorkqueueAdd, &key, 0, format!("Add({key}): {what}"))
+        Hop::new(Stage::Handler, Stage::Workqueue, TraceKind::WorkqueueAdd, &key, 0, Outcome::WorkqueueAdd(outcome))
     }
 
     pub(super) fn deliver_workqueue_ready(&mut self, key: String, at: Millis) -> Hop {
-        let summary = match self.queue.ready(&key, at) {
-            Some(outcome) => format!("{key} is due after its delay: {outcome:?}"),
-            None => format!("{key}: timer superseded"),
-        };
+        let outcome = self.queue.ready(&key, at);
         self.schedule_workers();
-        Hop::new(Stage::Workqueue, Stage::Workqueue, TraceKind::WorkqueueAdd, &key, 0, summary)
+        Hop::new(Stage::Workqueue, Stage::Workqueue, TraceKind::WorkqueueAdd, &key, 0, Outcome::WorkqueueReady(outcome))
     }
 
     pub(super) fn deliver_worker_get(&mut self, w: usize) -> Hop {
         self.worker_pending[w] = false;
         let Some(key) = self.queue.get() else {
-            return Hop::plain(Stage::Workqueue, Stage::Reconciler, TraceKind::WorkqueueGet, "nothing to do".into());
+            return Hop::plain(Stage::Workqueue, Stage::Reconciler, TraceKind::WorkqueueGet, Outcome::NothingQueued);
         };
         let mut cache = WorldCache { informers: &mut self.informers };
         let plan = self.reconciler.plan(&key, &mut cache, &mut self.rng);
-        let notes = plan.notes.join("; ");
-        self.workers[w] = Worker::Reconciling { key: key.clone(), since: self.now, plan, failed: None };
+        let decisions = plan.decisions.clone();
+        self.workers[w] =
+            Worker::Reconciling { key: key.clone(), since: self.now, plan, failed: None, written: BTreeMap::new() };
         let think = self.config.controller.reconcile_ms;
-        let more = self.advance(w, think);
-        let summary = format!("worker {w}: Get() → {key}: {notes}{more}");
-        Hop::new(Stage::Workqueue, Stage::Reconciler, TraceKind::WorkqueueGet, &key, 0, summary)
+        let reads = self.advance(w, think);
+        let outcome = Outcome::ReconcileStarts { worker: w, decisions, reads };
+        Hop::new(Stage::Workqueue, Stage::Reconciler, TraceKind::WorkqueueGet, &key, 0, outcome)
     }
 
     /// Runs the plan's reads up to its next write, which is sent after `delay`; with no write
-    /// left, the reconcile ends after `delay`. Returns notes for the trace.
-    fn advance(&mut self, w: usize, delay: Millis) -> String {
-        let mut notes = String::new();
+    /// left, the reconcile ends after `delay`. Returns the reads made.
+    fn advance(&mut self, w: usize, delay: Millis) -> Vec<Read> {
+        let mut reads = Vec::new();
         loop {
-            let Worker::Reconciling { key, plan, failed, .. } = &mut self.workers[w] else { return notes };
-            let key = key.clone();
+            let Worker::Reconciling { plan, failed, .. } = &mut self.workers[w] else { return reads };
             if failed.is_some() {
                 plan.ops.clear();
             }
             match plan.ops.pop_front() {
                 Some(PlanOp::Write(write)) => {
                     self.later(delay + self.config.latency_ms, Msg::ApiRequest(w, write));
-                    return notes;
+                    return reads;
                 }
                 Some(PlanOp::CacheGet { kind, namespace, name }) => {
                     let mut cache = WorldCache { informers: &mut self.informers };
-                    let note = match cache.get(kind, &namespace, &name) {
-                        Ok(o) => format!("; cache Get again: rv {}", o.metadata.resource_version),
-                        Err(e) => format!("; cache Get again: {e}"),
+                    let result = cache.get(kind, &namespace, &name).map(|o| o.resource_version());
+                    let key = format!("{namespace}/{name}");
+                    let written = match &self.workers[w] {
+                        Worker::Reconciling { written, .. } => written.get(&key).copied(),
+                        Worker::Idle => None,
                     };
-                    let stale =
-                        self.last_write_rv.filter(|rv| note.contains("rv ") && !note.ends_with(&format!("rv {rv}")));
-                    notes.push_str(&note);
-                    if let Some(rv) = stale {
-                        notes.push_str(&format!(
-                            " — stale: the Update wrote rv {rv}, its watch event has not reached the cache"
-                        ));
-                    }
+                    // resourceVersions are opaque: only equality says anything.
+                    let stale = written.filter(|rv| result.as_ref().is_ok_and(|cached| cached != rv));
+                    reads.push(Read::CacheGet { result: result.map_err(|e| e.to_string()), stale });
                 }
                 Some(PlanOp::ApiGet { kind, namespace, name }) => {
                     let user = self.user.clone();
-                    match self.api.get(&user, kind, &namespace, &name, "") {
-                        Ok(o) => notes.push_str(&format!(
-                            "; APIReader Get: rv {} (fresh from the API server)",
-                            o.metadata.resource_version
-                        )),
-                        Err(e) => notes.push_str(&format!("; APIReader Get: {e}")),
-                    }
+                    let answer = self.api.get(&user, kind, &namespace, &name, "").map(|o| o.resource_version());
+                    reads.push(Read::ApiGet { answer });
                 }
                 None => {
-                    let _ = key;
                     self.later(delay, Msg::ReconcileEnd(w));
-                    return notes;
+                    return reads;
                 }
             }
         }
@@ -154,16 +145,21 @@ impl World {
 
     pub(super) fn deliver_api_request(&mut self, w: usize, write: Write) -> Hop {
         let user = self.user.clone();
-        let described = write.describe();
+        let (op, kind, sent, sent_rv) = (write.op(), write.kind(), write.key(), write.sent_rv());
         let result = self.controller_write(&user, write);
-        let (key, rv) = result.as_ref().map(|o| (o.key(), o.resource_version())).unwrap_or_default();
-        let outcome = match &result {
-            Ok(o) => format!("ok, rv {}", o.metadata.resource_version),
-            Err(s) => format!("{} {}", s.code, s.reason),
-        };
+        let key = result.as_ref().map(ApiObject::key).unwrap_or(sent);
+        let answer = result.as_ref().map(ApiObject::resource_version).map_err(Clone::clone);
+        let rv = *answer.as_ref().unwrap_or(&0);
         self.later(self.config.latency_ms, Msg::ApiResponse(w, result));
         self.flush_watch_events();
-        Hop::new(Stage::Reconciler, Stage::ApiServer, TraceKind::ApiWrite, &key, rv, format!("{described} → {outcome}"))
+        Hop::new(
+            Stage::Reconciler,
+            Stage::ApiServer,
+            TraceKind::ApiWrite,
+            &key,
+            rv,
+            Outcome::ApiWrite { op, kind, sent_rv, answer },
+        )
     }
 
     fn controller_write(&mut self, user: &UserInfo, write: Write) -> Result<ApiObject, Status> {
@@ -190,27 +186,31 @@ impl World {
     }
 
     pub(super) fn deliver_api_response(&mut self, w: usize, result: Result<ApiObject, Status>) -> Hop {
-        let (key, rv, head) = match &result {
-            Ok(o) => (
-                o.key(),
-                o.resource_version(),
-                format!("{} {} written at rv {}", o.kind, o.key(), o.metadata.resource_version),
-            ),
-            Err(s) => (String::new(), 0, s.to_string()),
+        let (key, kind) = match &result {
+            Ok(o) => (o.key(), o.kind()),
+            Err(_) => (String::new(), None),
         };
-        self.last_write_rv = result.as_ref().ok().map(ApiObject::resource_version);
-        if let (Err(status), Worker::Reconciling { failed, .. }) = (&result, &mut self.workers[w]) {
-            if status.code != 404 {
-                *failed = Some(status.to_string());
+        let answer = result.as_ref().map(ApiObject::resource_version).map_err(Clone::clone);
+        if let Worker::Reconciling { failed, written, .. } = &mut self.workers[w] {
+            match &result {
+                // A delete's answer carries the last state, not a new version.
+                Ok(o) if o.resource_version() > 0 => {
+                    written.insert(o.key(), o.resource_version());
+                }
+                Ok(_) => {}
+                Err(status) if status.code != 404 => *failed = Some(status.to_string()),
+                Err(_) => {}
             }
         }
-        let more = self.advance(w, 0);
-        Hop::new(Stage::ApiServer, Stage::Reconciler, TraceKind::ApiResponse, &key, rv, format!("{head}{more}"))
+        let rv = *answer.as_ref().unwrap_or(&0);
+        let reads = self.advance(w, 0);
+        let outcome = Outcome::ApiAnswer { kind, answer, reads };
+        Hop::new(Stage::ApiServer, Stage::Reconciler, TraceKind::ApiResponse, &key, rv, outcome)
     }
 
     pub(super) fn deliver_reconcile_end(&mut self, w: usize) -> Hop {
         let Worker::Reconciling { key, plan, failed, .. } = &self.workers[w] else {
-            return Hop::plain(Stage::Reconciler, Stage::Workqueue, TraceKind::ReconcileEnd, "idle".into());
+            return Hop::plain(Stage::Reconciler, Stage::Workqueue, TraceKind::ReconcileEnd, Outcome::WorkerIdle);
         };
         let key = key.clone();
         let result = match failed {
@@ -218,21 +218,18 @@ impl World {
             None => plan.result.clone(),
         };
         self.reconciles += 1;
-        let summary = match &result {
+        let then = match &result {
             ReconcileResult::Success => {
                 self.queue.forget(&key);
-                "success → Forget".to_string()
+                Requeue::Forget
             }
-            ReconcileResult::Error(err) => {
+            ReconcileResult::Error(_) => {
                 self.requeues += 1;
-                let (delay, ready) = self.queue.add_rate_limited(&key, self.now);
+                let (delay_ms, ready) = self.queue.add_rate_limited(&key, self.now);
                 if let Some(at) = ready {
                     self.schedule_at(at, Msg::WorkqueueReady(key.clone(), at));
                 }
-                format!(
-                    "error: {err} → AddRateLimited: retry in {delay} ms (requeues {})",
-                    self.queue.num_requeues(&key)
-                )
+                Requeue::RateLimited { delay_ms, requeues: self.queue.num_requeues(&key) }
             }
             ReconcileResult::RequeueAfter(d) => {
                 self.requeues += 1;
@@ -240,29 +237,29 @@ impl World {
                 if let Some(at) = self.queue.add_after(&key, *d, self.now) {
                     self.schedule_at(at, Msg::WorkqueueReady(key.clone(), at));
                 }
-                format!("RequeueAfter {d} ms → Forget + AddAfter")
+                Requeue::After { delay_ms: *d }
             }
-            ReconcileResult::Terminal(err) => format!("terminal error: {err} → not requeued"),
+            ReconcileResult::Terminal(_) => Requeue::Not,
         };
         self.later(0, Msg::WorkqueueDone(w));
-        Hop::new(
-            Stage::Reconciler,
-            Stage::Workqueue,
-            TraceKind::ReconcileEnd,
-            &key,
-            0,
-            format!("reconcile {key}: {summary}"),
-        )
+        let outcome = Outcome::ReconcileEnds { result, then };
+        Hop::new(Stage::Reconciler, Stage::Workqueue, TraceKind::ReconcileEnd, &key, 0, outcome)
     }
 
     pub(super) fn deliver_workqueue_done(&mut self, w: usize) -> Hop {
         let Worker::Reconciling { key, .. } = std::mem::replace(&mut self.workers[w], Worker::Idle) else {
-            return Hop::plain(Stage::Reconciler, Stage::Workqueue, TraceKind::WorkqueueDone, "idle".into());
+            return Hop::plain(Stage::Reconciler, Stage::Workqueue, TraceKind::WorkqueueDone, Outcome::WorkerIdle);
         };
         let again = self.queue.done(&key);
         self.schedule_workers();
-        let note = if again { "re-added meanwhile: queued again" } else { "done" };
-        Hop::new(Stage::Reconciler, Stage::Workqueue, TraceKind::WorkqueueDone, &key, 0, format!("Done({key}): {note}"))
+        Hop::new(
+            Stage::Reconciler,
+            Stage::Workqueue,
+            TraceKind::WorkqueueDone,
+            &key,
+            0,
+            Outcome::WorkqueueDone { again },
+        )
     }
 
     /// The kubelet's view of new Pods: a server-side watch on Pods, read without delay.
@@ -283,24 +280,25 @@ impl World {
             let start = self.config.latency_ms + 500;
             self.later(
                 start,
-                Msg::KubeletStatus { namespace: namespace.clone(), name: name.clone(), phase: "ContainerCreating" },
+                Msg::KubeletStatus {
+                    namespace: namespace.clone(),
+                    name: name.clone(),
+                    phase: PodPhase::ContainerCreating,
+                },
             );
-            self.later(start + 1_000, Msg::KubeletStatus { namespace, name, phase: "Running" });
+            self.later(start + 1_000, Msg::KubeletStatus { namespace, name, phase: PodPhase::Running });
         }
     }
 
-    pub(super) fn deliver_kubelet(&mut self, namespace: String, name: String, phase: &'static str) -> Hop {
+    pub(super) fn deliver_kubelet(&mut self, namespace: String, name: String, phase: PodPhase) -> Hop {
         let key = format!("{namespace}/{name}");
         let admin = UserInfo::admin();
-        let Ok(mut pod) = self.api.get(&admin, Kind::Pod, &namespace, &name, "") else {
-            return Hop::new(
-                Stage::Kubelet,
-                Stage::ApiServer,
-                TraceKind::ApiWrite,
-                &key,
-                0,
-                format!("kubelet: {key} is gone"),
-            );
+        let mut pod = match self.api.get(&admin, Kind::Pod, &namespace, &name, "") {
+            Ok(pod) => pod,
+            Err(e) => {
+                let outcome = Outcome::KubeletReport { phase, answer: Err(e), gone: true };
+                return Hop::new(Stage::Kubelet, Stage::ApiServer, TraceKind::ApiWrite, &key, 0, outcome);
+            }
         };
         let containers: Vec<String> = pod
             .spec()
@@ -308,7 +306,7 @@ impl World {
             .and_then(Value::as_array)
             .map(|cs| cs.iter().filter_map(|c| c["name"].as_str().map(String::from)).collect())
             .unwrap_or_default();
-        let status = if phase == "Running" {
+        let status = if phase == PodPhase::Running {
             let started = crate::cluster::api_object::timestamp(self.now);
             json!({
                 "phase": "Running",
@@ -322,29 +320,31 @@ impl World {
             })
         };
         pod.body.insert("status".into(), status);
-        let summary = match self.api.update_status(&admin, pod) {
-            Ok(p) => format!("kubelet: {key} → {phase} (rv {})", p.metadata.resource_version),
-            Err(e) => format!("kubelet: {key} → {phase} failed: {e}"),
-        };
+        let answer = self.api.update_status(&admin, pod).map(|p| p.resource_version());
+        let rv = *answer.as_ref().unwrap_or(&0);
         self.flush_watch_events();
-        Hop::new(Stage::Kubelet, Stage::ApiServer, TraceKind::ApiWrite, &key, 0, summary)
+        let outcome = Outcome::KubeletReport { phase, answer, gone: false };
+        Hop::new(Stage::Kubelet, Stage::ApiServer, TraceKind::ApiWrite, &key, rv, outcome)
     }
 
     pub(super) fn deliver_poll(&mut self) -> Hop {
         let Some(poll) = self.config.poll.clone() else {
-            return Hop::plain(Stage::Reconciler, Stage::ApiServer, TraceKind::ListRequest, "no poller".into());
+            return Hop::plain(Stage::Reconciler, Stage::ApiServer, TraceKind::ListRequest, Outcome::NothingQueued);
         };
         self.later(poll.every_ms, Msg::PollTick);
         let user = self.user.clone();
-        let summary = match self.api.list(&user, poll.kind, &Default::default()) {
-            Ok(list) => format!(
-                "polling LIST {} → {} items at rv {}",
-                poll.kind.resource(),
-                list.items.len(),
-                list.resource_version
-            ),
-            Err(e) => format!("polling LIST {} → {e}", poll.kind.resource()),
-        };
-        Hop::new(Stage::Reconciler, Stage::ApiServer, TraceKind::ListRequest, "", 0, summary)
+        let answer = self
+            .api
+            .list(&user, poll.kind, &Default::default())
+            .map(|l| Listed { items: l.items.len(), resource_version: l.resource_version });
+        let rv = answer.as_ref().map_or(0, |l| l.resource_version);
+        Hop::new(
+            Stage::Reconciler,
+            Stage::ApiServer,
+            TraceKind::ListRequest,
+            "",
+            rv,
+            Outcome::Polled { kind: poll.kind, answer },
+        )
     }
 }

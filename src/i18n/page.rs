@@ -1,7 +1,6 @@
-//! The page's words in Korean and English. Upstream texts — log lines, error messages, trace
-//! summaries, kubectl output, YAML — stay as Kubernetes prints them, in every language.
+//! The page's own words in Korean and English (English is the key).
 
-use crate::scenario::Lang;
+use super::Lang;
 
 /// The page's word for `en` in `lang` (English is the key).
 pub fn tr(lang: Lang, en: &'static str) -> &'static str {

@@ -1,0 +1,278 @@
+//! Checking a scenario file: every field of every part, with a message that names the file,
+//! the field and what was expected, so that `validate` refuses whatever `run` cannot run and
+//! every check can fail.
+
+use super::format::{ControllerSpec, Event, Expectation, Scenario, Text};
+use super::pattern::Pattern;
+use super::ScenarioError;
+use crate::cluster::selector::{FieldSelector, LabelSelector};
+use crate::cluster::{ApiObject, Kind};
+use crate::sim::Stage;
+use crate::world::{Action, Fault, WorldConfig};
+
+pub(super) fn kind(file: &str, field: &str, name: &str) -> Result<Kind, ScenarioError> {
+    Kind::parse(name).filter(|k| k.name() == name).ok_or_else(|| {
+        let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+        ScenarioError(format!("{file}: {field}: unknown kind {name:?}, expected one of {}", kinds.join(", ")))
+    })
+}
+
+fn fault(file: &str, field: &str, name: &str) -> Result<Fault, ScenarioError> {
+    Ok(match name {
+        "disconnect-watch" => Fault::DisconnectWatch,
+        "compact-store" => Fault::CompactStore,
+        "restart-api-server" => Fault::RestartApiServer,
+        "revoke-list" => Fault::Revoke("list".into()),
+        "revoke-watch" => Fault::Revoke("watch".into()),
+        "grant-list" => Fault::Grant("list".into()),
+        "grant-watch" => Fault::Grant("watch".into()),
+        "drop-next-event" => Fault::DropNextEvent,
+        other => {
+            return Err(ScenarioError(format!(
+                "{file}: {field}: unknown fault {other:?}, expected one of disconnect-watch, compact-store, restart-api-server, revoke-list, revoke-watch, grant-list, grant-watch, drop-next-event"
+            )))
+        }
+    })
+}
+
+fn check_text(file: &str, field: &str, text: &Text) -> Result<(), ScenarioError> {
+    for (lang, value) in [("ko", &text.ko), ("en", &text.en)] {
+        if value.trim().is_empty() {
+            return Err(ScenarioError(format!(
+                "{file}: {field}.{lang}: expected text in {}, found none",
+                if lang == "ko" { "Korean" } else { "English" }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The verbs the API server counts requests by.
+pub const VERBS: [&str; 7] = ["GET", "LIST", "WATCH", "POST", "PUT", "DELETE", "PATCH"];
+
+pub(super) fn stage(file: &str, field: &str, name: &str) -> Result<Stage, ScenarioError> {
+    Stage::named(name).ok_or_else(|| {
+        let all: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
+        ScenarioError(format!("{file}: {field}: unknown stage {name:?}, expected one of {}", all.join(", ")))
+    })
+}
+
+fn bounds(file: &str, field: &str, at_least: Option<u64>, at_most: Option<u64>) -> Result<(), ScenarioError> {
+    match (at_least, at_most) {
+        (None, None) => Err(ScenarioError(format!(
+            "{file}: {field}: expected `at_least` and/or `at_most`: a check without a bound cannot fail"
+        ))),
+        (Some(min), Some(max)) if min > max => Err(ScenarioError(format!(
+            "{file}: {field}.at_least: expected at most `at_most` ({max}), found {min}: no run can meet it"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn label_selector(file: &str, field: &str, text: &str) -> Result<LabelSelector, ScenarioError> {
+    LabelSelector::parse(text).map_err(|e| ScenarioError(format!("{file}: {field}: {}", e.message)))
+}
+
+fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), ScenarioError> {
+    match e {
+        Expectation::Steps { pattern, at_least, at_most } => {
+            Pattern::resolve(file, &format!("{field}.match"), pattern)?;
+            bounds(file, field, *at_least, *at_most)
+        }
+        Expectation::LogContains { text } if text.trim().is_empty() => Err(ScenarioError(format!(
+            "{file}: {field}.text: expected the text of a log line, found none (it would match every line)"
+        ))),
+        Expectation::LogContains { .. } | Expectation::CacheMatchesStore => Ok(()),
+        Expectation::Count { kind: k, .. } => kind(file, &format!("{field}.kind"), k).map(|_| ()),
+        Expectation::Requests { verb, at_least, at_most } => {
+            if !VERBS.contains(&verb.as_str()) {
+                return Err(ScenarioError(format!(
+                    "{file}: {field}.verb: unknown verb {verb:?}, expected one of {}",
+                    VERBS.join(", ")
+                )));
+            }
+            bounds(file, field, *at_least, *at_most)
+        }
+        Expectation::Reconciles { at_least, at_most } => bounds(file, field, *at_least, *at_most),
+        Expectation::CacheList { field: path, value, labels, found, examined_at_most, error, .. } => {
+            if path.is_some() != value.is_some() {
+                return Err(ScenarioError(format!(
+                    "{file}: {field}: expected both `field` and `value` (an exact field match), or neither"
+                )));
+            }
+            if let Some(path) = path {
+                FieldSelector::parse(&format!("{path}=x"), Kind::Pod)
+                    .map_err(|e| ScenarioError(format!("{file}: {field}.field: {}", e.message)))?;
+            }
+            if let Some(labels) = labels {
+                label_selector(file, &format!("{field}.labels"), labels)?;
+            }
+            if error.is_none() && found.is_none() && examined_at_most.is_none() {
+                return Err(ScenarioError(format!(
+                    "{file}: {field}: expected `found`, `examined_at_most` or `error`: a check that states nothing cannot fail"
+                )));
+            }
+            Ok(())
+        }
+        Expectation::CacheGet { kind: k, .. } => kind(file, &format!("{field}.kind"), k).map(|_| ()),
+    }
+}
+
+impl Scenario {
+    /// Parses and checks a scenario file; `file` names it in every message.
+    pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
+        let scenario: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError(format!("{file}: {e}")))?;
+        scenario.check(file)?;
+        Ok(scenario)
+    }
+
+    fn check(&self, file: &str) -> Result<(), ScenarioError> {
+        if self.id.is_empty() || !self.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+            return Err(ScenarioError(format!(
+                "{file}: id: expected lower-case letters, digits and '-', found {:?}",
+                self.id
+            )));
+        }
+        check_text(file, "title", &self.title)?;
+        check_text(file, "summary", &self.summary)?;
+        for (i, obj) in self.objects.iter().enumerate() {
+            let field = format!("objects[{i}]");
+            let parsed: ApiObject =
+                serde_json::from_value(obj.clone()).map_err(|e| ScenarioError(format!("{file}: {field}: {e}")))?;
+            kind(file, &format!("{field}.kind"), &parsed.kind)?;
+        }
+        let mut last = 0;
+        for (i, event) in self.timeline.iter().enumerate() {
+            let field = format!("timeline[{i}]");
+            if event.at_ms() < last {
+                return Err(ScenarioError(format!(
+                    "{file}: {field}.at_ms: expected {} or later (the timeline is in time order), found {}",
+                    last,
+                    event.at_ms()
+                )));
+            }
+            last = event.at_ms();
+            self.action(file, &field, event)?;
+        }
+        for (i, note) in self.narration.iter().enumerate() {
+            Pattern::resolve(file, &format!("narration[{i}].match"), &note.when)?;
+            check_text(file, &format!("narration[{i}].text"), &note.text)?;
+            if let Some(look) = &note.look_at {
+                stage(file, &format!("narration[{i}].look_at"), look)?;
+            }
+        }
+        for (i, q) in self.questions.iter().enumerate() {
+            let field = format!("questions[{i}]");
+            Pattern::resolve(file, &format!("{field}.match"), &q.when)?;
+            check_text(file, &format!("{field}.ask"), &q.ask)?;
+            check_text(file, &format!("{field}.explain"), &q.explain)?;
+            if !(2..=4).contains(&q.choices.len()) {
+                return Err(ScenarioError(format!(
+                    "{file}: {field}.choices: expected 2 to 4 choices, found {}",
+                    q.choices.len()
+                )));
+            }
+            for (j, c) in q.choices.iter().enumerate() {
+                check_text(file, &format!("{field}.choices[{j}]"), c)?;
+            }
+            if q.answer >= q.choices.len() {
+                return Err(ScenarioError(format!(
+                    "{file}: {field}.answer: expected a choice index below {}, found {}",
+                    q.choices.len(),
+                    q.answer
+                )));
+            }
+        }
+        for (i, e) in self.expect.iter().enumerate() {
+            check_expectation(file, &format!("expect[{i}]"), e)?;
+        }
+        self.config_for(file).map(|_| ())
+    }
+
+    /// The world action a timeline event stands for.
+    pub(super) fn action(&self, file: &str, field: &str, event: &Event) -> Result<Action, ScenarioError> {
+        Ok(match event {
+            Event::Create { object, .. } => {
+                let obj: ApiObject = serde_json::from_value(object.clone())
+                    .map_err(|e| ScenarioError(format!("{file}: {field}.object: {e}")))?;
+                kind(file, &format!("{field}.object.kind"), &obj.kind)?;
+                Action::Create(obj)
+            }
+            Event::Patch { kind: k, namespace, name, set, labels, .. } => Action::Patch {
+                kind: kind(file, &format!("{field}.kind"), k)?,
+                namespace: namespace.clone(),
+                name: name.clone(),
+                set: set.clone(),
+                labels: labels.clone(),
+            },
+            Event::Delete { kind: k, namespace, name, .. } => Action::Delete {
+                kind: kind(file, &format!("{field}.kind"), k)?,
+                namespace: namespace.clone(),
+                name: name.clone(),
+            },
+            Event::DeleteOne { kind: k, namespace, selector, .. } => Action::DeleteFirst {
+                kind: kind(file, &format!("{field}.kind"), k)?,
+                namespace: namespace.clone(),
+                selector: selector.clone(),
+            },
+            Event::Scale { kind: k, namespace, name, replicas, .. } => Action::Scale {
+                kind: kind(file, &format!("{field}.kind"), k)?,
+                namespace: namespace.clone(),
+                name: name.clone(),
+                replicas: *replicas,
+            },
+            Event::Fault { fault: f, .. } => Action::Fault(fault(file, &format!("{field}.fault"), f)?),
+            Event::Latency { ms, .. } => Action::Fault(Fault::Latency(*ms)),
+        })
+    }
+
+    pub(super) fn config_for(&self, file: &str) -> Result<WorldConfig, ScenarioError> {
+        let c = &self.config;
+        let mut config = match &c.controller {
+            ControllerSpec::Observe { watch } => WorldConfig::new(kind(file, "config.controller.watch", watch)?),
+            ControllerSpec::Replicas { owner, edge_triggered } => {
+                let owner = kind(file, "config.controller.owner", owner)?;
+                if !matches!(owner, Kind::Deployment | Kind::ReplicaSet) {
+                    return Err(ScenarioError(format!(
+                        "{file}: config.controller.owner: expected Deployment or ReplicaSet, found {owner}"
+                    )));
+                }
+                WorldConfig::replicas(owner, *edge_triggered)
+            }
+            ControllerSpec::Stamp => WorldConfig::stamp(),
+            ControllerSpec::Failing { failures } => {
+                let mut config = WorldConfig::new(Kind::ConfigMap);
+                config.controller.reconciler =
+                    crate::controller::reconciler::ReconcilerKind::Failing { failures: *failures, terminal: false };
+                config
+            }
+            ControllerSpec::Polling { watch, every_ms } => {
+                WorldConfig::polling(kind(file, "config.controller.watch", watch)?, *every_ms)
+            }
+        };
+        config.seed = self.seed;
+        config.latency_ms = c.latency_ms;
+        config.api.watch_cache = c.watch_cache;
+        config.api.watch_cache_capacity = c.watch_cache_size.max(1);
+        config.bookmark_interval_ms = c.bookmark_seconds * 1000;
+        config.sync_period_ms = c.resync_seconds * 1000;
+        config.controller.max_concurrent = c.max_concurrent.max(1);
+        config.controller.reconcile_ms = c.reconcile_ms;
+        if let (Some(every_ms), Some(first)) = (c.poll_every_ms, config.informers.first()) {
+            config.poll = Some(crate::world::PollConfig { kind: first.reflector.kind, every_ms });
+        }
+        if let Some(verbs) = &c.rbac {
+            config.granted_verbs = verbs.clone();
+        }
+        if let Some(first) = config.informers.first_mut() {
+            first.reflector.namespace = c.namespace.clone();
+            first.reflector.label_selector = c.label_selector.clone();
+            first.indexes = c
+                .indexes
+                .iter()
+                .map(|path| (format!("field:{path}"), crate::client::indexer::IndexFunc::Field(path.clone())))
+                .collect();
+        }
+        Ok(config)
+    }
+}

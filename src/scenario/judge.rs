@@ -1,0 +1,134 @@
+//! Judging a finished run by its scenario's expectations.
+
+use super::format::{Expectation, Scenario};
+use super::pattern::Pattern;
+use crate::cluster::selector::LabelSelector;
+use crate::cluster::{ApiObject, KeyRange, Kind};
+use crate::world::{TraceEvent, World};
+
+fn unmet(e: &Expectation, why: &str) -> Verdict {
+    Verdict { expectation: format!("{e:?}"), met: false, detail: why.to_string() }
+}
+
+/// The outcome of one expectation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub expectation: String,
+    pub met: bool,
+    pub detail: String,
+}
+
+fn within(n: u64, at_least: Option<u64>, at_most: Option<u64>) -> bool {
+    at_least.is_none_or(|min| n >= min) && at_most.is_none_or(|max| n <= max)
+}
+
+/// Judges the expectations against a finished run.
+pub fn judge(scenario: &Scenario, world: &World, trace: &[TraceEvent]) -> Vec<Verdict> {
+    scenario
+        .expect
+        .iter()
+        .map(|e| {
+            let (met, detail) = match e {
+                Expectation::Steps { pattern, at_least, at_most } => match Pattern::resolve("", "", pattern) {
+                    Ok(p) => {
+                        let n = p.count(trace);
+                        let first = p.find(trace).map_or(String::new(), |s| format!(", first at step {s}"));
+                        (within(n, *at_least, *at_most), format!("{n} steps{first}"))
+                    }
+                    Err(e) => (false, e.to_string()),
+                },
+                Expectation::LogContains { text } => {
+                    let found = world.log_lines().iter().any(|l| l.contains(text.as_str()));
+                    (found, format!("{} log lines", world.log_lines().len()))
+                }
+                Expectation::CacheMatchesStore => match world.informers.first() {
+                    Some(stack) => {
+                        // What the store holds within the informer's scope, as a fresh LIST sees it.
+                        let scope = &stack.config.reflector;
+                        let opts = crate::cluster::ListOptions {
+                            namespace: scope.namespace.clone(),
+                            label_selector: scope.label_selector.clone(),
+                            field_selector: scope.field_selector.clone(),
+                            ..Default::default()
+                        };
+                        let stored: Vec<(String, String)> = world
+                            .api
+                            .peek_list(&crate::cluster::UserInfo::admin(), scope.kind, &opts)
+                            .map(|l| l.items.iter().map(|o| (o.key(), o.metadata.resource_version.clone())).collect())
+                            .unwrap_or_default();
+                        let cached: Vec<(String, String)> = stack
+                            .informer
+                            .indexer
+                            .objects()
+                            .map(|o| (o.key(), o.metadata.resource_version.clone()))
+                            .collect();
+                        (stored == cached, format!("store {} objects, cache {}", stored.len(), cached.len()))
+                    }
+                    None => (false, "no informer".into()),
+                },
+                Expectation::Count { kind: k, owner, equals } => {
+                    let Some(k) = Kind::parse(k) else { return unmet(e, "unknown kind") };
+                    let prefix = format!("/registry/{}/", k.resource());
+                    let n = world
+                        .api
+                        .store()
+                        .range(&KeyRange::prefix(prefix), 0, 0)
+                        .map(|r| {
+                            r.kvs
+                                .iter()
+                                .filter_map(|kv| ApiObject::from_json(&kv.value).ok())
+                                .filter(|o| {
+                                    owner
+                                        .as_ref()
+                                        .is_none_or(|name| o.metadata.owner_references.iter().any(|r| &r.name == name))
+                                })
+                                .count()
+                        })
+                        .unwrap_or(0);
+                    (n == *equals, format!("{n}"))
+                }
+                Expectation::Requests { verb, at_least, at_most } => {
+                    let n = world.costs().requests.get(verb.as_str()).copied().unwrap_or(0);
+                    (within(n, *at_least, *at_most), format!("{n}"))
+                }
+                Expectation::CacheList { namespace, field, value, labels, found, examined_at_most, error } => {
+                    let mut world = world.clone();
+                    let kind = world.informers.first().map_or(Kind::Pod, |s| s.config.reflector.kind);
+                    let opts = crate::controller::cache_reader::CacheList {
+                        namespace: namespace.clone(),
+                        labels: match LabelSelector::parse(labels.as_deref().unwrap_or_default()) {
+                            Ok(l) => l,
+                            Err(s) => return unmet(e, &s.message),
+                        },
+                        field: field.clone().zip(value.clone()),
+                    };
+                    match (world.cache_list(kind, &opts), error) {
+                        (Err(e), Some(want)) => (e.to_string() == *want, e.to_string()),
+                        (Err(e), None) => (false, e.to_string()),
+                        (Ok(items), Some(_)) => (false, format!("found {} objects", items.len())),
+                        (Ok(items), None) => {
+                            let examined = world.informers[0].informer.indexer.last_scanned;
+                            let ok = found.is_none_or(|n| n == items.len())
+                                && examined_at_most.is_none_or(|n| examined <= n);
+                            (ok, format!("found {}, examined {examined}", items.len()))
+                        }
+                    }
+                }
+                Expectation::CacheGet { kind: k, namespace, name, error } => {
+                    let mut world = world.clone();
+                    let Some(k) = Kind::parse(k) else { return unmet(e, "unknown kind") };
+                    match (world.cache_get(k, namespace, name), error) {
+                        (Ok(_), None) => (true, "found".into()),
+                        (Ok(_), Some(_)) => (false, "found".into()),
+                        (Err(e), Some(want)) => (e.to_string() == *want, e.to_string()),
+                        (Err(e), None) => (false, e.to_string()),
+                    }
+                }
+                Expectation::Reconciles { at_least, at_most } => {
+                    (within(world.reconciles, *at_least, *at_most), format!("{}", world.reconciles))
+                }
+            };
+            Verdict { expectation: format!("{e:?}"), met, detail }
+        })
+        .collect()
+}
