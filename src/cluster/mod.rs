@@ -4,9 +4,13 @@
 pub mod api_errors;
 pub mod api_object;
 pub mod api_server;
+pub mod cacher;
+pub mod metrics;
 pub mod mvcc_store;
 pub mod rbac;
+pub mod registry;
 pub mod selector;
+pub mod storage;
 pub mod watch;
 pub mod watch_cache;
 

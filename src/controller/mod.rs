@@ -2,4 +2,6 @@
 //! their results, and a kubelet that moves Pods through their phases.
 
 pub mod cache_reader;
+pub mod kubelet;
+pub mod poller;
 pub mod reconciler;

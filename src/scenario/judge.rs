@@ -68,7 +68,7 @@ pub fn judge(scenario: &Scenario, world: &World, trace: &[TraceEvent]) -> Vec<Ve
                 },
                 Expectation::Count { kind: k, owner, equals } => {
                     let Some(k) = Kind::parse(k) else { return unmet(e, "unknown kind") };
-                    let prefix = format!("/registry/{}/", k.resource());
+                    let prefix = crate::cluster::storage::prefix(k, None);
                     let n = world
                         .api
                         .store()

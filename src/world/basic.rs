@@ -3,7 +3,7 @@
 //! the global resourceVersion without an event for the Pod informer).
 
 use super::{Action, World, WorldConfig};
-use crate::cluster::{ApiObject, Kind, Status};
+use crate::cluster::{storage, ApiObject, Kind, Status};
 use serde_json::json;
 
 fn pod(name: &str) -> ApiObject {
@@ -24,11 +24,8 @@ pub fn basic(seed: u64) -> Result<World, Status> {
     ];
     let mut world = World::new(config, objects)?;
     let stored = |w: &World, name: &str| {
-        let key = format!("/registry/pods/default/{name}");
-        let kv = w.api.store().range(&crate::cluster::KeyRange::single(key), 0, 1).ok()?.kvs.into_iter().next()?;
-        let mut obj = ApiObject::from_json(&kv.value).ok()?;
-        obj.metadata.resource_version = kv.mod_revision.to_string();
-        Some(obj)
+        let kv = storage::current(w.api.store(), &storage::storage_key(Kind::Pod, "default", name))?;
+        Some(storage::decode(&kv))
     };
     world.act_at(2_000, Action::Create(pod("web-4")));
     if let Some(web1) = stored(&world, "web-1") {

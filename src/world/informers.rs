@@ -96,11 +96,7 @@ impl World {
             }
         }
         self.flush_kubelet();
-        for (id, kind) in self.console_watches.clone() {
-            for event in self.api.take_events(id) {
-                self.console_events.push((self.steps, self.now, kind, event));
-            }
-        }
+        self.console.collect(&mut self.api, self.steps, self.now);
     }
 
     /// Hands the reflector an input and carries out its commands; returns what it does next.

@@ -9,10 +9,15 @@
 //! (watch timeouts, resync checks, bookmarks, polls) are background: a world whose only
 //! pending messages are timers is idle.
 
+mod actions;
 mod basic;
 mod config;
+mod console;
+mod costs;
+mod faults;
 mod history;
 mod informers;
+mod kubelet;
 mod message;
 pub mod outcome;
 mod workers;
@@ -21,6 +26,8 @@ pub use basic::{basic, scale, scale_with_load};
 pub use config::{
     ControllerConfig, HandlerConfig, InformerConfig, PollConfig, Route, WorldConfig, DEFAULT_SYNC_PERIOD_MS,
 };
+pub use console::ConsoleEvent;
+pub use costs::{Costs, StatusClock};
 pub use history::{History, MAX_SNAPSHOTS};
 pub use informers::InformerStack;
 pub use message::{Action, Fault};
@@ -31,12 +38,13 @@ use crate::client::reflector::Reflector;
 use crate::client::shared_informer::SharedInformer;
 use crate::client::workqueue::Workqueue;
 use crate::cluster::rbac::{PolicyRule, Role, RoleBinding, Subject};
-use crate::cluster::watch::ApiWatchId;
 use crate::cluster::{ApiObject, ApiServer, Kind, Status, UserInfo};
+use crate::controller::kubelet::Kubelet;
+use crate::controller::poller::Poller;
 use crate::controller::reconciler::Reconciler;
 use crate::sim::{Millis, Rng, Scheduler, Stage, TraceKind};
+use console::ConsoleWatches;
 use message::Msg;
-use std::collections::BTreeMap;
 
 /// The name of the ClusterRole (and binding) that grants the controller its verbs.
 pub const CONTROLLER_ROLE: &str = "playground-controller";
@@ -62,22 +70,6 @@ impl Hop {
     }
 }
 
-/// What a run costs: the figures of the cost panel.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Costs {
-    /// API requests by verb (`LIST`, `WATCH`, `GET`, `POST`, `PUT`, `DELETE`).
-    pub requests: BTreeMap<String, u64>,
-    pub bytes_sent: u64,
-    pub objects_sent: u64,
-    /// Per informer: the kind, objects cached and their bytes as JSON.
-    pub cached: Vec<(Kind, usize, usize)>,
-    pub reconciles: u64,
-    pub requeues: u64,
-    /// For each spec write by a user, the time until the controller wrote a status that
-    /// observed its generation.
-    pub status_latency_ms: Vec<Millis>,
-}
-
 #[derive(Clone, Debug)]
 pub struct World {
     pub config: WorldConfig,
@@ -93,15 +85,13 @@ pub struct World {
     pub reconciler: Reconciler,
     pub workers: Vec<Worker>,
     worker_pending: Vec<bool>,
-    kubelet_watch: Option<ApiWatchId>,
+    kubelet: Option<Kubelet>,
+    poller: Option<Poller>,
     /// Watches the console (`kubectl get -w`) prints, and what they delivered.
-    console_watches: Vec<(ApiWatchId, Kind)>,
-    console_events: Vec<(u64, Millis, Kind, crate::cluster::WatchEvent)>,
+    console: ConsoleWatches,
     drop_next_notification: bool,
     user: UserInfo,
-    /// User spec writes awaiting the controller's status: (key, generation) → time.
-    spec_writes: BTreeMap<(String, i64), Millis>,
-    status_latencies: Vec<Millis>,
+    status_clock: StatusClock,
     pub reconciles: u64,
     pub requeues: u64,
 }
@@ -165,13 +155,12 @@ impl World {
             reconciler: Reconciler::new(config.controller.reconciler.clone()),
             workers: vec![Worker::Idle; workers],
             worker_pending: vec![false; workers],
-            kubelet_watch: None,
-            console_watches: Vec::new(),
-            console_events: Vec::new(),
+            kubelet: config.kubelet.then(Kubelet::default),
+            poller: config.poll.as_ref().map(|p| Poller { kind: p.kind, every_ms: p.every_ms }),
+            console: ConsoleWatches::default(),
             drop_next_notification: false,
             user,
-            spec_writes: BTreeMap::new(),
-            status_latencies: Vec::new(),
+            status_clock: StatusClock::default(),
             reconciles: 0,
             requeues: 0,
             config,
@@ -182,13 +171,11 @@ impl World {
         if world.config.bookmark_interval_ms > 0 {
             world.schedule_at(world.config.bookmark_interval_ms, Msg::BookmarkTick);
         }
-        if world.config.poll.is_some() {
+        if world.poller.is_some() {
             world.schedule_at(0, Msg::PollTick);
         }
-        if world.config.kubelet {
-            world.start_kubelet();
-            world.flush_kubelet();
-        }
+        world.start_kubelet();
+        world.flush_kubelet();
         Ok(world)
     }
 
@@ -243,8 +230,8 @@ impl World {
     }
 
     /// What the console's watches delivered: (step, time, kind, event).
-    pub fn console_events(&self) -> &[(u64, Millis, Kind, crate::cluster::WatchEvent)] {
-        &self.console_events
+    pub fn console_events(&self) -> &[ConsoleEvent] {
+        self.console.events()
     }
 
     /// When the next pending message is due.
@@ -345,190 +332,6 @@ impl World {
         }
     }
 
-    fn deliver_action(&mut self, action: Action) -> Hop {
-        use outcome::UserVerb;
-        let admin = UserInfo::admin();
-        let write = |verb, key: String, kind, result: Result<ApiObject, Status>| {
-            let answer = result.map(|o| if verb == UserVerb::Delete { 0 } else { o.resource_version() });
-            (TraceKind::ApiWrite, key, Outcome::UserWrite { verb, kind: Some(kind), answer, no_match: None })
-        };
-        let mut to = Stage::ApiServer;
-        let (kind, key, outcome) = match action {
-            Action::Create(obj) => {
-                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
-                write(UserVerb::Create, key, kind, self.api.create(&admin, obj))
-            }
-            Action::Update(obj) => {
-                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
-                write(UserVerb::Update, key, kind, self.user_update(obj))
-            }
-            Action::Scale { kind, namespace, name, replicas } => {
-                let key = format!("{namespace}/{name}");
-                let result = self.api.get(&admin, kind, &namespace, &name, "").and_then(|mut obj| {
-                    if let Some(spec) = obj.body.get_mut("spec").and_then(|s| s.as_object_mut()) {
-                        spec.insert("replicas".into(), replicas.into());
-                    }
-                    self.user_update(obj)
-                });
-                write(UserVerb::Scale, key, kind, result)
-            }
-            Action::Patch { kind, namespace, name, set, labels } => {
-                let key = format!("{namespace}/{name}");
-                let result = self.api.get(&admin, kind, &namespace, &name, "").and_then(|mut obj| {
-                    obj.body.extend(set);
-                    obj.metadata.labels.extend(labels);
-                    self.user_update(obj)
-                });
-                write(UserVerb::Patch, key, kind, result)
-            }
-            Action::DeleteFirst { kind, namespace, selector } => {
-                let opts = crate::cluster::ListOptions {
-                    namespace: Some(namespace.clone()),
-                    label_selector: selector.clone(),
-                    ..Default::default()
-                };
-                match self.api.peek_list(&admin, kind, &opts).map(|l| l.items.into_iter().next()) {
-                    Ok(Some(obj)) => {
-                        let key = obj.key();
-                        write(
-                            UserVerb::Delete,
-                            key,
-                            kind,
-                            self.api.delete(&admin, kind, &namespace, &obj.metadata.name),
-                        )
-                    }
-                    Ok(None) => (
-                        TraceKind::ApiWrite,
-                        String::new(),
-                        Outcome::UserWrite {
-                            verb: UserVerb::Delete,
-                            kind: Some(kind),
-                            answer: Ok(0),
-                            no_match: Some(selector),
-                        },
-                    ),
-                    Err(e) => write(UserVerb::Delete, String::new(), kind, Err(e)),
-                }
-            }
-            Action::ConsoleWatch { kind, namespace } => {
-                let opts = crate::cluster::WatchOptions {
-                    namespace,
-                    resource_version: self.api.store().revision().to_string(),
-                    ..Default::default()
-                };
-                let answer = self.api.watch(&admin, kind, &opts);
-                if let Ok(id) = answer {
-                    self.console_watches.push((id, kind));
-                }
-                let trace_kind = if answer.is_ok() { TraceKind::WatchRequest } else { TraceKind::RequestFailed };
-                (trace_kind, String::new(), Outcome::ConsoleWatch { kind, answer })
-            }
-            Action::UpdateStatus(obj) => {
-                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
-                write(UserVerb::UpdateStatus, key, kind, self.api.update_status(&admin, obj))
-            }
-            Action::Delete { kind, namespace, name } => {
-                let key = format!("{namespace}/{name}");
-                write(UserVerb::Delete, key, kind, self.api.delete(&admin, kind, &namespace, &name))
-            }
-            Action::Fault(fault) => {
-                to = fault.stage();
-                let effect = self.inject(fault.clone());
-                (TraceKind::Fault, String::new(), Outcome::Fault { fault, effect })
-            }
-        };
-        self.flush_watch_events();
-        let rv = match &outcome {
-            Outcome::UserWrite { answer: Ok(rv), .. } => *rv,
-            _ => 0,
-        };
-        Hop::new(Stage::User, to, kind, &key, rv, outcome)
-    }
-
-    /// A user's update; a spec change starts the clock for the status-latency figure.
-    fn user_update(&mut self, obj: ApiObject) -> Result<ApiObject, Status> {
-        let generation_before = obj.kind().and_then(|kind| {
-            let cache = self.api.watch_cache(kind)?;
-            cache.get(&storage_key(kind, &obj.metadata.namespace, &obj.metadata.name)).map(|o| o.metadata.generation)
-        });
-        let result = self.api.update(&UserInfo::admin(), obj);
-        if let (Some(before), Ok(new)) = (generation_before, &result) {
-            if new.metadata.generation > before {
-                self.spec_writes.insert((new.key(), new.metadata.generation), self.now);
-            }
-        }
-        result
-    }
-
-    /// Applies a fault; returns what it did.
-    fn inject(&mut self, fault: Fault) -> outcome::FaultEffect {
-        use outcome::FaultEffect;
-        match fault {
-            Fault::DisconnectWatch => {
-                let mut ids = Vec::new();
-                for i in 0..self.informers.len() {
-                    if let Some(id) = self.informers[i].reflector.current_watch() {
-                        self.api.stop_watch(id);
-                        self.informers[i].abandon(id);
-                        self.later(0, Msg::WatchEnded(i, id));
-                        ids.push(id);
-                    }
-                }
-                if ids.is_empty() {
-                    FaultEffect::NoWatchOpen
-                } else {
-                    FaultEffect::WatchesCut { ids }
-                }
-            }
-            Fault::CompactStore => {
-                let revision = self.api.store().revision();
-                match self.api.compact(revision) {
-                    Ok(()) => FaultEffect::Compacted { revision },
-                    Err(e) => FaultEffect::CompactFailed { message: e.grpc_message() },
-                }
-            }
-            Fault::RestartApiServer => {
-                for i in 0..self.informers.len() {
-                    for id in std::mem::take(&mut self.informers[i].open_watches) {
-                        self.later(self.config.latency_ms, Msg::WatchEnded(i, id));
-                    }
-                }
-                self.api.restart();
-                if self.config.kubelet {
-                    self.start_kubelet();
-                }
-                FaultEffect::ApiServerRestarted
-            }
-            Fault::Revoke(verb) => {
-                self.set_verb(&verb, false);
-                FaultEffect::Revoked { verb, user: self.user.name.clone() }
-            }
-            Fault::Grant(verb) => {
-                self.set_verb(&verb, true);
-                FaultEffect::Granted { verb, user: self.user.name.clone() }
-            }
-            Fault::DropNextEvent => {
-                self.drop_next_notification = true;
-                FaultEffect::NextNotificationLost
-            }
-            Fault::Latency(ms) => {
-                self.config.latency_ms = ms;
-                FaultEffect::Latency { ms }
-            }
-        }
-    }
-
-    fn set_verb(&mut self, verb: &str, granted: bool) {
-        if let Some(role) = self.api.rbac_mut().role_mut("", CONTROLLER_ROLE) {
-            for rule in &mut role.rules {
-                rule.verbs.retain(|v| v != verb);
-                if granted {
-                    rule.verbs.push(verb.to_string());
-                }
-            }
-        }
-    }
-
     /// The identity the controller's requests carry.
     pub fn controller_user(&self) -> &UserInfo {
         &self.user
@@ -540,35 +343,4 @@ impl World {
         lines.sort_by_key(|l| l.time_ms);
         lines.into_iter().map(ToString::to_string).collect()
     }
-
-    /// The run's cost figures.
-    pub fn costs(&self) -> Costs {
-        let metrics = self.api.metrics();
-        let mut requests = BTreeMap::new();
-        for ((verb, _, _), n) in &metrics.requests {
-            *requests.entry(verb.clone()).or_insert(0) += n;
-        }
-        let cached = self
-            .informers
-            .iter()
-            .map(|s| {
-                let (objects, bytes) = s.cache_size();
-                (s.config.reflector.kind, objects, bytes)
-            })
-            .collect();
-        Costs {
-            requests,
-            bytes_sent: metrics.bytes_sent,
-            objects_sent: metrics.objects_sent,
-            cached,
-            reconciles: self.reconciles,
-            requeues: self.requeues,
-            status_latency_ms: self.status_latencies.clone(),
-        }
-    }
-}
-
-/// Where the API server stores an object: `/registry/<resource>/<namespace>/<name>`.
-pub fn storage_key(kind: Kind, namespace: &str, name: &str) -> String {
-    crate::cluster::api_server::storage_key(kind, namespace, name)
 }

@@ -14,6 +14,7 @@ use crate::client::workqueue::AddOutcome;
 use crate::cluster::watch::ApiWatchId;
 use crate::cluster::{Kind, Status};
 use crate::controller::cache_reader::ReadError;
+pub use crate::controller::kubelet::PodPhase;
 use crate::controller::reconciler::{Decision, ReconcileResult, WriteOp};
 use crate::sim::{Millis, Stage, TraceKind};
 use serde::Serialize;
@@ -170,13 +171,6 @@ pub enum UserVerb {
     Delete,
     Scale,
     Patch,
-}
-
-/// A kubelet report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum PodPhase {
-    ContainerCreating,
-    Running,
 }
 
 /// What one step did.

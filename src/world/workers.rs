@@ -3,13 +3,12 @@
 
 use super::informers::InformerStack;
 use super::message::Msg;
-use super::outcome::{Listed, Outcome, PodPhase, Read, Requeue};
+use super::outcome::{Outcome, Read, Requeue};
 use super::{Hop, World};
-use crate::cluster::{ApiObject, Kind, Status, UserInfo, WatchOptions};
+use crate::cluster::{ApiObject, Kind, Status, UserInfo};
 use crate::controller::cache_reader::{self, CacheList, ReadError};
 use crate::controller::reconciler::{Cache, Plan, PlanOp, ReconcileResult, Write};
 use crate::sim::{Millis, Stage, TraceKind};
-use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 /// What one worker is doing.
@@ -170,19 +169,9 @@ impl World {
             Write::Delete { kind, namespace, name } => self.api.delete(user, kind, &namespace, &name),
         };
         if let Ok(obj) = &result {
-            self.observe_status_write(obj);
+            self.status_clock.status_written(obj, self.now);
         }
         result
-    }
-
-    /// Time from a user's spec write to the controller's status write that observed it.
-    fn observe_status_write(&mut self, obj: &ApiObject) {
-        let observed = obj.status().and_then(|s| s.get("observedGeneration")).and_then(Value::as_i64);
-        if let Some(generation) = observed {
-            if let Some(at) = self.spec_writes.remove(&(obj.key(), generation)) {
-                self.status_latencies.push(self.now - at);
-            }
-        }
     }
 
     pub(super) fn deliver_api_response(&mut self, w: usize, result: Result<ApiObject, Status>) -> Hop {
@@ -259,92 +248,6 @@ impl World {
             &key,
             0,
             Outcome::WorkqueueDone { again },
-        )
-    }
-
-    /// The kubelet's view of new Pods: a server-side watch on Pods, read without delay.
-    pub(super) fn start_kubelet(&mut self) {
-        let opts = WatchOptions::default();
-        self.kubelet_watch = self.api.watch(&UserInfo::admin(), Kind::Pod, &opts).ok();
-    }
-
-    pub(super) fn flush_kubelet(&mut self) {
-        let Some(id) = self.kubelet_watch else { return };
-        for event in self.api.take_events(id) {
-            let crate::cluster::WatchEvent::Added(pod) = event else { continue };
-            let phase = pod.status().and_then(|s| s.get("phase")).and_then(Value::as_str);
-            if phase != Some("Pending") || pod.status().is_some_and(|s| s.get("containerStatuses").is_some()) {
-                continue;
-            }
-            let (namespace, name) = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
-            let start = self.config.latency_ms + 500;
-            self.later(
-                start,
-                Msg::KubeletStatus {
-                    namespace: namespace.clone(),
-                    name: name.clone(),
-                    phase: PodPhase::ContainerCreating,
-                },
-            );
-            self.later(start + 1_000, Msg::KubeletStatus { namespace, name, phase: PodPhase::Running });
-        }
-    }
-
-    pub(super) fn deliver_kubelet(&mut self, namespace: String, name: String, phase: PodPhase) -> Hop {
-        let key = format!("{namespace}/{name}");
-        let admin = UserInfo::admin();
-        let mut pod = match self.api.get(&admin, Kind::Pod, &namespace, &name, "") {
-            Ok(pod) => pod,
-            Err(e) => {
-                let outcome = Outcome::KubeletReport { phase, answer: Err(e), gone: true };
-                return Hop::new(Stage::Kubelet, Stage::ApiServer, TraceKind::ApiWrite, &key, 0, outcome);
-            }
-        };
-        let containers: Vec<String> = pod
-            .spec()
-            .and_then(|s| s.get("containers"))
-            .and_then(Value::as_array)
-            .map(|cs| cs.iter().filter_map(|c| c["name"].as_str().map(String::from)).collect())
-            .unwrap_or_default();
-        let status = if phase == PodPhase::Running {
-            let started = crate::cluster::api_object::timestamp(self.now);
-            json!({
-                "phase": "Running",
-                "conditions": [{"type": "Ready", "status": "True"}],
-                "containerStatuses": containers.iter().map(|c| json!({"name": c, "ready": true, "state": {"running": {"startedAt": started}}})).collect::<Vec<_>>(),
-            })
-        } else {
-            json!({
-                "phase": "Pending",
-                "containerStatuses": containers.iter().map(|c| json!({"name": c, "ready": false, "state": {"waiting": {"reason": "ContainerCreating"}}})).collect::<Vec<_>>(),
-            })
-        };
-        pod.body.insert("status".into(), status);
-        let answer = self.api.update_status(&admin, pod).map(|p| p.resource_version());
-        let rv = *answer.as_ref().unwrap_or(&0);
-        self.flush_watch_events();
-        let outcome = Outcome::KubeletReport { phase, answer, gone: false };
-        Hop::new(Stage::Kubelet, Stage::ApiServer, TraceKind::ApiWrite, &key, rv, outcome)
-    }
-
-    pub(super) fn deliver_poll(&mut self) -> Hop {
-        let Some(poll) = self.config.poll.clone() else {
-            return Hop::plain(Stage::Reconciler, Stage::ApiServer, TraceKind::ListRequest, Outcome::NothingQueued);
-        };
-        self.later(poll.every_ms, Msg::PollTick);
-        let user = self.user.clone();
-        let answer = self
-            .api
-            .list(&user, poll.kind, &Default::default())
-            .map(|l| Listed { items: l.items.len(), resource_version: l.resource_version });
-        let rv = answer.as_ref().map_or(0, |l| l.resource_version);
-        Hop::new(
-            Stage::Reconciler,
-            Stage::ApiServer,
-            TraceKind::ListRequest,
-            "",
-            rv,
-            Outcome::Polled { kind: poll.kind, answer },
         )
     }
 }

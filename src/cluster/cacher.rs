@@ -1,0 +1,266 @@
+//! The API server's watch machinery (apiserver `pkg/storage/cacher`, `etcd3/watcher.go`),
+//! semantics §8: one watch cache per resource, fed by its own etcd watch, and the open watch
+//! streams of clients.
+//!
+//! - Every change etcd reports moves into its resource's cache and, converted per watcher
+//!   (ADDED / MODIFIED / DELETED by whether the object starts, keeps or stops matching), into
+//!   every cache watcher's queue; watchers served straight from etcd (watch cache off) read
+//!   their own etcd watch, and get 410 `The resourceVersion for the provided watch is too old.`
+//!   when it starts below the compaction point.
+//! - A watch from N is served from the cache's window; below it, the stream's only event is
+//!   `ERROR 410 Expired: too old resource version: N (M)`.
+//! - A restart drops every stream and re-initialises the caches from a LIST at the current
+//!   revision.
+//!
+//! Sans-IO: events wait in each watcher's queue until the client takes them.
+
+use super::api_errors::Status;
+use super::api_object::{ApiObject, Kind};
+use super::metrics::Metrics;
+use super::mvcc_store::{Event, KeyRange, MvccStore, Revision, WatchId as StoreWatchId, WatchResponse};
+use super::storage::{decode, prefix, WATCH_TOO_OLD};
+use super::watch::{ApiWatchId, Filter, WatchEvent, WatchSource, Watcher};
+use super::watch_cache::{ObjectChange, WatchCache};
+use std::collections::BTreeMap;
+
+/// Where a new watch starts: at the current state (synthetic ADDED events first) or after a
+/// resourceVersion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WatchStart {
+    CurrentState,
+    After(Revision),
+}
+
+#[derive(Clone, Debug)]
+pub struct Cacher {
+    /// Serve watches from the watch cache (false: straight from etcd).
+    enabled: bool,
+    capacity: usize,
+    caches: BTreeMap<Kind, (WatchCache, StoreWatchId)>,
+    watchers: BTreeMap<ApiWatchId, Watcher>,
+    next_watch: ApiWatchId,
+}
+
+impl Cacher {
+    /// Caches for every kind, initialised from the store as it is.
+    pub fn new(store: &mut MvccStore, enabled: bool, capacity: usize) -> Self {
+        let mut cacher =
+            Cacher { enabled, capacity, caches: BTreeMap::new(), watchers: BTreeMap::new(), next_watch: 1 };
+        cacher.start_caches(store);
+        cacher
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// The watch cache of a kind, when watches are served from caches.
+    pub fn serving_cache(&self, kind: Kind) -> Option<&WatchCache> {
+        self.cache(kind).filter(|_| self.enabled)
+    }
+
+    pub fn cache(&self, kind: Kind) -> Option<&WatchCache> {
+        self.caches.get(&kind).map(|(c, _)| c)
+    }
+
+    /// (Re)initialises every watch cache from a LIST at the current revision.
+    fn start_caches(&mut self, store: &mut MvccStore) {
+        for (_, (_, watch)) in std::mem::take(&mut self.caches) {
+            store.cancel_watch(watch);
+        }
+        let rev = store.revision();
+        for kind in Kind::ALL {
+            let range = KeyRange::prefix(prefix(kind, None));
+            let mut objects = BTreeMap::new();
+            store
+                .visit(&range, rev, |kv| {
+                    objects.insert(kv.key.clone(), decode(kv));
+                    true
+                })
+                .ok();
+            let watch = store.watch(range, rev + 1);
+            self.caches.insert(kind, (WatchCache::new(self.capacity, rev, objects), watch));
+        }
+    }
+
+    /// Every stream breaks (events not yet sent are lost); the caches re-initialise.
+    pub fn restart(&mut self, store: &mut MvccStore) {
+        for (_, w) in std::mem::take(&mut self.watchers) {
+            if let WatchSource::Etcd(id) = w.source {
+                store.cancel_watch(id);
+            }
+        }
+        self.start_caches(store);
+    }
+
+    /// Opens a watch stream whose initial events are queued at once.
+    pub fn open(
+        &mut self,
+        store: &mut MvccStore,
+        metrics: &mut Metrics,
+        filter: Filter,
+        start: WatchStart,
+        allow_bookmarks: bool,
+        user: &str,
+    ) -> ApiWatchId {
+        let kind = filter.kind;
+        let prefix = prefix(kind, filter.namespace.as_deref());
+        let mut initial = Vec::new();
+        let source = if self.enabled {
+            let cache = &self.caches[&kind].0;
+            match start {
+                WatchStart::CurrentState => {
+                    initial.extend(cache.list(&prefix).filter(|o| filter.matches(o)).cloned().map(WatchEvent::Added))
+                }
+                WatchStart::After(n) => match cache.events_since(n) {
+                    Ok(changes) => initial.extend(changes.iter().filter_map(|c| filter.convert(c))),
+                    Err(expired) => initial.push(WatchEvent::Error(expired)),
+                },
+            }
+            WatchSource::Cache
+        } else {
+            let from = match start {
+                WatchStart::CurrentState => {
+                    let rev = store.revision();
+                    store
+                        .visit(&KeyRange::prefix(prefix.clone()), rev, |kv| {
+                            let obj = decode(kv);
+                            if filter.matches(&obj) {
+                                initial.push(WatchEvent::Added(obj));
+                            }
+                            true
+                        })
+                        .ok();
+                    rev + 1
+                }
+                WatchStart::After(n) => n + 1,
+            };
+            WatchSource::Etcd(store.watch(KeyRange::prefix(prefix), from))
+        };
+        let id = self.next_watch;
+        self.next_watch += 1;
+        let mut watcher = Watcher {
+            filter,
+            source,
+            allow_bookmarks,
+            user: user.to_string(),
+            pending: Default::default(),
+            closed: false,
+        };
+        for event in initial {
+            metrics.sent(u64::from(event.object().is_some()), event.wire_size());
+            watcher.push(event);
+        }
+        self.watchers.insert(id, watcher);
+        self.propagate(store, metrics);
+        id
+    }
+
+    /// Takes the events waiting in a stream; a closed stream is forgotten once drained.
+    pub fn take_events(&mut self, store: &mut MvccStore, id: ApiWatchId) -> Vec<WatchEvent> {
+        let Some(w) = self.watchers.get_mut(&id) else { return Vec::new() };
+        let events: Vec<_> = w.pending.drain(..).collect();
+        if w.closed {
+            self.stop(store, id);
+        }
+        events
+    }
+
+    /// Whether a stream is still open (or has events left to take).
+    pub fn is_open(&self, id: ApiWatchId) -> bool {
+        self.watchers.get(&id).is_some_and(|w| !w.closed || !w.pending.is_empty())
+    }
+
+    /// Ends a stream (client disconnect or server timeout).
+    pub fn stop(&mut self, store: &mut MvccStore, id: ApiWatchId) {
+        if let Some(w) = self.watchers.remove(&id) {
+            if let WatchSource::Etcd(sw) = w.source {
+                store.cancel_watch(sw);
+            }
+        }
+    }
+
+    /// Open streams.
+    pub fn live(&self) -> usize {
+        self.watchers.values().filter(|w| !w.closed).count()
+    }
+
+    pub fn watchers(&self) -> impl Iterator<Item = (ApiWatchId, &Watcher)> {
+        self.watchers.iter().map(|(id, w)| (*id, w))
+    }
+
+    /// A bookmark with the watch cache's revision to every open cache watcher that allows
+    /// bookmarks (§1.4). Each cache first learns etcd's current revision, as from a progress
+    /// notification, so a quiet watch's bookmark carries the global revision.
+    pub fn send_bookmarks(&mut self, store: &MvccStore, metrics: &mut Metrics) {
+        let rev = store.revision();
+        for (cache, _) in self.caches.values_mut() {
+            cache.observe_progress(rev);
+        }
+        for w in self.watchers.values_mut().filter(|w| w.allow_bookmarks && w.source == WatchSource::Cache && !w.closed)
+        {
+            let rv = self.caches[&w.filter.kind].0.revision();
+            metrics.sent(0, WatchEvent::Bookmark(rv).wire_size());
+            w.push(WatchEvent::Bookmark(rv));
+        }
+    }
+
+    /// Moves new store revisions into the watch caches and every watcher's queue.
+    pub fn propagate(&mut self, store: &mut MvccStore, metrics: &mut Metrics) {
+        let Cacher { caches, watchers, .. } = self;
+        for (kind, (cache, store_watch)) in caches.iter_mut() {
+            for response in store.poll_watch(*store_watch) {
+                let WatchResponse::Events { events, .. } = response else { continue };
+                for event in events {
+                    let change = ObjectChange {
+                        revision: event.revision(),
+                        key: event.key().to_string(),
+                        prev: cache.get_prev(event.key()),
+                        cur: current_object(&event),
+                    };
+                    for w in watchers.values_mut().filter(|w| w.source == WatchSource::Cache && w.filter.kind == *kind)
+                    {
+                        if let Some(ev) = w.filter.convert(&change) {
+                            metrics.sent(1, ev.wire_size());
+                            w.push(ev);
+                        }
+                    }
+                    cache.apply(change);
+                }
+            }
+        }
+        for w in watchers.values_mut() {
+            let WatchSource::Etcd(sw) = w.source else { continue };
+            for response in store.poll_watch(sw) {
+                match response {
+                    WatchResponse::Compacted { .. } => w.push(WatchEvent::Error(Status::expired(WATCH_TOO_OLD.into()))),
+                    WatchResponse::Events { revision, events } => {
+                        for event in events {
+                            let prev = store
+                                .range(&KeyRange::single(event.key()), revision - 1, 1)
+                                .ok()
+                                .and_then(|r| r.kvs.first().map(decode));
+                            let change = ObjectChange {
+                                revision,
+                                key: event.key().to_string(),
+                                prev,
+                                cur: current_object(&event),
+                            };
+                            if let Some(ev) = w.filter.convert(&change) {
+                                metrics.sent(1, ev.wire_size());
+                                w.push(ev);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn current_object(event: &Event) -> Option<ApiObject> {
+    match event {
+        Event::Put(kv) => Some(decode(kv)),
+        Event::Delete { .. } => None,
+    }
+}

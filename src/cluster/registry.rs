@@ -1,0 +1,178 @@
+//! The generic registry's write verbs (apiserver `pkg/registry/generic/registry/store.go`,
+//! `rest/create.go`, `rest/update.go`), semantics §7–§8: validation, defaulting, and
+//! optimistic concurrency as etcd transactions.
+//!
+//! - create: the name must be an RFC 1123 subdomain; `resourceVersion` must be unset; the
+//!   object gets a uid, a creation timestamp, generation 1 where the kind has a spec, and the
+//!   kind's initial status; the write is `if create_revision(key) == 0 then put`.
+//! - update: a resourceVersion in the request must equal the stored one (else 409 Conflict);
+//!   spec writes keep the stored status, status writes keep everything but the status; a
+//!   spec change bumps `metadata.generation`; an update that changes nothing writes nothing
+//!   and keeps the resourceVersion; the write is `if mod_revision(key) == read then put`.
+//! - delete: at once (no graceful deletion, no finalizers), returning the last state.
+//!
+//! Left out: admission, defaulting beyond the fields the playground reads, field validation
+//! of specs, generateName, dry-run.
+
+use super::api_errors::Status;
+use super::api_object::{timestamp, ApiObject, Kind};
+use super::mvcc_store::{Compare, KeyRange, MvccStore, Op};
+use super::storage::{current, decode, encode, storage_key};
+use serde_json::{json, Value};
+
+/// RFC 1123 subdomain: what `metadata.name` of these kinds must be.
+pub fn validate_name(kind: Kind, name: &str) -> Result<(), Status> {
+    const RULE: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    if name.is_empty() {
+        return Err(Status::invalid(
+            kind.name(),
+            name,
+            "metadata.name: Required value: name or generateName is required".into(),
+        ));
+    }
+    let label_ok = |l: &str| {
+        let b = l.as_bytes();
+        !b.is_empty()
+            && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+            && b[0] != b'-'
+            && b[b.len() - 1] != b'-'
+    };
+    if name.len() > 253 {
+        return Err(Status::invalid(
+            kind.name(),
+            name,
+            format!("metadata.name: Invalid value: {name:?}: must be no more than 253 characters"),
+        ));
+    }
+    if !name.split('.').all(label_ok) {
+        return Err(Status::invalid(kind.name(), name, format!("metadata.name: Invalid value: {name:?}: {RULE}")));
+    }
+    Ok(())
+}
+
+/// A uid in the UUID v4 layout, from a counter (deterministic, never repeated).
+pub fn uid(n: u64) -> String {
+    let mut z = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    let lo = z ^ (z >> 31);
+    let hi = lo.rotate_left(29) ^ n;
+    format!(
+        "{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}",
+        hi >> 32,
+        hi >> 16 & 0xffff,
+        hi & 0xfff,
+        lo >> 52,
+        lo & 0xffff_ffff_ffff
+    )
+}
+
+/// The namespace a request for this object means (`default` when unset).
+pub fn defaulted_namespace(obj: &mut ApiObject) {
+    if obj.metadata.namespace.is_empty() {
+        obj.metadata.namespace = "default".into();
+    }
+}
+
+/// POST: validates, defaults and stores a new object.
+/// `uids` counts the uids handed out: a valid object takes the next one.
+pub fn create(
+    store: &mut MvccStore,
+    kind: Kind,
+    mut obj: ApiObject,
+    uids: &mut u64,
+    now_ms: u64,
+) -> Result<ApiObject, Status> {
+    validate_name(kind, &obj.metadata.name)?;
+    if !obj.metadata.resource_version.is_empty() {
+        return Err(Status::bad_request("resourceVersion should not be set on objects to be created".into()));
+    }
+    obj.api_version = kind.api_version().into();
+    *uids += 1;
+    obj.metadata.uid = uid(*uids);
+    obj.metadata.creation_timestamp = timestamp(now_ms);
+    match kind {
+        Kind::Pod => {
+            obj.metadata.generation = 1;
+            obj.body.insert("status".into(), json!({"phase": "Pending"}));
+        }
+        Kind::ReplicaSet | Kind::Deployment => {
+            obj.metadata.generation = 1;
+            obj.body.insert("status".into(), json!({}));
+        }
+        Kind::ConfigMap | Kind::Secret => obj.metadata.generation = 0,
+    }
+    let key = storage_key(kind, &obj.metadata.namespace, &obj.metadata.name);
+    let put = Op::Put { key: key.clone(), value: encode(&obj) };
+    let result =
+        store.txn(&[Compare::CreateRevision(key, 0)], &[put], &[]).map_err(|e| Status::internal(e.grpc_message()))?;
+    if !result.succeeded {
+        return Err(Status::already_exists(kind, &obj.metadata.name));
+    }
+    obj.metadata.resource_version = result.revision.to_string();
+    Ok(obj)
+}
+
+/// PUT on the object (`status_only`: on its `status` subresource).
+pub fn update(store: &mut MvccStore, kind: Kind, mut obj: ApiObject, status_only: bool) -> Result<ApiObject, Status> {
+    let name = obj.metadata.name.clone();
+    let key = storage_key(kind, &obj.metadata.namespace, &name);
+    let stored = current(store, &key).ok_or_else(|| Status::not_found(kind, &name))?;
+    let old = decode(&stored);
+    if !obj.metadata.resource_version.is_empty() && obj.metadata.resource_version != old.metadata.resource_version {
+        return Err(Status::conflict(kind, &name));
+    }
+    let mut new = if status_only {
+        let mut new = old.clone();
+        new.body.insert("status".into(), obj.body.remove("status").unwrap_or(Value::Null));
+        new
+    } else {
+        obj.api_version = kind.api_version().into();
+        obj.metadata.uid = old.metadata.uid.clone();
+        obj.metadata.creation_timestamp = old.metadata.creation_timestamp.clone();
+        obj.metadata.generation = old.metadata.generation;
+        if kind.has_status() {
+            match old.status() {
+                Some(s) => obj.body.insert("status".into(), s.clone()),
+                None => obj.body.remove("status"),
+            };
+            if obj.spec() != old.spec() {
+                obj.metadata.generation += 1;
+            }
+        }
+        obj
+    };
+    new.metadata.resource_version.clear();
+    let value = encode(&new);
+    if value == stored.value {
+        return Ok(old);
+    }
+    let put = Op::Put { key: key.clone(), value };
+    let result = store
+        .txn(&[Compare::ModRevision(key, stored.mod_revision)], &[put], &[])
+        .map_err(|e| Status::internal(e.grpc_message()))?;
+    if !result.succeeded {
+        return Err(Status::conflict(kind, &name));
+    }
+    new.metadata.resource_version = result.revision.to_string();
+    Ok(new)
+}
+
+/// DELETE: removes an object at once and returns its last state.
+pub fn delete(store: &mut MvccStore, kind: Kind, namespace: &str, name: &str) -> Result<ApiObject, Status> {
+    let key = storage_key(kind, namespace, name);
+    let stored = current(store, &key).ok_or_else(|| Status::not_found(kind, name))?;
+    let del = Op::Delete(KeyRange::single(key.clone()));
+    let result = store
+        .txn(&[Compare::ModRevision(key, stored.mod_revision)], &[del], &[])
+        .map_err(|e| Status::internal(e.grpc_message()))?;
+    if !result.succeeded {
+        return Err(Status::conflict(kind, name));
+    }
+    Ok(decode(&stored))
+}
+
+/// The 404 of a subresource the kind does not have.
+pub fn no_such_subresource() -> Status {
+    Status { code: 404, reason: "NotFound", message: "the server could not find the requested resource".into() }
+}
