@@ -2,7 +2,6 @@
 //! workqueue and reconciler), natively. Prints the time of each phase; no assertions.
 //! `make bench` runs it in release mode. `BENCH_PODS` changes the count.
 
-use informer_playground::client::delta_fifo::Queue;
 use informer_playground::cluster::{ApiObject, Kind};
 use informer_playground::sim::TraceKind;
 use informer_playground::world::{World, WorldConfig};
@@ -30,7 +29,7 @@ fn main() {
     assert!(trace.last().is_some_and(|e| e.kind == TraceKind::Replace));
 
     let t = Instant::now();
-    let trace = world.run_until(10_000_000, |_, w| w.informer().indexer.len() == n && w.informer().fifo.len() == 0);
+    let trace = world.run_until(10_000_000, |_, w| w.informer().indexer.len() == n && w.informer().fifo.is_empty());
     let index = t.elapsed();
     let index_steps = trace.len();
 

@@ -12,9 +12,10 @@
 //!
 //! Only two consecutive `Deleted` deltas merge (keeping the older unless it is a tombstone);
 //! two `Updated` in a row are both kept. `HasSynced` turns true once everything the first
-//! `Replace` queued has been popped. This is the classic FIFO (client-go ≤ 1.32 informers);
-//! [`Queue`] is the seam for RealFIFO (§2.4).
+//! `Replace` queued has been popped. This is the classic FIFO of client-go ≤ 1.32 informers
+//! (and of a bare DeltaFIFO in every release); newer informers use the RealFIFO (§2.4).
 
+use super::queue::{entry, Popped, Queue, QueueView, Queued};
 use crate::cluster::ApiObject;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -99,32 +100,6 @@ pub trait KnownObjects {
     fn get_by_key(&self, key: &str) -> Option<&ApiObject>;
 }
 
-/// One popped item: its key, all its deltas (oldest first), and whether it belongs to the
-/// first list (`isInInitialList`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Popped {
-    pub key: String,
-    pub deltas: Vec<Delta>,
-    pub is_in_initial_list: bool,
-}
-
-/// The queue interface the informer uses; DeltaFIFO today, RealFIFO later (§2.4).
-pub trait Queue {
-    fn add(&mut self, obj: ApiObject);
-    fn update(&mut self, obj: ApiObject);
-    /// Returns false when the delete was ignored (an object nobody knew about).
-    fn delete(&mut self, obj: ApiObject, known: &dyn KnownObjects) -> bool;
-    fn replace(&mut self, list: Vec<ApiObject>, known: &dyn KnownObjects);
-    /// Returns how many `Sync` deltas were queued.
-    fn resync(&mut self, known: &dyn KnownObjects) -> usize;
-    fn pop(&mut self) -> Option<Popped>;
-    fn has_synced(&self) -> bool;
-    fn len(&self) -> usize;
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
 #[derive(Clone, Debug, Default)]
 pub struct DeltaFifo {
     items: BTreeMap<String, Vec<Delta>>,
@@ -150,16 +125,6 @@ impl DeltaFifo {
         }
     }
 
-    /// The deltas waiting for a key (for inspectors).
-    pub fn deltas(&self, key: &str) -> Option<&[Delta]> {
-        self.items.get(key).map(Vec::as_slice)
-    }
-
-    /// Keys in queue order.
-    pub fn keys(&self) -> impl Iterator<Item = &String> {
-        self.queue.iter()
-    }
-
     pub fn initial_population_count(&self) -> usize {
         self.initial_population_count
     }
@@ -179,6 +144,10 @@ fn dedup_deltas(deltas: &mut Vec<Delta>) {
 }
 
 impl Queue for DeltaFifo {
+    fn name(&self) -> &'static str {
+        "DeltaFIFO"
+    }
+
     fn add(&mut self, obj: ApiObject) {
         self.populated = true;
         self.queue_action(DeltaType::Added, DeltaObject::Object(obj));
@@ -199,7 +168,7 @@ impl Queue for DeltaFifo {
         true
     }
 
-    fn replace(&mut self, list: Vec<ApiObject>, known: &dyn KnownObjects) {
+    fn replace(&mut self, list: Vec<ApiObject>, _resource_version: i64, known: &dyn KnownObjects) -> Queued {
         let keys: BTreeSet<String> = list.iter().map(ApiObject::key).collect();
         for obj in list {
             self.queue_action(DeltaType::Replaced, DeltaObject::Object(obj));
@@ -228,9 +197,10 @@ impl Queue for DeltaFifo {
             self.populated = true;
             self.initial_population_count = keys.len() + queued_deletions;
         }
+        Queued::Deltas(keys.len() + queued_deletions)
     }
 
-    fn resync(&mut self, known: &dyn KnownObjects) -> usize {
+    fn resync(&mut self, known: &dyn KnownObjects) -> Queued {
         let mut queued = 0;
         for key in known.list_keys() {
             if self.items.get(&key).is_some_and(|d| !d.is_empty()) {
@@ -241,7 +211,7 @@ impl Queue for DeltaFifo {
                 queued += 1;
             }
         }
-        queued
+        Queued::Deltas(queued)
     }
 
     fn pop(&mut self) -> Option<Popped> {
@@ -249,7 +219,7 @@ impl Queue for DeltaFifo {
         let is_in_initial_list = !self.has_synced();
         self.initial_population_count = self.initial_population_count.saturating_sub(1);
         let deltas = self.items.remove(&key).unwrap_or_default();
-        Some(Popped { key, deltas, is_in_initial_list })
+        Some(Popped { key, deltas, is_in_initial_list, keys: 1 })
     }
 
     fn has_synced(&self) -> bool {
@@ -258,6 +228,19 @@ impl Queue for DeltaFifo {
 
     fn len(&self) -> usize {
         self.queue.len()
+    }
+
+    fn waiting(&self, key: &str) -> usize {
+        self.items.get(key).map_or(0, Vec::len)
+    }
+
+    fn view(&self, limit: usize) -> QueueView {
+        let entries = self.queue.iter().take(limit).map(|k| entry(k, self.items.get(k).map_or(&[], Vec::as_slice)));
+        QueueView { name: self.name(), len: self.len(), has_synced: self.has_synced(), entries: entries.collect() }
+    }
+
+    fn box_clone(&self) -> Box<dyn Queue> {
+        Box::new(self.clone())
     }
 }
 
@@ -324,7 +307,7 @@ mod tests {
     fn semantics_2_3_a_tombstone_gives_way_to_a_newer_delete() {
         let mut f = DeltaFifo::new();
         let known = Known([("ns/a".to_string(), obj("a", 1))].into());
-        f.replace(vec![], &known);
+        f.replace(vec![], 0, &known);
         f.delete(obj("a", 9), &known);
         let p = f.pop().unwrap();
         assert_eq!(p.deltas.len(), 1);
@@ -336,7 +319,7 @@ mod tests {
         let mut f = DeltaFifo::new();
         let known = Known([("ns/gone".to_string(), obj("gone", 1)), ("ns/kept".to_string(), obj("kept", 1))].into());
         f.update(obj("queued", 2));
-        f.replace(vec![obj("kept", 3), obj("new", 4)], &known);
+        f.replace(vec![obj("kept", 3), obj("new", 4)], 5, &known);
         assert!(f.has_synced(), "an Update before the first Replace already populated the FIFO");
         let order: Vec<_> = std::iter::from_fn(|| f.pop()).collect();
         let keys: Vec<_> = order.iter().map(|p| p.key.as_str()).collect();
@@ -350,7 +333,7 @@ mod tests {
         assert!(order.iter().all(|p| !p.is_in_initial_list));
 
         let mut first = DeltaFifo::new();
-        first.replace(vec![obj("kept", 3), obj("new", 4)], &known);
+        first.replace(vec![obj("kept", 3), obj("new", 4)], 5, &known);
         assert_eq!(first.initial_population_count(), 3, "2 listed + 1 tombstone");
         assert!(!first.has_synced());
         assert!(std::iter::from_fn(|| first.pop()).all(|p| p.is_in_initial_list));
@@ -361,10 +344,10 @@ mod tests {
     fn semantics_2_3_has_synced_after_the_first_replace_is_popped() {
         let mut f = DeltaFifo::new();
         assert!(!f.has_synced());
-        f.replace(vec![], &Known::default());
+        f.replace(vec![], 0, &Known::default());
         assert!(f.has_synced(), "Replace([]) syncs at once");
         let mut g = DeltaFifo::new();
-        g.replace(vec![obj("a", 1)], &Known::default());
+        g.replace(vec![obj("a", 1)], 1, &Known::default());
         g.add(obj("b", 2));
         assert!(g.pop().unwrap().is_in_initial_list);
         assert!(g.has_synced());
@@ -376,7 +359,7 @@ mod tests {
         let mut f = DeltaFifo::new();
         let known = Known([("ns/a".to_string(), obj("a", 1)), ("ns/b".to_string(), obj("b", 1))].into());
         f.update(obj("a", 2));
-        assert_eq!(f.resync(&known), 1);
+        assert_eq!(f.resync(&known), Queued::Deltas(1));
         let a = f.pop().unwrap();
         assert_eq!(kinds(&a), vec![DeltaType::Updated]);
         assert_eq!(kinds(&f.pop().unwrap()), vec![DeltaType::Sync]);

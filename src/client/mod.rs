@@ -5,6 +5,7 @@
 pub mod backoff;
 pub mod delta_fifo;
 pub mod indexer;
+pub mod queue;
 pub mod rate_limiter;
 pub mod reflector;
 pub mod shared_informer;

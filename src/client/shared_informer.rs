@@ -16,8 +16,9 @@
 //! `HasSynced` is the FIFO's; a handler's registration has synced once, in addition, every
 //! initial-list add has been delivered to it.
 
-use super::delta_fifo::{Delta, DeltaFifo, DeltaObject, DeltaType, Queue};
+use super::delta_fifo::{Delta, DeltaObject, DeltaType};
 use super::indexer::Indexer;
+use super::queue::Queue;
 use crate::cluster::ApiObject;
 use crate::sim::Millis;
 use serde::Serialize;
@@ -135,7 +136,8 @@ pub struct Applied {
 
 #[derive(Clone, Debug)]
 pub struct SharedInformer {
-    pub fifo: DeltaFifo,
+    /// The FIFO the reflector fills (DeltaFIFO or RealFIFO, by era).
+    pub fifo: Box<dyn Queue>,
     pub indexer: Indexer,
     pub listeners: Vec<Listener>,
     resync_check_period: Millis,
@@ -152,10 +154,11 @@ fn determine_resync_period(desired: Millis, check: Millis) -> Millis {
 }
 
 impl SharedInformer {
-    /// `NewSharedIndexInformer(lw, obj, defaultEventHandlerResyncPeriod)`.
-    pub fn new(default_resync_ms: Millis) -> Self {
+    /// `NewSharedIndexInformer(lw, obj, defaultEventHandlerResyncPeriod)`, with the FIFO
+    /// the release uses.
+    pub fn new(default_resync_ms: Millis, fifo: Box<dyn Queue>) -> Self {
         SharedInformer {
-            fifo: DeltaFifo::new(),
+            fifo,
             indexer: Indexer::new(),
             listeners: Vec::new(),
             resync_check_period: default_resync_ms,
@@ -300,6 +303,10 @@ mod tests {
     use super::*;
     use crate::cluster::Kind;
 
+    fn fifo() -> Box<dyn Queue> {
+        Box::new(crate::client::delta_fifo::DeltaFifo::new())
+    }
+
     fn obj(name: &str, rv: i64) -> ApiObject {
         let mut o = ApiObject::new(Kind::ConfigMap, "ns", name);
         o.metadata.resource_version = rv.to_string();
@@ -316,7 +323,7 @@ mod tests {
 
     #[test]
     fn semantics_4_process_deltas_turns_added_for_a_known_key_into_update() {
-        let mut inf = SharedInformer::new(0);
+        let mut inf = SharedInformer::new(0, fifo());
         let h = inf.add_event_handler("h", 0, 0);
         inf.process_delta(delta(DeltaType::Replaced, obj("a", 1)), true);
         inf.process_delta(delta(DeltaType::Added, obj("a", 2)), false);
@@ -329,7 +336,7 @@ mod tests {
 
     #[test]
     fn semantics_4_syncs_reach_only_handlers_due_for_resync() {
-        let mut inf = SharedInformer::new(60_000);
+        let mut inf = SharedInformer::new(60_000, fifo());
         let fast = inf.add_event_handler("fast", 10_000, 0);
         let never = inf.add_event_handler("never", 0, 0);
         let slow = inf.add_event_handler("slow", 60_000, 0);
@@ -350,7 +357,7 @@ mod tests {
 
     #[test]
     fn semantics_4_an_informer_without_resync_never_resyncs_its_handlers() {
-        let mut inf = SharedInformer::new(0);
+        let mut inf = SharedInformer::new(0, fifo());
         let h = inf.add_event_handler("h", 5_000, 0);
         assert_eq!(inf.listeners[h].resync_period_ms, 0);
         assert!(!inf.should_resync(1_000_000));
@@ -358,7 +365,7 @@ mod tests {
 
     #[test]
     fn semantics_4_resync_periods_are_clamped() {
-        let mut inf = SharedInformer::new(30_000);
+        let mut inf = SharedInformer::new(30_000, fifo());
         let tiny = inf.add_event_handler("tiny", 10, 0);
         assert_eq!(inf.listeners[tiny].resync_period_ms, MINIMUM_RESYNC_MS);
         assert_eq!(inf.resync_check_period(), MINIMUM_RESYNC_MS);
@@ -371,8 +378,8 @@ mod tests {
 
     #[test]
     fn semantics_4_late_handlers_get_synthetic_adds_and_sync_after_them() {
-        let mut inf = SharedInformer::new(0);
-        inf.fifo.replace(vec![obj("a", 1), obj("b", 2)], &Indexer::new());
+        let mut inf = SharedInformer::new(0, fifo());
+        inf.fifo.replace(vec![obj("a", 1), obj("b", 2)], 2, &Indexer::new());
         inf.start(0);
         while let Some(p) = inf.fifo.pop() {
             for d in p.deltas {

@@ -4,7 +4,6 @@ use super::app::PageState;
 use super::metrics_panel::MetricsPanel;
 use super::pipeline_diagram::label;
 use super::revision_timeline::RevisionTimeline;
-use crate::client::delta_fifo::Queue as _;
 use crate::session::Action;
 use crate::sim::Stage;
 use crate::world::{InformerStack, Worker};
@@ -65,17 +64,16 @@ pub fn inspector(props: &Props) -> Html {
             </section> }
         }).collect::<Html>(),
         Stage::DeltaFifo => world.informers.iter().map(|s| {
-            let fifo = &s.informer.fifo;
+            let view = s.informer.fifo.view(SHOWN);
             html! { <section>
                 { informer_heading(s) }
-                <p>{ if ko { format!("대기 중인 key {}개; HasSynced: {}", fifo.len(), fifo.has_synced()) } else { format!("{} keys queued; HasSynced: {}", fifo.len(), fifo.has_synced()) } }</p>
+                <p>{ if ko { format!("{}: 대기 {}개; HasSynced: {}", view.name, view.len, view.has_synced) } else { format!("{}: {} waiting; HasSynced: {}", view.name, view.len, view.has_synced) } }</p>
                 <ol class="keys">
-                    { for fifo.keys().take(SHOWN).map(|k| {
-                        let deltas = fifo.deltas(k).unwrap_or_default();
-                        let text = deltas.iter().map(|d| format!("{}@{}", d.kind.name(), d.object.resource_version())).collect::<Vec<_>>().join(", ");
-                        html! { <li><span class="mono">{ k }</span>{ format!(": [{text}]") }</li> }
+                    { for view.entries.iter().map(|e| {
+                        let text = e.deltas.iter().map(|(kind, rv)| format!("{}@{rv}", kind.name())).collect::<Vec<_>>().join(", ");
+                        html! { <li><span class="mono">{ &e.key }</span>{ format!(": [{text}]") }</li> }
                     }) }
-                    { more(fifo.len()) }
+                    { more(view.len) }
                 </ol>
             </section> }
         }).collect::<Html>(),

@@ -5,7 +5,8 @@ use super::config::{InformerConfig, Route};
 use super::message::{FifoOp, Msg};
 use super::outcome::{self, CallNote, EventType, HandlerFn, ListParams, Listed, Next, Outcome, ResyncOutcome};
 use super::{Hop, World};
-use crate::client::delta_fifo::{Delta, Queue};
+use crate::client::delta_fifo::{Delta, DeltaFifo};
+use crate::client::queue::Queued;
 use crate::client::reflector::{self, Command, Reflector};
 use crate::client::shared_informer::{Notification, SharedInformer};
 use crate::cluster::api_server::ListOptions;
@@ -36,7 +37,7 @@ pub struct InformerStack {
 
 impl InformerStack {
     pub(super) fn new(config: InformerConfig, resync_ms: Millis) -> Self {
-        let mut informer = SharedInformer::new(resync_ms);
+        let mut informer = SharedInformer::new(resync_ms, Box::new(DeltaFifo::new()));
         for h in &config.handlers {
             informer.add_event_handler(&h.name, h.resync_ms.unwrap_or(resync_ms), 0);
         }
@@ -288,7 +289,10 @@ impl World {
             let informer = &mut self.informers[i].informer;
             let resync = if informer.should_resync(now) {
                 let SharedInformer { fifo, indexer, .. } = informer;
-                ResyncOutcome::Queued { deltas: fifo.resync(indexer) }
+                match fifo.resync(indexer) {
+                    Queued::Deltas(deltas) => ResyncOutcome::Queued { deltas },
+                    Queued::Atomic => ResyncOutcome::SyncAll,
+                }
             } else {
                 ResyncOutcome::NotDue
             };
@@ -303,8 +307,10 @@ impl World {
         let (kind, key, rv, op) = match op {
             FifoOp::Replace(items, rv) => {
                 let objects = items.len();
-                fifo.replace(items, indexer);
-                let op = outcome::FifoOp::Replace { objects, resource_version: rv, queued: fifo.len() };
+                let op = match fifo.replace(items, rv, indexer) {
+                    Queued::Deltas(_) => outcome::FifoOp::Replace { objects, resource_version: rv, queued: fifo.len() },
+                    Queued::Atomic => outcome::FifoOp::ReplacedAll { objects, resource_version: rv },
+                };
                 (TraceKind::Replace, String::new(), rv, op)
             }
             FifoOp::Add(o) => {
@@ -323,7 +329,7 @@ impl World {
                 (TraceKind::DeltaQueued, key, rv, outcome::FifoOp::Deleted { ignored })
             }
         };
-        let waiting = fifo.deltas(&key).map_or(0, <[Delta]>::len);
+        let waiting = fifo.waiting(&key);
         self.schedule_pop(i);
         Hop::new(Stage::Reflector, Stage::DeltaFifo, kind, &key, rv, Outcome::Queued { op, waiting })
     }
@@ -336,7 +342,7 @@ impl World {
         };
         let deltas = popped.deltas.iter().map(|d| d.kind).collect();
         let rv = popped.deltas.last().map_or(0, |d| d.object.resource_version());
-        let outcome = Outcome::Popped { deltas, initial_list: popped.is_in_initial_list, batch: 1 };
+        let outcome = Outcome::Popped { deltas, initial_list: popped.is_in_initial_list, batch: popped.keys };
         stack.popping = Some((popped.deltas.into(), popped.is_in_initial_list));
         self.later(0, Msg::ProcessDelta(i));
         Hop::new(Stage::DeltaFifo, Stage::Informer, TraceKind::Pop, &popped.key, rv, outcome)
