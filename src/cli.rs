@@ -138,7 +138,7 @@ impl RunArgs {
             "basic" => return world::basic(self.seed).map(|w| (w, None)).map_err(|e| e.to_string()),
             "scale" => return world::scale(self.seed).map(|w| (w, None)).map_err(|e| e.to_string()),
             file if file.ends_with(".json") => load_file(file)?,
-            id => scenario::library::find(id).ok_or_else(|| {
+            id => scenario::library::find(id).cloned().ok_or_else(|| {
                 format!(
                     "unknown scenario {id:?}; `informer-playground list` prints them all (built-in runs: basic, scale)"
                 )

@@ -16,6 +16,7 @@ pub mod kubectl;
 pub mod scenario;
 pub mod session;
 pub mod sim;
+pub mod views;
 pub mod world;
 pub mod yaml;
 

@@ -136,7 +136,7 @@ impl Session {
         let mut session = Self::new(scenario.seed);
         session.history = History::new(world, SNAPSHOT_EVERY);
         session.seed = scenario.seed;
-        session.scenario = Some(scenario);
+        session.scenario = Some(scenario.clone());
         Ok(session)
     }
 

@@ -12,7 +12,7 @@ fn every_bundled_scenario_runs_and_meets_its_expectations() {
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), all.len(), "ids are unique");
-    for s in &all {
+    for s in all {
         let (_, trace, verdicts) = scenario::run(s).unwrap_or_else(|e| panic!("{}: {e}", s.id));
         for v in &verdicts {
             assert!(v.met, "{}: expectation not met: {} ({})", s.id, v.expectation, v.detail);

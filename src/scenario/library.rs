@@ -24,12 +24,17 @@ pub const FILES: &[(&str, &str)] = &[
     ("18-sandbox.json", include_str!("../../static/scenarios/18-sandbox.json")),
 ];
 
-/// Every bundled scenario, parsed.
-pub fn all() -> Result<Vec<Scenario>, ScenarioError> {
-    FILES.iter().map(|(file, text)| Scenario::parse(file, text)).collect()
+/// Every bundled scenario, parsed once.
+pub fn all() -> Result<&'static [Scenario], ScenarioError> {
+    static PARSED: std::sync::OnceLock<Result<Vec<Scenario>, ScenarioError>> = std::sync::OnceLock::new();
+    PARSED
+        .get_or_init(|| FILES.iter().map(|(file, text)| Scenario::parse(file, text)).collect())
+        .as_ref()
+        .map(Vec::as_slice)
+        .map_err(Clone::clone)
 }
 
 /// A bundled scenario by id.
-pub fn find(id: &str) -> Option<Scenario> {
-    all().ok()?.into_iter().find(|s| s.id == id)
+pub fn find(id: &str) -> Option<&'static Scenario> {
+    all().ok()?.iter().find(|s| s.id == id)
 }

@@ -13,50 +13,16 @@ use super::object_form::ObjectForm;
 use super::objects_table::ObjectsTable;
 use super::pipeline_diagram::PipelineDiagram;
 use super::revision_ruler::RevisionRuler;
+use super::state::PageState;
 use crate::cluster::Kind;
 use crate::i18n::page::tr;
 use crate::i18n::Lang;
 use crate::session::{Action, Message, Session};
+use crate::views;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
-use std::cell::{Ref, RefCell};
-use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
-
-/// The session as Yew state: every action goes through [`Session::apply`], in place (a world
-/// with thousands of objects is never copied for a step); the version tells views that
-/// something changed. Panels get a cheap shared handle to read.
-#[derive(Clone, Default)]
-pub struct PageState {
-    session: Rc<RefCell<Session>>,
-    version: u64,
-}
-
-impl PageState {
-    pub fn new(session: Session) -> Self {
-        PageState { session: Rc::new(RefCell::new(session)), version: 0 }
-    }
-
-    pub fn read(&self) -> Ref<'_, Session> {
-        self.session.borrow()
-    }
-}
-
-impl Reducible for PageState {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        self.session.borrow_mut().apply(action);
-        Rc::new(PageState { session: self.session.clone(), version: self.version + 1 })
-    }
-}
-
-impl PartialEq for PageState {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.session, &other.session) && self.version == other.version
-    }
-}
 
 /// Where the chosen language is remembered.
 const LANG_KEY: &str = "informer-playground.lang";
@@ -178,6 +144,9 @@ pub fn app() -> Html {
         None => html! { <p class="message" role="status"></p> },
     };
     let now = world.now();
+    let lesson = views::lesson(&session);
+    let look_at = lesson.narration.as_ref().and_then(|(_, look)| *look);
+    let (object_rows, object_total) = views::objects(&session, 50);
     html! {
         <div class="page">
             <header class="masthead">
@@ -189,29 +158,29 @@ pub fn app() -> Html {
                 </p>
             </header>
             <Controls step={world.steps()} horizon={session.history.horizon()} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
-            <LessonPanel session={(*state).clone()} on_action={send.clone()} />
+            <LessonPanel view={lesson} {lang} on_action={send.clone()} />
             <main class="stage-area">
                 <section class="panel diagram" aria-labelledby="pipeline-heading">
                     <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
-                    <PipelineDiagram current={current.clone()} inspected={session.inspected} look_at={session.narration().and_then(|(_, look)| look.and_then(crate::sim::Stage::named))} on_action={send.clone()} {lang} />
+                    <PipelineDiagram current={current.clone()} inspected={session.inspected} {look_at} on_action={send.clone()} {lang} />
                     <p class="now" aria-live="polite" data-testid="current-step">{
                         match &current {
                             Some(e) => format!("#{} {} → {}: {} {}", e.step, e.from, e.to, e.kind.name(), crate::i18n::summary(e, lang)),
                             None => tr(lang, "Press Step forward (→) to deliver the first message.").into(),
                         }
                     }</p>
-                    <RevisionRuler session={(*state).clone()} />
+                    <RevisionRuler marks={views::ruler(&session)} {lang} />
                 </section>
-                <Inspector session={(*state).clone()} on_action={send.clone()} />
+                <Inspector stage={session.inspected} view={views::inspector(&session)} {lang} on_action={send.clone()} />
                 <section class="panel log-panel" aria-labelledby="log-heading">
                     <h2 id="log-heading">{ tr(lang, "Event log") }</h2>
-                    <EventLog session={(*state).clone()} on_action={send.clone()} />
+                    <EventLog lines={views::log(&session, session.filter, 200)} filter={session.filter} {lang} on_action={send.clone()} />
                 </section>
                 <section class="panel" aria-labelledby="faults-heading">
                     <h2 id="faults-heading">{ tr(lang, "Faults") }</h2>
                     <Faults latency_ms={world.config.latency_ms} on_action={send.clone()} {lang} />
                     <h2>{ tr(lang, "Costs") }</h2>
-                    <CostPanel session={(*state).clone()} />
+                    <CostPanel view={views::costs(&session, 400, 40)} {lang} />
                 </section>
                 <section class="panel" aria-labelledby="console-heading">
                     <h2 id="console-heading">{ tr(lang, "Console") }</h2>
@@ -221,7 +190,7 @@ pub fn app() -> Html {
                     <h2 id="write-heading">{ tr(lang, "Write") }</h2>
                     <ObjectForm manifest={(*editing).clone()} on_edit={edit.clone()} on_action={send.clone()} {lang} />
                     { message }
-                    <ObjectsTable session={(*state).clone()} on_edit={edit} on_action={send} />
+                    <ObjectsTable rows={object_rows} total={object_total} {lang} on_edit={edit} on_action={send} />
                 </section>
             </main>
         </div>

@@ -25,6 +25,7 @@ const COMMON: [(&str, &str); 4] = [
 
 #[function_component(Console)]
 pub fn console(props: &Props) -> Html {
+    let lang = props.lang;
     let entry = use_state(|| "kubectl get pods".to_string());
     let run = {
         let (entry, on_action) = (entry.clone(), props.on_action.clone());
@@ -52,17 +53,17 @@ pub fn console(props: &Props) -> Html {
     let quick = COMMON.iter().map(|(name, command)| {
         let on_action = props.on_action.clone();
         let command = command.to_string();
-        html! { <button type="button" class="small secondary" onclick={Callback::from(move |_| on_action.emit(Action::Kubectl(command.clone())))}>{ tr(props.lang, name) }</button> }
+        html! { <button type="button" class="small secondary" onclick={Callback::from(move |_| on_action.emit(Action::Kubectl(command.clone())))}>{ tr(lang, name) }</button> }
     });
     html! {
         <div class="console">
-            <pre class="transcript" role="log" aria-live="polite" aria-label={tr(props.lang, "kubectl output")}>{ &props.transcript }</pre>
+            <pre class="transcript" role="log" aria-live="polite" aria-label={tr(lang, "kubectl output")}>{ &props.transcript }</pre>
             <label for="kubectl">{ "kubectl" }</label>
             <textarea id="kubectl" rows="3" spellcheck="false" value={(*entry).clone()} oninput={on_input} onkeydown={on_key}
                 aria-describedby="kubectl-help" />
-            <p id="kubectl-help" class="hint">{ tr(props.lang, "get, get -w, create -f -, apply -f - (manifest on the next lines, YAML or JSON), scale, label, delete, auth can-i. Ctrl+Enter runs.") }</p>
+            <p id="kubectl-help" class="hint">{ tr(lang, "get, get -w, create -f -, apply -f - (manifest on the next lines, YAML or JSON), scale, label, delete, auth can-i. Ctrl+Enter runs.") }</p>
             <div class="buttons">
-                <button type="button" onclick={run.reform(|_: MouseEvent| ())}>{ tr(props.lang, "Run") }</button>
+                <button type="button" onclick={run.reform(|_: MouseEvent| ())}>{ tr(lang, "Run") }</button>
                 { for quick }
             </div>
         </div>

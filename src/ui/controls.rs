@@ -1,7 +1,7 @@
 //! Stepping and time travel: "Step back", "Step forward", "Play"/"Pause", "Reset", "Speed"
 //! and the "Timeline" slider. Keyboard: Space plays or pauses, Right/Left step, Home resets.
 
-use crate::i18n::page::tr;
+use crate::i18n::page::{tr, trf};
 use crate::i18n::Lang;
 use crate::session::Action;
 use yew::prelude::*;
@@ -56,10 +56,10 @@ pub fn controls(props: &Props) -> Html {
             <button type="button" class="play" onclick={toggle} aria-keyshortcuts="Space">{ if props.playing { tr(lang, "Pause") } else { tr(lang, "Play") } }</button>
             <button type="button" class="secondary" onclick={send(Action::Reset)} aria-keyshortcuts="Home">{ tr(lang, "Reset") }</button>
             <label class="inline" for="speed">{ tr(lang, "Speed") }</label>
-            <input id="speed" type="range" min="1" max="50" value={props.speed.to_string()} oninput={on_speed} aria-valuetext={format!("{} steps per second", props.speed)} />
+            <input id="speed" type="range" min="1" max="50" value={props.speed.to_string()} oninput={on_speed} aria-valuetext={trf(lang, "{n} steps per second", &[("n", &props.speed)])} />
             <label class="inline" for="timeline">{ tr(lang, "Timeline") }</label>
-            <input id="timeline" class="timeline" type="range" min="0" max={end.to_string()} value={props.step.to_string()} oninput={on_scrub} aria-valuetext={format!("step {}", props.step)} />
-            <span class="step-count" aria-live="off">{ format!("{} {}", tr(lang, "step"), props.step) }</span>
+            <input id="timeline" class="timeline" type="range" min="0" max={end.to_string()} value={props.step.to_string()} oninput={on_scrub} aria-valuetext={trf(lang, "step {n}", &[("n", &props.step)])} />
+            <span class="step-count" aria-live="off">{ trf(lang, "step {n}", &[("n", &props.step)]) }</span>
         </div>
     }
 }

@@ -2,45 +2,22 @@
 //! chart of API requests against watch events over the last steps — the polling-versus-watch
 //! story at a glance.
 
-use crate::sim::TraceKind;
-use crate::world::TraceEvent;
+use crate::i18n::page::{tr, trf};
+use crate::i18n::Lang;
+use crate::views::CostsView;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub session: super::app::PageState,
-}
-
-/// Steps the chart covers, and its bars.
-const WINDOW: usize = 400;
-const BARS: usize = 40;
-
-fn is_request(e: &TraceEvent) -> bool {
-    matches!(e.kind, TraceKind::ListRequest | TraceKind::WatchRequest | TraceKind::ApiWrite | TraceKind::RequestFailed)
-        && e.to.name() == "api-server"
-}
-
-fn is_event(e: &TraceEvent) -> bool {
-    matches!(e.kind, TraceKind::Added | TraceKind::Modified | TraceKind::Deleted | TraceKind::Bookmark)
+    pub view: CostsView,
+    pub lang: Lang,
 }
 
 #[function_component(CostPanel)]
 pub fn cost_panel(props: &Props) -> Html {
-    let session = props.session.read();
-    let lang = session.lang;
-    let tr = |en| crate::i18n::page::tr(lang, en);
-    let costs = session.world().costs();
-    let cached: usize = costs.cached.iter().map(|(_, n, _)| n).sum();
-    let cached_bytes: usize = costs.cached.iter().map(|(_, _, b)| b).sum();
-    let trace = session.visible_trace();
-    let recent = &trace[trace.len().saturating_sub(WINDOW)..];
-    let per_bar = recent.len().div_ceil(BARS).max(1);
-    let bins: Vec<(usize, usize)> = recent
-        .chunks(per_bar)
-        .map(|c| (c.iter().filter(|e| is_request(e)).count(), c.iter().filter(|e| is_event(e)).count()))
-        .collect();
-    let top = bins.iter().map(|(r, e)| (*r).max(*e)).max().unwrap_or(1).max(1) as f64;
-    let bars = bins.iter().enumerate().map(|(i, (requests, events))| {
+    let (lang, v) = (props.lang, &props.view);
+    let top = v.bars.iter().map(|(r, e)| (*r).max(*e)).max().unwrap_or(1).max(1) as f64;
+    let bars = v.bars.iter().enumerate().map(|(i, (requests, events))| {
         let x = i as f64 * 10.0;
         let h = |n: usize| n as f64 / top * 50.0;
         html! { <>
@@ -48,20 +25,25 @@ pub fn cost_panel(props: &Props) -> Html {
             <rect class="events" x={(x + 4.5).to_string()} y={(50.0 - h(*events)).to_string()} width="4" height={h(*events).to_string()} />
         </> }
     });
-    let (requests, events): (usize, usize) = bins.iter().fold((0, 0), |(a, b), (r, e)| (a + r, b + e));
+    let (requests, events): (usize, usize) = v.bars.iter().fold((0, 0), |(a, b), (r, e)| (a + r, b + e));
+    let chart_label = trf(
+        lang,
+        "Over the last {n} steps: {requests} API requests, {events} watch events",
+        &[("n", &v.window), ("requests", &requests), ("events", &events)],
+    );
     html! {
         <>
-            <dl class="figures costs" aria-label={tr("Costs")}>
-                { for costs.requests.iter().map(|(verb, n)| html! { <div><dt>{ verb }</dt><dd>{ n }</dd></div> }) }
-                <div><dt>{ tr("Bytes sent") }</dt><dd>{ costs.bytes_sent }</dd></div>
-                <div><dt>{ tr("Cached objects") }</dt><dd>{ format!("{cached} ({} KiB)", cached_bytes / 1024) }</dd></div>
-                <div><dt>{ tr("Reconciles") }</dt><dd>{ costs.reconciles }</dd></div>
+            <dl class="figures costs" aria-label={tr(lang, "Costs")}>
+                { for v.requests.iter().map(|(verb, n)| html! { <div><dt>{ verb }</dt><dd>{ n }</dd></div> }) }
+                <div><dt>{ tr(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
+                <div><dt>{ tr(lang, "Cached objects") }</dt><dd>{ format!("{} ({} KiB)", v.cached_objects, v.cached_bytes / 1024) }</dd></div>
+                <div><dt>{ tr(lang, "Reconciles") }</dt><dd>{ v.reconciles }</dd></div>
             </dl>
             <figure class="chart">
-                <svg viewBox="0 0 400 52" role="img" aria-label={format!("Over the last {} steps: {requests} API requests, {events} watch events", recent.len())}>
+                <svg viewBox="0 0 400 52" role="img" aria-label={chart_label}>
                     { for bars }
                 </svg>
-                <figcaption><span class="key requests"></span>{ tr("API requests") }<span class="key events"></span>{ tr("watch events") }{ match lang { crate::i18n::Lang::En => format!(" — last {} steps", recent.len()), crate::i18n::Lang::Ko => format!(" — 최근 {}단계", recent.len()) } }</figcaption>
+                <figcaption><span class="key requests"></span>{ tr(lang, "API requests") }<span class="key events"></span>{ tr(lang, "watch events") }{ trf(lang, " — last {n} steps", &[("n", &v.window)]) }</figcaption>
             </figure>
         </>
     }

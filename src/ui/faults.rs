@@ -15,10 +15,11 @@ pub struct Props {
 
 #[function_component(Faults)]
 pub fn faults(props: &Props) -> Html {
+    let lang = props.lang;
     let button = |name: &'static str, fault: Fault| {
         let on_action = props.on_action.clone();
         let onclick = Callback::from(move |_| on_action.emit(Action::Fault(fault.clone())));
-        html! { <button type="button" class="fault" {onclick}>{ tr(props.lang, name) }</button> }
+        html! { <button type="button" class="fault" {onclick}>{ tr(lang, name) }</button> }
     };
     let on_latency = {
         let on_action = props.on_action.clone();
@@ -30,7 +31,7 @@ pub fn faults(props: &Props) -> Html {
         })
     };
     html! {
-        <div class="faults" role="group" aria-label={tr(props.lang, "Faults")}>
+        <div class="faults" role="group" aria-label={tr(lang, "Faults")}>
             { button("Disconnect watch", Fault::DisconnectWatch) }
             { button("Compact store", Fault::CompactStore) }
             { button("Restart API server", Fault::RestartApiServer) }
@@ -39,7 +40,7 @@ pub fn faults(props: &Props) -> Html {
             { button("Grant list", Fault::Grant("list".into())) }
             { button("Grant watch", Fault::Grant("watch".into())) }
             { button("Drop next event", Fault::DropNextEvent) }
-            <label class="inline" for="latency">{ tr(props.lang, "Network latency") }</label>
+            <label class="inline" for="latency">{ tr(lang, "Network latency") }</label>
             <input id="latency" type="number" min="0" max="10000" step="5" value={props.latency_ms.to_string()} onchange={on_latency} />
             <span class="unit">{ "ms" }</span>
         </div>

@@ -2,56 +2,54 @@
 //! the stage to look at, and predict-then-reveal questions.
 
 use super::pipeline_diagram::label;
-use crate::i18n::page::tr;
+use crate::i18n::page::{tr, trf};
 use crate::i18n::Lang;
-use crate::scenario::library;
 use crate::session::Action;
-use crate::sim::Stage;
+use crate::views::LessonView;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub session: super::app::PageState,
+    pub view: LessonView,
+    pub lang: Lang,
     pub on_action: Callback<Action>,
 }
 
 #[function_component(LessonPanel)]
 pub fn lesson_panel(props: &Props) -> Html {
-    let session = props.session.read();
-    let lang = session.lang;
-    let current = session.scenario.as_ref().map(|s| s.id.clone()).unwrap_or_default();
-    let scenarios = library::all().unwrap_or_default();
+    let (lang, v) = (props.lang, &props.view);
+    let current = v.current.clone().unwrap_or_default();
     let on_pick = props
         .on_action
         .reform(|e: Event| Action::LoadScenario(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()));
     let set_lang = |l: Lang| props.on_action.reform(move |_| Action::SetLang(l));
-    let narration = session.narration().map(|(text, look)| {
-        let look = look.and_then(Stage::named);
+    let narration = v.narration.as_ref().map(|(text, look)| {
         html! {
             <div class="narration" aria-live="polite">
-                <p lang={if lang == Lang::Ko { "ko" } else { "en" }}>{ text.get(lang) }</p>
+                <p lang={lang.code()}>{ text.get(lang) }</p>
                 if let Some(stage) = look {
-                    <p class="look-at">{ format!("{}: {}", tr(lang, "Look at"), tr(lang, label(stage))) }</p>
+                    <p class="look-at">{ format!("{}: {}", tr(lang, "Look at"), tr(lang, label(*stage))) }</p>
                 }
             </div>
         }
     });
-    let summary = session.scenario.as_ref().map(|s| html! { <p class="summary">{ s.summary.get(lang) }</p> });
-    let questions = session.questions().into_iter().map(|(i, q, answer)| {
+    let summary = v.summary.as_ref().map(|s| html! { <p class="summary">{ s.get(lang) }</p> });
+    let questions = v.questions.iter().map(|q| {
+        let i = q.index;
         let choices = q.choices.iter().enumerate().map(|(c, text)| {
             let pick = props.on_action.reform(move |_| Action::Answer(i, c));
-            let class = match answer {
+            let class = match q.given {
                 Some(_) if c == q.answer => "choice right",
                 Some(a) if a == c => "choice wrong",
                 _ => "choice",
             };
-            html! { <button type="button" class={class} disabled={answer.is_some()} onclick={pick}>{ text.get(lang) }</button> }
+            html! { <button type="button" class={class} disabled={q.given.is_some()} onclick={pick}>{ text.get(lang) }</button> }
         });
         html! {
-            <div class="question" role="group" aria-label={format!("{} {}", tr(lang, "Question"), i + 1)}>
+            <div class="question" role="group" aria-label={trf(lang, "Question {n}", &[("n", &(i + 1))])}>
                 <p class="ask">{ q.ask.get(lang) }</p>
                 <div class="choices">{ for choices }</div>
-                { match answer {
+                { match q.given {
                     Some(a) => html! { <p class="reveal" role="status">
                         <strong>{ if a == q.answer { tr(lang, "Correct.") } else { tr(lang, "Not quite.") } }</strong>{ " " }{ q.explain.get(lang) }
                     </p> },
@@ -66,8 +64,8 @@ pub fn lesson_panel(props: &Props) -> Html {
                 <label class="inline" for="scenario">{ tr(lang, "Scenario") }</label>
                 <select id="scenario" onchange={on_pick}>
                     <option value="" selected={current.is_empty()}>{ tr(lang, "Free play (Deployment, Pods, kubelet)") }</option>
-                    { for scenarios.iter().enumerate().map(|(n, s)| html! {
-                        <option value={s.id.clone()} selected={s.id == current}>{ format!("{}. {}", n + 1, s.title.get(lang)) }</option>
+                    { for v.lessons.iter().enumerate().map(|(n, (id, title))| html! {
+                        <option value={id.clone()} selected={*id == current}>{ format!("{}. {}", n + 1, title.get(lang)) }</option>
                     }) }
                 </select>
                 <span class="lang" role="group" aria-label={tr(lang, "Language")}>

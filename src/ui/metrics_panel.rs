@@ -1,54 +1,53 @@
 //! The API server's metrics: requests by verb, resource and code (like
 //! `apiserver_request_total`), what it sent, live watchers, and each watch cache.
 
-use super::app::PageState;
-use crate::cluster::Kind;
+use crate::i18n::page::tr;
+use crate::i18n::Lang;
+use crate::views::ApiServerView;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub session: PageState,
+    pub view: ApiServerView,
+    pub lang: Lang,
 }
 
 #[function_component(MetricsPanel)]
 pub fn metrics_panel(props: &Props) -> Html {
-    let session = props.session.read();
-    let tr = |en| crate::i18n::page::tr(session.lang, en);
-    let api = &session.world().api;
-    let metrics = api.metrics();
+    let (lang, v) = (props.lang, &props.view);
     html! {
         <div class="metrics">
             <dl class="figures">
-                <div><dt>{ tr("Objects sent") }</dt><dd>{ metrics.objects_sent }</dd></div>
-                <div><dt>{ tr("Bytes sent") }</dt><dd>{ metrics.bytes_sent }</dd></div>
-                <div><dt>{ tr("Live watchers") }</dt><dd>{ api.live_watchers() }</dd></div>
+                <div><dt>{ tr(lang, "Objects sent") }</dt><dd>{ v.objects_sent }</dd></div>
+                <div><dt>{ tr(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
+                <div><dt>{ tr(lang, "Live watchers") }</dt><dd>{ v.live_watchers }</dd></div>
             </dl>
-            <table aria-label={tr("Requests")}>
-                <thead><tr><th>{ tr("Verb") }</th><th>{ tr("Resource") }</th><th class="num">{ tr("Code") }</th><th class="num">{ tr("Count") }</th></tr></thead>
+            <table aria-label={tr(lang, "Requests")}>
+                <thead><tr><th>{ tr(lang, "Verb") }</th><th>{ tr(lang, "Resource") }</th><th class="num">{ tr(lang, "Code") }</th><th class="num">{ tr(lang, "Count") }</th></tr></thead>
                 <tbody>
-                    { for metrics.requests.iter().map(|((verb, resource, code), n)| html! {
+                    { for v.requests.iter().map(|(verb, resource, code, n)| html! {
                         <tr class={classes!((*code >= 400).then_some("failed-row"))}>
                             <td>{ verb }</td><td>{ resource }</td><td class="num">{ code }</td><td class="num">{ n }</td>
                         </tr>
                     }) }
-                    if metrics.requests.is_empty() {
-                        <tr><td colspan="4" class="empty">{ tr("No requests yet.") }</td></tr>
+                    if v.requests.is_empty() {
+                        <tr><td colspan="4" class="empty">{ tr(lang, "No requests yet.") }</td></tr>
                     }
                 </tbody>
             </table>
-            <table aria-label={tr("Watchers")}>
-                <thead><tr><th>{ "#" }</th><th>{ tr("Resource") }</th><th>{ tr("User") }</th><th class="num">{ tr("Queued") }</th></tr></thead>
+            <table aria-label={tr(lang, "Watchers")}>
+                <thead><tr><th>{ "#" }</th><th>{ tr(lang, "Resource") }</th><th>{ tr(lang, "User") }</th><th class="num">{ tr(lang, "Queued") }</th></tr></thead>
                 <tbody>
-                    { for api.watchers().filter(|(_, w)| !w.closed).take(20).map(|(id, w)| html! {
-                        <tr><td class="num">{ id }</td><td>{ w.filter.kind.resource() }</td><td class="mono">{ &w.user }</td><td class="num">{ w.pending.len() }</td></tr>
+                    { for v.watchers.iter().map(|(id, resource, user, queued)| html! {
+                        <tr><td class="num">{ id }</td><td>{ resource }</td><td class="mono">{ user }</td><td class="num">{ queued }</td></tr>
                     }) }
                 </tbody>
             </table>
-            <table aria-label={tr("Watch caches")}>
-                <thead><tr><th>{ tr("Watch caches") }</th><th class="num">{ tr("Objects") }</th><th class="num">{ "RV" }</th><th class="num" title="The oldest resourceVersion a watch can resume from">{ "Oldest RV" }</th></tr></thead>
+            <table aria-label={tr(lang, "Watch caches")}>
+                <thead><tr><th>{ tr(lang, "Watch caches") }</th><th class="num">{ tr(lang, "Objects") }</th><th class="num">{ "RV" }</th><th class="num" title={tr(lang, "The oldest resourceVersion a watch can resume from")}>{ tr(lang, "Oldest RV") }</th></tr></thead>
                 <tbody>
-                    { for Kind::ALL.iter().filter_map(|k| api.watch_cache(*k).map(|c| (k, c))).map(|(k, c)| html! {
-                        <tr><td>{ k.resource() }</td><td class="num">{ c.len() }</td><td class="num">{ c.revision() }</td><td class="num">{ c.oldest_servable() }</td></tr>
+                    { for v.caches.iter().map(|(resource, n, rv, oldest)| html! {
+                        <tr><td>{ resource }</td><td class="num">{ n }</td><td class="num">{ rv }</td><td class="num">{ oldest }</td></tr>
                     }) }
                 </tbody>
             </table>

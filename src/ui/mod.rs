@@ -15,8 +15,10 @@ mod objects_table;
 mod pipeline_diagram;
 mod revision_ruler;
 mod revision_timeline;
+mod state;
 
 pub use app::App;
+pub use state::PageState;
 
 /// Mounts the playground on the page's `<div id="playground">` (or the body).
 pub fn start() {

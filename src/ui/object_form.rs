@@ -17,6 +17,7 @@ pub struct Props {
 
 #[function_component(ObjectForm)]
 pub fn object_form(props: &Props) -> Html {
+    let lang = props.lang;
     let on_kind = {
         let on_edit = props.on_edit.clone();
         Callback::from(move |e: Event| {
@@ -38,16 +39,16 @@ pub fn object_form(props: &Props) -> Html {
     };
     html! {
         <div class="object-form">
-            <label for="kind">{ tr(props.lang, "Example kind") }</label>
+            <label for="kind">{ tr(lang, "Example kind") }</label>
             <select id="kind" onchange={on_kind}>
                 { for Kind::ALL.iter().map(|k| html! { <option value={k.name()} selected={*k == Kind::ConfigMap}>{ k.name() }</option> }) }
             </select>
-            <label for="manifest">{ tr(props.lang, "Manifest (JSON)") }</label>
+            <label for="manifest">{ tr(lang, "Manifest (JSON)") }</label>
             <textarea id="manifest" rows="12" spellcheck="false" value={props.manifest.clone()} oninput={on_text} />
             <div class="buttons">
-                <button type="button" onclick={act(Action::Create)}>{ tr(props.lang, "Create") }</button>
-                <button type="button" onclick={act(Action::Update)}>{ tr(props.lang, "Update") }</button>
-                <button type="button" class="danger" onclick={act(Action::DeleteManifest)}>{ tr(props.lang, "Delete") }</button>
+                <button type="button" onclick={act(Action::Create)}>{ tr(lang, "Create") }</button>
+                <button type="button" onclick={act(Action::Update)}>{ tr(lang, "Update") }</button>
+                <button type="button" class="danger" onclick={act(Action::DeleteManifest)}>{ tr(lang, "Delete") }</button>
             </div>
         </div>
     }

@@ -1,61 +1,56 @@
 //! The objects in the cluster, with their resourceVersion; each can be loaded into the editor
 //! or deleted.
 
-use super::app::PageState;
-use crate::cluster::Kind;
+use crate::i18n::page::{tr, trf};
+use crate::i18n::Lang;
 use crate::session::Action;
+use crate::views::ObjectRow;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub session: PageState,
+    pub rows: Vec<ObjectRow>,
+    pub total: usize,
+    pub lang: Lang,
     pub on_edit: Callback<String>,
     pub on_action: Callback<Action>,
 }
 
-/// More objects than this are summarised, not listed.
-const SHOWN: usize = 50;
-
 #[function_component(ObjectsTable)]
 pub fn objects_table(props: &Props) -> Html {
-    let session = props.session.read();
-    let tr = |en| crate::i18n::page::tr(session.lang, en);
-    let cluster = &session.world().api;
-    let total: usize = Kind::ALL.iter().filter_map(|k| cluster.watch_cache(*k)).map(|c| c.len()).sum();
-    let objects: Vec<_> =
-        Kind::ALL.iter().filter_map(|k| cluster.watch_cache(*k)).flat_map(|c| c.list("")).take(SHOWN).collect();
-    if objects.is_empty() {
-        return html! { <p class="empty">{ tr("No objects yet: create one above.") }</p> };
+    let lang = props.lang;
+    if props.rows.is_empty() {
+        return html! { <p class="empty">{ tr(lang, "No objects yet: create one above.") }</p> };
     }
-    let rows = objects.iter().map(|obj| {
-        let label = format!("{}/{}", obj.kind, obj.key());
+    let rows = props.rows.iter().map(|(kind, key, rv, manifest)| {
+        let label = format!("{kind}/{key}");
         let edit = {
-            let (on_edit, manifest) = (props.on_edit.clone(), obj.to_json_pretty());
+            let (on_edit, manifest) = (props.on_edit.clone(), manifest.clone());
             Callback::from(move |_| on_edit.emit(manifest.clone()))
         };
         let delete = {
-            let on_action = props.on_action.clone();
-            let (kind, namespace, name) = (obj.kind().unwrap_or(Kind::ConfigMap), obj.metadata.namespace.clone(), obj.metadata.name.clone());
-            Callback::from(move |_| on_action.emit(Action::Delete { kind, namespace: namespace.clone(), name: name.clone() }))
+            let kind = *kind;
+            let (namespace, name) = key.split_once('/').map(|(n, m)| (n.to_string(), m.to_string())).unwrap_or_default();
+            props.on_action.reform(move |_| Action::Delete { kind, namespace: namespace.clone(), name: name.clone() })
         };
         html! {
             <tr>
-                <td><span class="kind">{ &obj.kind }</span><span class="mono">{ obj.key() }</span></td>
-                <td class="num">{ &obj.metadata.resource_version }</td>
+                <td><span class="kind">{ kind.name() }</span><span class="mono">{ key }</span></td>
+                <td class="num">{ rv }</td>
                 <td class="row-actions">
-                    <button type="button" class="small" aria-label={format!("Edit {label}")} onclick={edit}>{ tr("Edit") }</button>
-                    <button type="button" class="small danger" aria-label={format!("Delete {label}")} onclick={delete}>{ tr("Delete") }</button>
+                    <button type="button" class="small" aria-label={trf(lang, "Edit {label}", &[("label", &label)])} onclick={edit}>{ tr(lang, "Edit") }</button>
+                    <button type="button" class="small danger" aria-label={trf(lang, "Delete {label}", &[("label", &label)])} onclick={delete}>{ tr(lang, "Delete") }</button>
                 </td>
             </tr>
         }
     });
     html! {
-        <table class="objects" aria-label={tr("Objects")}>
-            <thead><tr><th>{ tr("Object") }</th><th class="num">{ "RV" }</th><th><span class="visually-hidden">{ tr("Actions") }</span></th></tr></thead>
+        <table class="objects" aria-label={tr(lang, "Objects")}>
+            <thead><tr><th>{ tr(lang, "Object") }</th><th class="num">{ "RV" }</th><th><span class="visually-hidden">{ tr(lang, "Actions") }</span></th></tr></thead>
             <tbody>
                 { for rows }
-                if total > SHOWN {
-                    <tr><td colspan="3" class="more">{ format!("… and {} more", total - SHOWN) }</td></tr>
+                if props.total > props.rows.len() {
+                    <tr><td colspan="3" class="more">{ trf(lang, "… and {n} more", &[("n", &(props.total - props.rows.len()))]) }</td></tr>
                 }
             </tbody>
         </table>

@@ -1,7 +1,7 @@
 //! The pipeline as an SVG diagram: every stage a box, the current step a token travelling
 //! along its arrow, coloured (and labelled) by its kind. Clicking a stage opens its inspector.
 
-use crate::i18n::page::tr;
+use crate::i18n::page::{tr, trf};
 use crate::i18n::Lang;
 use crate::session::Action;
 use crate::sim::{Stage, TraceKind};
@@ -84,6 +84,7 @@ pub struct Props {
 
 #[function_component(PipelineDiagram)]
 pub fn pipeline_diagram(props: &Props) -> Html {
+    let lang = props.lang;
     let active = props.current.as_ref().map(|e| e.to);
     let arrows = FLOW.iter().map(|(a, b)| {
         let ((x1, y1), (x2, y2)) = (position(*a), position(*b));
@@ -113,9 +114,9 @@ pub fn pipeline_diagram(props: &Props) -> Html {
             })
         };
         html! {
-            <g class={class} role="button" tabindex="0" aria-label={match props.lang { Lang::En => format!("Inspect {}", label(*stage)), Lang::Ko => format!("{} {}", tr(props.lang, "Inspect"), tr(props.lang, label(*stage))) }} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
+            <g class={class} role="button" tabindex="0" aria-label={trf(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage)))])} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
                 <rect x={(x - 88.0).to_string()} y={(y - 30.0).to_string()} width="176" height="60" rx="10" />
-                <text x={x.to_string()} y={(y + 9.0).to_string()} text-anchor="middle">{ tr(props.lang, label(*stage)) }</text>
+                <text x={x.to_string()} y={(y + 9.0).to_string()} text-anchor="middle">{ tr(lang, label(*stage)) }</text>
             </g>
         }
     });
@@ -139,7 +140,7 @@ pub fn pipeline_diagram(props: &Props) -> Html {
     });
     let (hop_line, hop_label) = hop.unzip();
     html! {
-        <svg class="pipeline" viewBox="0 0 1000 330" role="group" aria-label="Pipeline">
+        <svg class="pipeline" viewBox="0 0 1000 330" role="group" aria-label={tr(lang, "Pipeline")}>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" />

@@ -1,46 +1,44 @@
 //! Who is behind, and by how much: the store's revision, the watch cache's window, the
-//! reflector's lastSyncResourceVersion, the indexer's newest resourceVersion and the
-//! controller's last write, on one axis.
+//! reflector's lastSyncResourceVersion and the indexer's newest resourceVersion, on one axis.
 
+use crate::i18n::page::tr;
+use crate::i18n::Lang;
+use crate::views::Mark;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub session: super::app::PageState,
+    pub marks: Vec<(Mark, i64)>,
+    pub lang: Lang,
+}
+
+fn name(mark: Mark) -> (&'static str, &'static str) {
+    match mark {
+        Mark::Etcd => ("etcd revision", "store"),
+        Mark::Compacted => ("compacted at", "compact"),
+        Mark::CacheOldest => ("watch cache oldest RV", "window"),
+        Mark::Cache => ("watch cache RV", "window"),
+        Mark::Reflector => ("reflector lastSyncResourceVersion", "reflector"),
+        Mark::Indexer => ("indexer newest RV", "indexer"),
+    }
 }
 
 #[function_component(RevisionRuler)]
 pub fn revision_ruler(props: &Props) -> Html {
-    let session = props.session.read();
-    let tr = |en| crate::i18n::page::tr(session.lang, en);
-    let world = session.world();
-    let store = world.api.store().revision();
-    let kind = world.reconciler.primary();
-    let cache = world.api.watch_cache(kind);
-    let stack = world.informer_for(kind).or(world.informers.first());
-    let reflector_rv: i64 = stack.and_then(|s| s.reflector.last_sync_resource_version.parse().ok()).unwrap_or(0);
-    let indexer_rv = stack.map_or(0, |s| s.informer.indexer.last_store_sync_resource_version());
-    let mut marks = vec![(tr("etcd revision"), store, "store")];
-    if let Some(c) = world.api.store().compact_revision() {
-        marks.push((tr("compacted at"), c, "compact"));
-    }
-    if let Some(cache) = cache {
-        marks.push((tr("watch cache oldest RV"), cache.oldest_servable(), "window"));
-        marks.push((tr("watch cache RV"), cache.revision(), "window"));
-    }
-    marks.push((tr("reflector lastSyncResourceVersion"), reflector_rv, "reflector"));
-    marks.push((tr("indexer newest RV"), indexer_rv, "indexer"));
+    let lang = props.lang;
+    let store = props.marks.iter().find(|(m, _)| *m == Mark::Etcd).map_or(1, |(_, rv)| *rv);
     let scale = store.max(1) as f64;
     html! {
-        <div class="ruler" role="group" aria-label={tr("Revision ruler")}>
-            { for marks.into_iter().map(|(name, rv, class)| {
+        <div class="ruler" role="group" aria-label={tr(lang, "Revision ruler")}>
+            { for props.marks.iter().map(|(mark, rv)| {
+                let (label, class) = name(*mark);
                 let behind = store - rv;
-                let width = format!("width: {:.1}%", 100.0 * rv as f64 / scale);
+                let width = format!("width: {:.1}%", 100.0 * *rv as f64 / scale);
                 html! {
                     <div class={classes!("mark", class)}>
-                        <span class="name">{ name }</span>
+                        <span class="name">{ tr(lang, label) }</span>
                         <span class="bar"><span style={width}></span></span>
-                        <span class="value">{ rv }{ if behind > 0 && class != "compact" { format!(" (−{behind})") } else { String::new() } }</span>
+                        <span class="value">{ rv }{ if behind > 0 && *mark != Mark::Compacted { format!(" (−{behind})") } else { String::new() } }</span>
                     </div>
                 }
             }) }

@@ -1,0 +1,464 @@
+//! What each panel of the page shows, computed from the session as plain values that compare
+//! equal when nothing shown changed — so a panel re-renders only when its own view moves, and
+//! what the page shows can be tested without a browser. The page (`ui/`) renders these.
+
+use crate::client::reflector::Phase;
+use crate::cluster::mvcc_store::Event;
+use crate::cluster::Kind;
+use crate::i18n::{self, Lang};
+use crate::session::Session;
+use crate::sim::{Stage, TraceKind};
+use crate::world::{TraceEvent, Worker};
+
+/// Rows any list shows at most; the rest are counted.
+pub const SHOWN: usize = 40;
+
+/// One line of the event log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogLine {
+    pub step: u64,
+    pub time: String,
+    pub from: Stage,
+    pub to: Stage,
+    pub kind: TraceKind,
+    pub summary: String,
+}
+
+impl LogLine {
+    pub fn of(e: &TraceEvent, lang: Lang) -> Self {
+        LogLine {
+            step: e.step,
+            time: i18n::seconds(e.time_ms),
+            from: e.from,
+            to: e.to,
+            kind: e.kind,
+            summary: i18n::summary(e, lang),
+        }
+    }
+}
+
+/// The newest `n` steps touching `filter` (all stages when `None`), newest first.
+pub fn log(session: &Session, filter: Option<Stage>, n: usize) -> Vec<LogLine> {
+    session
+        .visible_trace()
+        .iter()
+        .rev()
+        .filter(|e| filter.is_none_or(|s| e.from == s || e.to == s))
+        .take(n)
+        .map(|e| LogLine::of(e, session.lang))
+        .collect()
+}
+
+/// One mark of the revision ruler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    Etcd,
+    Compacted,
+    CacheOldest,
+    Cache,
+    Reflector,
+    Indexer,
+}
+
+/// Who is behind the store, and by how much.
+pub fn ruler(session: &Session) -> Vec<(Mark, i64)> {
+    let world = session.world();
+    let store = world.api.store();
+    let kind = world.reconciler.primary();
+    let stack = world.informer_for(kind).or(world.informers.first());
+    let mut marks = vec![(Mark::Etcd, store.revision())];
+    if let Some(c) = store.compact_revision() {
+        marks.push((Mark::Compacted, c));
+    }
+    if let Some(cache) = world.api.watch_cache(kind) {
+        marks.push((Mark::CacheOldest, cache.oldest_servable()));
+        marks.push((Mark::Cache, cache.revision()));
+    }
+    let reflector = stack.and_then(|s| s.reflector.last_sync_resource_version.parse().ok()).unwrap_or(0);
+    marks.push((Mark::Reflector, reflector));
+    marks.push((Mark::Indexer, stack.map_or(0, |s| s.informer.indexer.last_store_sync_resource_version())));
+    marks
+}
+
+/// The cost panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CostsView {
+    pub requests: Vec<(String, u64)>,
+    pub bytes_sent: u64,
+    pub cached_objects: usize,
+    pub cached_bytes: usize,
+    pub reconciles: u64,
+    /// API requests and watch events per bar, over `window` recent steps.
+    pub bars: Vec<(usize, usize)>,
+    pub window: usize,
+}
+
+fn is_request(e: &TraceEvent) -> bool {
+    matches!(e.kind, TraceKind::ListRequest | TraceKind::WatchRequest | TraceKind::ApiWrite | TraceKind::RequestFailed)
+        && e.to == Stage::ApiServer
+}
+
+fn is_event(e: &TraceEvent) -> bool {
+    matches!(e.kind, TraceKind::Added | TraceKind::Modified | TraceKind::Deleted | TraceKind::Bookmark)
+}
+
+pub fn costs(session: &Session, window: usize, bars: usize) -> CostsView {
+    let costs = session.world().costs();
+    let trace = session.visible_trace();
+    let recent = &trace[trace.len().saturating_sub(window)..];
+    let per_bar = recent.len().div_ceil(bars.max(1)).max(1);
+    CostsView {
+        requests: costs.requests.into_iter().collect(),
+        bytes_sent: costs.bytes_sent,
+        cached_objects: costs.cached.iter().map(|(_, n, _)| n).sum(),
+        cached_bytes: costs.cached.iter().map(|(_, _, b)| b).sum(),
+        reconciles: costs.reconciles,
+        bars: recent
+            .chunks(per_bar)
+            .map(|c| (c.iter().filter(|e| is_request(e)).count(), c.iter().filter(|e| is_event(e)).count()))
+            .collect(),
+        window: recent.len(),
+    }
+}
+
+/// A reflector's state in an inspector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReflectorView {
+    pub kind: Kind,
+    pub phase: &'static str,
+    pub next_try_ms: Option<u64>,
+    pub last_sync_resource_version: String,
+    pub lists: u64,
+    pub watches: u64,
+    pub log: Vec<String>,
+}
+
+/// A FIFO's contents in an inspector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FifoView {
+    pub kind: Kind,
+    pub queue: crate::client::queue::QueueView,
+}
+
+/// An indexer's contents in an inspector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexerView {
+    pub kind: Kind,
+    pub objects: usize,
+    pub newest_rv: i64,
+    pub last_scanned: usize,
+    /// (key, resourceVersion) of the first objects.
+    pub shown: Vec<(String, String)>,
+    /// (index name, values).
+    pub indexes: Vec<(String, usize)>,
+}
+
+/// A handler (listener) in an inspector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandlerView {
+    pub kind: Kind,
+    pub name: String,
+    pub buffered: usize,
+    pub delivered: u64,
+    pub resync_ms: u64,
+}
+
+/// The workqueue's sets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkqueueView {
+    pub queue: Vec<String>,
+    pub dirty: Vec<String>,
+    pub processing: Vec<String>,
+    /// (key, ready at ms).
+    pub waiting: Vec<(String, u64)>,
+}
+
+/// One row of the store's revision history (`None` key: the compaction line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HistoryRow {
+    Change { rev: i64, put: bool, key: String, version: i64, created: i64 },
+    Compaction(i64),
+}
+
+/// What the inspector shows for the stage it is open on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InspectorView {
+    Store { rows: Vec<HistoryRow>, hidden: usize },
+    ApiServer(ApiServerView),
+    Reflectors(Vec<ReflectorView>),
+    Fifos(Vec<FifoView>),
+    Indexers { indexers: Vec<IndexerView>, opened: Option<(String, String, String)> },
+    Handlers(Vec<HandlerView>),
+    Workqueue(WorkqueueView),
+    Workers { workers: Vec<Option<(String, u64)>>, reconciles: u64, requeues: u64, last: Vec<LogLine> },
+}
+
+/// The API server's metrics, streams and watch caches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiServerView {
+    pub objects_sent: u64,
+    pub bytes_sent: u64,
+    pub live_watchers: usize,
+    /// (verb, resource, code, count).
+    pub requests: Vec<(String, String, u16, u64)>,
+    /// (watch id, resource, user, queued events).
+    pub watchers: Vec<(u64, String, String, usize)>,
+    /// (resource, objects, revision, oldest servable).
+    pub caches: Vec<(String, usize, i64, i64)>,
+}
+
+fn phase_name(phase: &Phase) -> &'static str {
+    match phase {
+        Phase::Idle => "idle",
+        Phase::Listing => "listing",
+        Phase::WatchRequested => "opening watch",
+        Phase::Watching { .. } => "watching",
+        Phase::BackingOff { .. } => "backing off",
+    }
+}
+
+pub fn inspector(session: &Session) -> InspectorView {
+    let world = session.world();
+    match session.inspected {
+        Stage::Store => {
+            let store = world.api.store();
+            let compacted = store.compact_revision();
+            let mut rows = Vec::new();
+            let mut line_drawn = false;
+            for (rev, event) in store.history().rev().take(SHOWN * 5) {
+                if let Some(c) = compacted.filter(|c| rev <= *c && !line_drawn) {
+                    rows.push(HistoryRow::Compaction(c));
+                    line_drawn = true;
+                }
+                rows.push(match event {
+                    Event::Put(kv) => HistoryRow::Change {
+                        rev,
+                        put: true,
+                        key: kv.key,
+                        version: kv.version,
+                        created: kv.create_revision,
+                    },
+                    Event::Delete { key, .. } => HistoryRow::Change { rev, put: false, key, version: 0, created: 0 },
+                });
+            }
+            if let Some(c) = compacted.filter(|_| !line_drawn) {
+                rows.push(HistoryRow::Compaction(c));
+            }
+            InspectorView::Store { rows, hidden: store.history_len().saturating_sub(SHOWN * 5) }
+        }
+        Stage::ApiServer | Stage::User | Stage::Kubelet => {
+            let api = &world.api;
+            let metrics = api.metrics();
+            InspectorView::ApiServer(ApiServerView {
+                objects_sent: metrics.objects_sent,
+                bytes_sent: metrics.bytes_sent,
+                live_watchers: api.live_watchers(),
+                requests: metrics.requests.iter().map(|((v, r, c), n)| (v.clone(), r.clone(), *c, *n)).collect(),
+                watchers: api
+                    .watchers()
+                    .filter(|(_, w)| !w.closed)
+                    .take(20)
+                    .map(|(id, w)| (id, w.filter.kind.resource().to_string(), w.user.clone(), w.pending.len()))
+                    .collect(),
+                caches: Kind::ALL
+                    .iter()
+                    .filter_map(|k| {
+                        api.watch_cache(*k)
+                            .map(|c| (k.resource().to_string(), c.len(), c.revision(), c.oldest_servable()))
+                    })
+                    .collect(),
+            })
+        }
+        Stage::Reflector => InspectorView::Reflectors(
+            world
+                .informers
+                .iter()
+                .map(|s| {
+                    let r = &s.reflector;
+                    ReflectorView {
+                        kind: s.config.reflector.kind,
+                        phase: phase_name(&r.phase),
+                        next_try_ms: match r.phase {
+                            Phase::BackingOff { until, .. } => Some(until),
+                            _ => None,
+                        },
+                        last_sync_resource_version: r.last_sync_resource_version.clone(),
+                        lists: r.lists,
+                        watches: r.watches,
+                        log: r.log.iter().skip(r.log.len().saturating_sub(12)).map(ToString::to_string).collect(),
+                    }
+                })
+                .collect(),
+        ),
+        Stage::DeltaFifo => InspectorView::Fifos(
+            world
+                .informers
+                .iter()
+                .map(|s| FifoView { kind: s.config.reflector.kind, queue: s.informer.fifo.view(SHOWN) })
+                .collect(),
+        ),
+        Stage::Indexer | Stage::Informer => {
+            let opened = session.opened.as_ref().and_then(|key| {
+                let obj = world.informers.iter().find_map(|s| s.informer.indexer.get_by_key(key))?;
+                let yaml = crate::yaml::to_yaml(&serde_json::to_value(obj).unwrap_or_default());
+                Some((format!("{} {}", obj.kind, obj.key()), obj.metadata.resource_version.clone(), yaml))
+            });
+            let indexers = world
+                .informers
+                .iter()
+                .map(|s| {
+                    let ix = &s.informer.indexer;
+                    IndexerView {
+                        kind: s.config.reflector.kind,
+                        objects: ix.len(),
+                        newest_rv: ix.last_store_sync_resource_version(),
+                        last_scanned: ix.last_scanned,
+                        shown: ix
+                            .objects()
+                            .take(SHOWN)
+                            .map(|o| (o.key(), o.metadata.resource_version.clone()))
+                            .collect(),
+                        indexes: ix
+                            .indexers()
+                            .map(|(name, _)| (name.clone(), ix.list_index_func_values(name).len()))
+                            .collect(),
+                    }
+                })
+                .collect();
+            InspectorView::Indexers { indexers, opened }
+        }
+        Stage::Handler => InspectorView::Handlers(
+            world
+                .informers
+                .iter()
+                .flat_map(|s| {
+                    s.informer.listeners.iter().map(|l| HandlerView {
+                        kind: s.config.reflector.kind,
+                        name: l.name.clone(),
+                        buffered: l.buffer.len(),
+                        delivered: l.delivered,
+                        resync_ms: l.resync_period_ms,
+                    })
+                })
+                .collect(),
+        ),
+        Stage::Workqueue => {
+            let q = &world.queue;
+            InspectorView::Workqueue(WorkqueueView {
+                queue: q.queued().take(SHOWN).cloned().collect(),
+                dirty: q.dirty().take(SHOWN).cloned().collect(),
+                processing: q.processing().take(SHOWN).cloned().collect(),
+                waiting: q.waiting().take(SHOWN).map(|(k, at)| (k.clone(), *at)).collect(),
+            })
+        }
+        Stage::Reconciler => {
+            let costs = world.costs();
+            InspectorView::Workers {
+                workers: world
+                    .workers
+                    .iter()
+                    .map(|w| match w {
+                        Worker::Idle => None,
+                        Worker::Reconciling { key, since, .. } => Some((key.clone(), *since)),
+                    })
+                    .collect(),
+                reconciles: costs.reconciles,
+                requeues: costs.requeues,
+                last: session
+                    .visible_trace()
+                    .iter()
+                    .rev()
+                    .filter(|e| e.kind == TraceKind::ReconcileEnd)
+                    .take(6)
+                    .map(|e| LogLine::of(e, session.lang))
+                    .collect(),
+            }
+        }
+    }
+}
+
+/// One object of the objects table: (kind, key, resourceVersion, manifest as JSON).
+pub type ObjectRow = (Kind, String, String, String);
+
+/// The first objects in the cluster, and how many there are.
+pub fn objects(session: &Session, n: usize) -> (Vec<ObjectRow>, usize) {
+    let api = &session.world().api;
+    let total = Kind::ALL.iter().filter_map(|k| api.watch_cache(*k)).map(|c| c.len()).sum();
+    let rows = Kind::ALL
+        .iter()
+        .filter_map(|k| api.watch_cache(*k).map(|c| (k, c)))
+        .flat_map(|(k, c)| c.list("").map(move |o| (*k, o)))
+        .take(n)
+        .map(|(k, o)| (k, o.key(), o.metadata.resource_version.clone(), o.to_json_pretty()))
+        .collect();
+    (rows, total)
+}
+
+/// A question as the lesson panel shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuestionView {
+    pub index: usize,
+    pub ask: crate::scenario::Text,
+    pub choices: Vec<crate::scenario::Text>,
+    pub answer: usize,
+    pub explain: crate::scenario::Text,
+    pub given: Option<usize>,
+}
+
+/// The lesson panel: the bundled lessons, the one playing, its summary, the narration in
+/// force and the questions asked so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonView {
+    pub lessons: Vec<(String, crate::scenario::Text)>,
+    pub current: Option<String>,
+    pub summary: Option<crate::scenario::Text>,
+    pub narration: Option<(crate::scenario::Text, Option<Stage>)>,
+    pub questions: Vec<QuestionView>,
+}
+
+pub fn lesson(session: &Session) -> LessonView {
+    let lessons = crate::scenario::library::all()
+        .map(|all| all.iter().map(|s| (s.id.clone(), s.title.clone())).collect())
+        .unwrap_or_default();
+    LessonView {
+        lessons,
+        current: session.scenario.as_ref().map(|s| s.id.clone()),
+        summary: session.scenario.as_ref().map(|s| s.summary.clone()),
+        narration: session.narration().map(|(text, look)| (text.clone(), look.and_then(Stage::named))),
+        questions: session
+            .questions()
+            .into_iter()
+            .map(|(index, q, given)| QuestionView {
+                index,
+                ask: q.ask.clone(),
+                choices: q.choices.clone(),
+                answer: q.answer,
+                explain: q.explain.clone(),
+                given,
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Action;
+
+    #[test]
+    fn views_follow_the_session_and_compare_equal_when_nothing_changed() {
+        let mut s = Session::default();
+        s.apply(Action::JumpTo(40));
+        let before = (log(&s, None, 5), costs(&s, 400, 40), ruler(&s));
+        assert_eq!(before, (log(&s, None, 5), costs(&s, 400, 40), ruler(&s)), "the same step, the same views");
+        assert_eq!(before.0[0].step, 40);
+        s.apply(Action::Inspect(Stage::DeltaFifo));
+        assert!(matches!(inspector(&s), InspectorView::Fifos(f) if f.len() == 2 && f[0].queue.name == "DeltaFIFO"));
+        s.apply(Action::StepForward);
+        assert_ne!(before.0, log(&s, None, 5), "a step moves the log");
+        let english = log(&s, None, 40);
+        s.apply(Action::SetLang(Lang::Ko));
+        let korean = log(&s, None, 40);
+        assert!(english.iter().zip(&korean).any(|(en, ko)| en.summary != ko.summary), "summaries follow the language");
+    }
+}
