@@ -17,6 +17,7 @@ USAGE:
     informer-playground run <SCENARIO | FILE.json> [--seed N] [--steps N] [--json]
     informer-playground list
     informer-playground validate <FILE.json>
+    informer-playground schema
     informer-playground help
 
 COMMANDS:
@@ -24,6 +25,7 @@ COMMANDS:
                 of its expectations was met (exit code 1 when one was not)
     list        Print every bundled scenario's id and title
     validate    Check a scenario file against the format, with precise messages
+    schema      Print the JSON Schema of a scenario file (derived from the format's types)
     help        Print this help
 
 SCENARIOS:
@@ -67,6 +69,10 @@ pub fn run(args: Vec<String>) -> i32 {
                 2
             }
         },
+        Some("schema") => {
+            print!("{}", scenario::schema());
+            0
+        }
         Some("validate") => match args.get(1) {
             None => {
                 eprintln!("error: validate needs a scenario file\n\nRun `informer-playground help` for usage.");

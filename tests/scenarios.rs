@@ -72,9 +72,10 @@ fn malformed_scenarios_name_the_file_the_field_and_what_was_expected() {
     assert!(error("{").starts_with("lesson.json: EOF while parsing an object at line 1 column 1"));
 }
 
-/// Checks a value against the subset of JSON Schema the published schema uses: `type`,
-/// `properties`, `required`, `additionalProperties: false`, `items`, `enum`, `minItems`,
-/// `maxItems`, `minimum`, `oneOf`, `$ref` to `#/$defs/…`.
+/// Checks a value against the subset of JSON Schema the published schema uses: `type` (one or
+/// several), `properties`, `required`, `additionalProperties: false`, `items`, `enum`,
+/// `const`, `minItems`, `maxItems`, `minimum`, `maximum`, `oneOf`, `anyOf`, `$ref` to
+/// `#/$defs/…`.
 fn validate(schema: &Value, root: &Value, value: &Value, path: &str) -> Result<(), String> {
     if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
         let name = reference.trim_start_matches("#/$defs/");
@@ -84,27 +85,47 @@ fn validate(schema: &Value, root: &Value, value: &Value, path: &str) -> Result<(
         let passing = options.iter().filter(|s| validate(s, root, value, path).is_ok()).count();
         return if passing == 1 { Ok(()) } else { Err(format!("{path}: matches {passing} of oneOf")) };
     }
-    if let Some(t) = schema.get("type").and_then(Value::as_str) {
-        let ok = match t {
-            "object" => value.is_object(),
-            "array" => value.is_array(),
-            "string" => value.is_string(),
-            "integer" => value.is_u64() || value.is_i64(),
-            "boolean" => value.is_boolean(),
-            _ => true,
-        };
-        if !ok {
-            return Err(format!("{path}: expected {t}"));
+    if let Some(options) = schema.get("anyOf").and_then(Value::as_array) {
+        if !options.iter().any(|s| validate(s, root, value, path).is_ok()) {
+            return Err(format!("{path}: matches none of anyOf"));
         }
+    }
+    if let Some(constant) = schema.get("const") {
+        if value != constant {
+            return Err(format!("{path}: {value} is not {constant}"));
+        }
+    }
+    let types: Vec<&str> = match schema.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    let is = |t: &str| match t {
+        "object" => value.is_object(),
+        "array" => value.is_array(),
+        "string" => value.is_string(),
+        "integer" => value.is_u64() || value.is_i64(),
+        "number" => value.is_number(),
+        "boolean" => value.is_boolean(),
+        "null" => value.is_null(),
+        _ => true,
+    };
+    if !types.is_empty() && !types.iter().any(|t| is(t)) {
+        return Err(format!("{path}: expected {types:?}"));
     }
     if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
         if !allowed.contains(value) {
             return Err(format!("{path}: {value} not in enum"));
         }
     }
-    if let (Some(min), Some(n)) = (schema.get("minimum").and_then(Value::as_i64), value.as_i64()) {
+    if let (Some(min), Some(n)) = (schema.get("minimum").and_then(Value::as_f64), value.as_f64()) {
         if n < min {
             return Err(format!("{path}: below minimum"));
+        }
+    }
+    if let (Some(max), Some(n)) = (schema.get("maximum").and_then(Value::as_f64), value.as_f64()) {
+        if n > max {
+            return Err(format!("{path}: above maximum"));
         }
     }
     if let Some(obj) = value.as_object() {
@@ -139,6 +160,14 @@ fn validate(schema: &Value, root: &Value, value: &Value, path: &str) -> Result<(
         }
     }
     Ok(())
+}
+
+#[test]
+fn the_published_schema_is_the_one_derived_from_the_format() {
+    assert!(
+        include_str!("../static/scenarios/schema.json") == scenario::schema(),
+        "static/scenarios/schema.json is stale: run `cargo run -- schema > static/scenarios/schema.json`"
+    );
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 /// Text in both languages of the playground.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Text {
     pub ko: String,
@@ -27,6 +28,7 @@ impl Text {
 
 /// Which controller runs, and how.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "kind")]
 pub enum ControllerSpec {
     /// An informer on `watch` feeding a controller that reads each object from its cache.
@@ -68,6 +70,7 @@ impl Default for ControllerSpec {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     #[serde(default)]
@@ -134,6 +137,7 @@ impl Default for Config {
 
 /// One thing that happens at a virtual time (`at_ms`).
 #[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "do")]
 pub enum Event {
     Create {
@@ -209,6 +213,7 @@ fn default_namespace() -> String {
 /// field given must hold; `nth` picks the n-th such step (from 1), `after` only counts steps
 /// after the step another pattern finds. `at_step` names a step by number instead.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct StepPattern {
     #[serde(default)]
@@ -243,6 +248,7 @@ pub struct StepPattern {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Note {
     /// The step the note appears on.
@@ -255,6 +261,7 @@ pub struct Note {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Question {
     /// The step the question is asked on.
@@ -268,6 +275,7 @@ pub struct Question {
 
 /// A condition the run must meet at its end.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "check")]
 pub enum Expectation {
     /// How many steps match a pattern (`at_most: 0`: none does). At least one bound.
@@ -338,6 +346,7 @@ pub enum Expectation {
 
 /// How long a run lasts: until this virtual time, and at most this many steps.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct RunLength {
     pub until_ms: u64,
@@ -350,13 +359,18 @@ fn default_max_steps() -> u64 {
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
+    /// The lesson's id in links and on the command line: lower-case letters, digits, `-`.
     pub id: String,
     pub title: Text,
+    /// What the lesson shows, in a sentence or two.
     pub summary: Text,
+    /// The seed of the random source (backoff jitter, watch timeouts).
     #[serde(default = "one_u64")]
     pub seed: u64,
+    /// Objects in the cluster before the first step (manifests, as `kubectl apply` takes them).
     #[serde(default)]
     pub objects: Vec<Value>,
     /// Extra Pods (namespace `load`, no owner) for scale lessons.
@@ -364,12 +378,16 @@ pub struct Scenario {
     pub load_pods: usize,
     #[serde(default)]
     pub config: Config,
+    /// Writes and faults at virtual times, in time order.
     #[serde(default)]
     pub timeline: Vec<Event>,
+    /// Notes shown from the step they name until the next note.
     #[serde(default)]
     pub narration: Vec<Note>,
+    /// Predict-then-reveal questions; they pause autoplay until answered.
     #[serde(default)]
     pub questions: Vec<Question>,
+    /// What the run must show; `cargo test` checks every bundled lesson.
     #[serde(default)]
     pub expect: Vec<Expectation>,
     pub run: RunLength,

@@ -30,6 +30,19 @@ impl std::fmt::Display for ScenarioError {
     }
 }
 
+/// The JSON Schema of a scenario file, derived from the format's types: what
+/// `static/scenarios/schema.json` must hold (a test checks), printed by
+/// `informer-playground schema`.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn schema() -> String {
+    let mut schema = schemars::schema_for!(Scenario);
+    schema.insert("$id".into(), "https://informer-playground/scenarios/schema.json".into());
+    schema.insert("title".into(), "informer-playground scenario".into());
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
 /// The step a checked pattern names in a trace.
 pub fn find(when: &StepPattern, trace: &[TraceEvent]) -> Option<u64> {
     Pattern::resolve("", "", when).ok()?.find(trace)

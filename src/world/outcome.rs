@@ -328,6 +328,7 @@ pub enum Outcome {
 
 /// A notable fact a step carries, for lesson triggers and expectations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Tag {
     /// A request or write answered with an error status.
