@@ -207,16 +207,6 @@ pub struct ApiServerView {
     pub caches: Vec<(String, usize, i64, i64)>,
 }
 
-fn phase_name(phase: &Phase) -> &'static str {
-    match phase {
-        Phase::Idle => "idle",
-        Phase::Listing => "listing",
-        Phase::WatchRequested => "opening watch",
-        Phase::Watching { .. } => "watching",
-        Phase::BackingOff { .. } => "backing off",
-    }
-}
-
 pub fn inspector(session: &Session) -> InspectorView {
     let world = session.world();
     match session.inspected {
@@ -277,7 +267,7 @@ pub fn inspector(session: &Session) -> InspectorView {
                     let r = &s.reflector;
                     ReflectorView {
                         kind: s.config.reflector.kind,
-                        phase: phase_name(&r.phase),
+                        phase: r.phase.name(),
                         next_try_ms: match r.phase {
                             Phase::BackingOff { until, .. } => Some(until),
                             _ => None,

@@ -1,280 +1,227 @@
-//! Step summaries in Korean. Names from the code (Pop, Replace, OnAdd, queue.Add,
-//! resourceVersion, DeletedFinalStateUnknown) and upstream errors stay as they are, as Korean
-//! engineers write them; the sentence around them is Korean.
+//! The Korean phrasebook: every English word and sentence template of the page and of the
+//! step summaries (the key), with its Korean. Terms Korean engineers keep in English —
+//! watch, resourceVersion, reconcile, Pop, OnAdd, queue.Add — stay in English.
 
-use super::{join, list_query, next_moves};
-use crate::client::workqueue::AddOutcome;
-use crate::controller::reconciler::{Decision, ReconcileResult, WriteOp};
-use crate::world::outcome::{
-    CallNote, FaultEffect, FifoOp, IndexerWrite, Outcome, PodPhase, Read, Requeue, ResyncOutcome, UserVerb,
-};
-use crate::world::TraceEvent;
-
-fn next(n: &[crate::world::outcome::Next]) -> Vec<String> {
-    next_moves(n, "backoff")
-}
-
-pub(super) fn summary(e: &TraceEvent) -> String {
-    let key = e.key.as_str();
-    match &e.outcome {
-        Outcome::ListAndWatchStarts { next: n } => join("ListAndWatch 시작".into(), next(n)),
-        Outcome::ListServed { request, answer } => match answer {
-            Ok(l) => format!("{} → 항목 {}개, rv {}", list_query(request), l.items, l.resource_version),
-            Err(s) => format!("{} → {} {}", list_query(request), s.code, s.reason),
-        },
-        Outcome::ListReceived { answer, next: n } => match answer {
-            Ok(l) => join(format!("항목 {}개, rv {}", l.items, l.resource_version), next(n)),
-            Err(s) => join(s.to_string(), next(n)),
-        },
-        Outcome::WatchServed { resource_version, timeout_secs, send_initial_events, answer } => match answer {
-            Ok(id) => {
-                let initial = if *send_initial_events { ", sendInitialEvents=true" } else { "" };
-                format!("watch #{id}: rv={resource_version:?}부터, timeoutSeconds={timeout_secs}{initial}")
-            }
-            Err(s) => format!("{} {}", s.code, s.reason),
-        },
-        Outcome::WatchOpened { answer, next: n } => match answer {
-            Ok(id) => join(format!("watch #{id} 스트리밍 시작"), next(n)),
-            Err(s) => join(s.to_string(), next(n)),
-        },
-        Outcome::WatchEvent { event, initial_events_end, next: n, .. } => {
-            let head = if *initial_events_end {
-                format!("{} (k8s.io/initial-events-end): 초기 목록 끝", event.name())
-            } else if key.is_empty() {
-                event.name().to_string()
-            } else {
-                format!("{} {key}", event.name())
-            };
-            join(head, next(n))
-        }
-        Outcome::WatchError { status, next: n, .. } => join(status.to_string(), next(n)),
-        Outcome::EventLost { watch, event } => format!("watch #{watch}의 {} 유실: 스트림이 닫혔습니다", event.name()),
-        Outcome::WatchTimedOut { watch, already_closed: true } => format!("watch #{watch}는 이미 닫혔습니다"),
-        Outcome::WatchTimedOut { watch, .. } => format!("watch #{watch} 타임아웃: 서버가 스트림을 닫습니다"),
-        Outcome::WatchEnded { watch, read: false, .. } => format!("watch #{watch} 종료 (더 이상 읽지 않음)"),
-        Outcome::WatchEnded { watch, next: n, .. } => join(format!("watch #{watch} 종료"), next(n)),
-        Outcome::BackoffElapsed { stale: true, .. } => "지난 backoff 타이머".into(),
-        Outcome::BackoffElapsed { next: n, .. } => join("backoff 끝".into(), next(n)),
-        Outcome::Resync(r) => match r {
-            ResyncOutcome::Stopped => "resync 타이머 멈춤".into(),
-            ResyncOutcome::NotDue => "resync 확인: 차례가 된 핸들러 없음".into(),
-            ResyncOutcome::Queued { deltas } => format!("Resync: 알려진 오브젝트에 Sync delta {deltas}개"),
-            ResyncOutcome::SyncAll => "Resync: 모든 오브젝트에 SyncAll delta 하나".into(),
-        },
-        Outcome::Queued { op, waiting } => {
-            let head = match op {
-                FifoOp::Replace { objects, resource_version, queued } => {
-                    format!("Replace(오브젝트 {objects}개, rv {resource_version}): key {queued}개 대기")
-                }
-                FifoOp::ReplacedAll { objects, resource_version } => {
-                    format!("Replace(오브젝트 {objects}개, rv {resource_version}): ReplacedAll delta 하나")
-                }
-                FifoOp::Bookmark { resource_version } => format!("Bookmark(rv {resource_version})"),
-                FifoOp::Added => format!("Added {key}"),
-                FifoOp::Updated => format!("Updated {key}"),
-                FifoOp::Deleted { ignored: false } => format!("Deleted {key}"),
-                FifoOp::Deleted { ignored: true } => format!("Deleted {key} 무시: 모르는 오브젝트"),
-            };
-            if *waiting > 1 {
-                format!("{head} (delta {waiting}개 대기)")
-            } else {
-                head
-            }
-        }
-        Outcome::Popped { deltas, initial_list, batch } => {
-            let types: Vec<&str> = deltas.iter().map(|d| d.name()).collect();
-            let initial = if *initial_list { " (초기 목록)" } else { "" };
-            if *batch > 1 {
-                format!("PopBatch: key {batch}개 [{}]{initial}", types.join(", "))
-            } else {
-                format!("Pop {key} [{}]{initial}", types.join(", "))
-            }
-        }
-        Outcome::PopEmpty => "큐가 비었습니다".into(),
-        Outcome::Processed { delta, write, call, tombstone, notified, listeners } => {
-            let write = match write {
-                IndexerWrite::Add => "추가",
-                IndexerWrite::Update => "갱신",
-                IndexerWrite::Delete => "삭제",
-                IndexerWrite::Replace => "교체",
-                IndexerWrite::None => "없음",
-            };
-            let call = call.map_or("핸들러 없음", |c| c.name());
-            let what = if *tombstone { " (DeletedFinalStateUnknown)" } else { "" };
-            let sync = if notified < listeners {
-                format!(", 핸들러 {listeners}개 중 {notified}개에 알림")
-            } else {
-                String::new()
-            };
-            format!("{} {key}: indexer {write} → {call}{what}{sync}", delta.name())
-        }
-        Outcome::NothingToProcess => "처리할 것 없음".into(),
-        Outcome::HandlerCalled { handler, call, lost: true, .. } => {
-            format!("{handler}.{}({key}) 핸들러가 실행되기 전에 유실 (장애 주입)", call.name())
-        }
-        Outcome::HandlerCalled { handler, call, note, enqueued, .. } => {
-            let note = match note {
-                CallNote::InitialList => " (isInInitialList)",
-                CallNote::ResyncSameRv => " (resync: 같은 rv)",
-                CallNote::Tombstone => " (DeletedFinalStateUnknown)",
-                CallNote::None => "",
-            };
-            let add = enqueued.as_ref().map(|t| format!(" → queue.Add({t})")).unwrap_or_default();
-            format!("{handler}.{}({key}){note}{add}", call.name())
-        }
-        Outcome::NothingBuffered => "버퍼가 비었습니다".into(),
-        Outcome::WorkqueueAdd(add) => format!("Add({key}): {}", added(*add)),
-        Outcome::WorkqueueReady(Some(add)) => format!("{key} 지연 시간 끝: {}", added(*add)),
-        Outcome::WorkqueueReady(None) => format!("{key}: 더 이른 타이머로 대체됨"),
-        Outcome::ReconcileStarts { worker, decisions, reads } => {
-            let mut parts: Vec<String> = decisions.iter().map(|d| decision(d, key)).collect();
-            parts.extend(reads.iter().map(read));
-            format!("worker {worker}: Get() → {key}: {}", parts.join("; "))
-        }
-        Outcome::NothingQueued => "할 일 없음".into(),
-        Outcome::ApiWrite { op, kind, sent_rv, answer } => {
-            let sent = sent_rv.map(|rv| format!(" (rv {rv})")).unwrap_or_default();
-            let result = match answer {
-                Ok(rv) => format!("성공, rv {rv}"),
-                Err(s) => format!("{} {}", s.code, s.reason),
-            };
-            format!("{} {kind} {key}{sent} → {result}", write_op(*op))
-        }
-        Outcome::ApiAnswer { kind, answer, reads } => {
-            let head = match answer {
-                Ok(rv) => format!("{} {key} 기록됨, rv {rv}", kind.map_or("오브젝트".into(), |k| k.to_string())),
-                Err(s) => s.to_string(),
-            };
-            join(head, reads.iter().map(read).collect())
-        }
-        Outcome::ReconcileEnds { result, then } => {
-            let what = match (result, then) {
-                (ReconcileResult::Error(err), Requeue::RateLimited { delay_ms, requeues }) => {
-                    format!("오류: {err} → AddRateLimited: {delay_ms} ms 뒤 재시도 (requeue {requeues}번)")
-                }
-                (ReconcileResult::RequeueAfter(d), _) => format!("RequeueAfter {d} ms → Forget + AddAfter"),
-                (ReconcileResult::Terminal(err), _) => format!("terminal 오류: {err} → 다시 넣지 않음"),
-                _ => "성공 → Forget".into(),
-            };
-            format!("reconcile {key}: {what}")
-        }
-        Outcome::WorkqueueDone { again: false } => format!("Done({key}): 끝"),
-        Outcome::WorkqueueDone { again: true } => format!("Done({key}): 처리 중 다시 추가됨: 다시 대기"),
-        Outcome::WorkerIdle => "쉬는 중".into(),
-        Outcome::KubeletReport { gone: true, .. } => format!("kubelet: {key}가 사라졌습니다"),
-        Outcome::KubeletReport { phase, answer, .. } => match answer {
-            Ok(rv) => format!("kubelet: {key} → {} (rv {rv})", pod_phase(*phase)),
-            Err(s) => format!("kubelet: {key} → {} 실패: {s}", pod_phase(*phase)),
-        },
-        Outcome::Polled { kind, answer } => match answer {
-            Ok(l) => format!("폴링 LIST {} → 항목 {}개, rv {}", kind.resource(), l.items, l.resource_version),
-            Err(s) => format!("폴링 LIST {} → {s}", kind.resource()),
-        },
-        Outcome::BookmarksSent => "bookmark를 허용한 watch에 bookmark 전송".into(),
-        Outcome::UserWrite { verb, kind, answer, no_match } => {
-            let verb = user_verb(*verb);
-            match (answer, no_match) {
-                (_, Some(selector)) => {
-                    format!("{verb} 실패: {selector}에 맞는 {}가 없습니다", kind.map_or("오브젝트", |k| k.resource()))
-                }
-                (Ok(_), None) => format!("{verb} {} {key}", kind.map_or("오브젝트".into(), |k| k.to_string())),
-                (Err(s), None) => format!("{verb} 실패: {s}"),
-            }
-        }
-        Outcome::ConsoleWatch { kind, answer } => match answer {
-            Ok(id) => format!("kubectl get {} -w: watch #{id} 열림", kind.resource()),
-            Err(s) => format!("kubectl watch 실패: {s}"),
-        },
-        Outcome::Fault { effect, .. } => match effect {
-            FaultEffect::WatchesCut { ids } => {
-                let ids: Vec<String> = ids.iter().map(|id| format!("#{id}")).collect();
-                format!("watch {} 끊김: 아직 전송 중이던 이벤트는 사라집니다", ids.join(", "))
-            }
-            FaultEffect::NoWatchOpen => "끊을 watch가 없습니다".into(),
-            FaultEffect::Compacted { revision } => format!("etcd 리비전 {revision}에서 컴팩션"),
-            FaultEffect::CompactFailed { message } => format!("컴팩션 실패: {message}"),
-            FaultEffect::ApiServerRestarted => {
-                "API 서버 재시작: watch가 모두 닫히고 watch cache는 LIST로 다시 채워집니다".into()
-            }
-            FaultEffect::Revoked { verb, user } => format!("RBAC: {user}의 {verb} 권한 회수"),
-            FaultEffect::Granted { verb, user } => format!("RBAC: {user}에게 {verb} 권한 부여"),
-            FaultEffect::NextNotificationLost => "다음 핸들러 알림 하나를 잃습니다 (가정 상황)".into(),
-            FaultEffect::Latency { ms } => format!("네트워크 지연 {ms} ms"),
-        },
-    }
-}
-
-fn added(add: AddOutcome) -> &'static str {
-    match add {
-        AddOutcome::Queued => "대기열에 넣음",
-        AddOutcome::AlreadyQueued => "이미 대기 중: 중복 제거",
-        AddOutcome::WhileProcessing => "reconcile 중: dirty로 표시, Done 뒤에 다시 실행",
-        AddOutcome::AlreadyDirty => "reconcile 중이고 이미 다시 실행하도록 표시됨: 변화 없음",
-        AddOutcome::ShuttingDown => "종료 중: 무시",
-    }
-}
-
-fn decision(d: &Decision, key: &str) -> String {
-    match d {
-        Decision::Found { rv } => format!("Get: rv {rv}에서 찾음"),
-        Decision::ReadFailed { list: true, error, .. } => format!("List Pods: {error}"),
-        Decision::ReadFailed { error, ignored: true, .. } if error.is_not_found() => {
-            format!("Get: {error}: 할 일 없음")
-        }
-        Decision::ReadFailed { error, .. } => format!("Get: {error}"),
-        Decision::Counted { owner, want, have, from_events } => {
-            let source = if *from_events { "이벤트로 센 수" } else { "캐시에 있는 수" };
-            format!("{owner} {key}: 원하는 수 {want}, {source} {have}")
-        }
-        Decision::WaitingExpectations { adds, dels } => {
-            format!("아직 캐시에 보이지 않은 생성 {adds}개, 삭제 {dels}개를 기다립니다")
-        }
-        Decision::WillCreate { count } => format!("{count}개 생성"),
-        Decision::WillDelete { count } => format!("{count}개 삭제"),
-        Decision::AlreadyStamped { rv } => format!("Get: rv {rv}, data.updated가 이미 \"true\": 할 일 없음"),
-        Decision::Stamp { rv } => format!("Get: rv {rv}; data.updated=\"true\"로 설정"),
-        Decision::Attempt { n, failures } if n <= failures => format!("{n}번째 시도 실패"),
-        Decision::Attempt { n, .. } => format!("{n}번째 시도 성공"),
-        Decision::TerminalFailure => "terminal 실패".into(),
-        Decision::CheckAgainIn { ms } => format!("{ms} ms 뒤 다시 확인"),
-    }
-}
-
-fn read(r: &Read) -> String {
-    match r {
-        Read::CacheGet { result: Ok(rv), stale: None } => format!("캐시에서 다시 Get: rv {rv}"),
-        Read::CacheGet { result: Ok(rv), stale: Some(written) } => format!(
-            "캐시에서 다시 Get: rv {rv} — 오래된 값: Update는 rv {written}을 썼지만 그 watch 이벤트가 아직 캐시에 오지 않았습니다"
-        ),
-        Read::CacheGet { result: Err(e), .. } => format!("캐시에서 다시 Get: {e}"),
-        Read::ApiGet { answer: Ok(rv) } => format!("APIReader Get: rv {rv} (API 서버에서 바로 읽음)"),
-        Read::ApiGet { answer: Err(s) } => format!("APIReader Get: {s}"),
-    }
-}
-
-fn write_op(op: WriteOp) -> &'static str {
-    match op {
-        WriteOp::Create => "Create",
-        WriteOp::Update => "Update",
-        WriteOp::UpdateStatus => "Status().Update",
-        WriteOp::Delete => "Delete",
-    }
-}
-
-fn pod_phase(p: PodPhase) -> &'static str {
-    match p {
-        PodPhase::ContainerCreating => "ContainerCreating",
-        PodPhase::Running => "Running",
-    }
-}
-
-fn user_verb(v: UserVerb) -> &'static str {
-    match v {
-        UserVerb::Create => "생성",
-        UserVerb::Update => "수정",
-        UserVerb::UpdateStatus => "status 수정",
-        UserVerb::Delete => "삭제",
-        UserVerb::Scale => "scale",
-        UserVerb::Patch => "patch",
-    }
-}
+/// (English, Korean).
+pub const WORDS: &[(&str, &str)] = &[
+    ("Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile.", "모든 이벤트를 한 단계씩: etcd → API 서버 → Reflector → DeltaFIFO → Indexer → 핸들러 → 워크큐 → reconcile."),
+    ("Store revision", "저장소 리비전"),
+    ("Step back", "한 단계 뒤로"),
+    ("Step forward", "한 단계 앞으로"),
+    ("Play", "재생"),
+    ("Pause", "일시 정지"),
+    ("Reset", "처음으로"),
+    ("Speed", "속도"),
+    ("Timeline", "타임라인"),
+    ("step", "단계"),
+    ("Stepping", "단계 이동"),
+    ("Pipeline", "파이프라인"),
+    ("Press Step forward (→) to deliver the first message.", "한 단계 앞으로(→)를 눌러 첫 메시지를 전달하세요."),
+    ("Revision ruler", "리비전 눈금자"),
+    ("etcd revision", "etcd 리비전"),
+    ("compacted at", "컴팩션 지점"),
+    ("watch cache oldest RV", "watch cache 가장 오래된 RV"),
+    ("watch cache RV", "watch cache RV"),
+    ("reflector lastSyncResourceVersion", "reflector lastSyncResourceVersion"),
+    ("indexer newest RV", "indexer 최신 RV"),
+    ("Event log", "이벤트 로그"),
+    ("Filter log by stage", "단계별 로그 필터"),
+    ("All stages", "모든 단계"),
+    ("Faults", "장애 주입"),
+    ("Disconnect watch", "watch 끊기"),
+    ("Compact store", "저장소 컴팩션"),
+    ("Restart API server", "API 서버 재시작"),
+    ("Revoke list", "list 권한 회수"),
+    ("Revoke watch", "watch 권한 회수"),
+    ("Grant list", "list 권한 부여"),
+    ("Grant watch", "watch 권한 부여"),
+    ("Drop next event", "다음 이벤트 유실"),
+    ("Network latency", "네트워크 지연"),
+    ("Costs", "비용"),
+    ("Bytes sent", "보낸 바이트"),
+    ("Cached objects", "캐시된 오브젝트"),
+    ("Reconciles", "reconcile 횟수"),
+    ("API requests", "API 요청"),
+    ("watch events", "watch 이벤트"),
+    ("Console", "콘솔"),
+    ("Run", "실행"),
+    ("Write", "쓰기"),
+    ("Example kind", "예시 종류"),
+    ("Manifest (JSON)", "매니페스트 (JSON)"),
+    ("Create", "생성"),
+    ("Update", "수정"),
+    ("Delete", "삭제"),
+    ("Edit", "편집"),
+    ("Objects", "오브젝트"),
+    ("Inspector", "인스펙터"),
+    ("Scenario", "시나리오"),
+    ("Free play (Deployment, Pods, kubelet)", "자유 실습 (Deployment, Pod, kubelet)"),
+    ("Language", "언어"),
+    ("Narration", "해설"),
+    ("Look at", "볼 곳"),
+    ("Question", "질문"),
+    ("Correct.", "정답입니다."),
+    ("Not quite.", "아쉽습니다."),
+    ("Answer to continue; autoplay waits.", "답을 고르면 계속합니다. 자동 재생은 기다립니다."),
+    ("You", "사용자"),
+    ("API server", "API 서버"),
+    ("Handlers", "핸들러"),
+    ("Workqueue", "워크큐"),
+    ("Inspect", "살펴보기:"),
+    ("Objects sent", "보낸 오브젝트"),
+    ("Live watchers", "열린 watch"),
+    ("Verb", "동사"),
+    ("Resource", "리소스"),
+    ("Code", "코드"),
+    ("Count", "횟수"),
+    ("Requests", "요청"),
+    ("Watch caches", "watch cache"),
+    ("Watchers", "watch 목록"),
+    ("User", "사용자"),
+    ("Queued", "대기 이벤트"),
+    ("Last results", "최근 결과"),
+    ("No requests yet.", "아직 요청이 없습니다."),
+    ("Object", "오브젝트"),
+    ("Actions", "동작"),
+    ("No objects yet: create one above.", "아직 오브젝트가 없습니다. 위에서 만들어 보세요."),
+    ("kubectl get pods", "kubectl get pods"),
+    ("Scale web to 5", "web을 5개로"),
+    ("Can the controller list pods?", "컨트롤러가 pod를 list할 수 있나?"),
+    ("kubectl output", "kubectl 출력"),
+    ("get, get -w, create -f -, apply -f - (manifest on the next lines, YAML or JSON), scale, label, delete, auth can-i. Ctrl+Enter runs.", "get, get -w, create -f -, apply -f - (다음 줄에 YAML 또는 JSON 매니페스트), scale, label, delete, auth can-i. Ctrl+Enter로 실행합니다."),
+    ("Revision history", "리비전 기록"),
+    ("Rev", "리비전"),
+    ("Event", "이벤트"),
+    ("Key", "key"),
+    ("Version", "버전"),
+    ("empty store: the first write is revision 2", "빈 저장소: 첫 쓰기가 리비전 2입니다"),
+    ("idle", "대기"),
+    ("listing", "LIST 중"),
+    ("opening watch", "watch 여는 중"),
+    ("watching", "watch 중"),
+    ("backing off", "backoff 중"),
+    ("{phase}; lastSyncResourceVersion {rv}; {lists} LISTs, {watches} WATCHes", "{phase}; lastSyncResourceVersion {rv}; LIST {lists}회, WATCH {watches}회"),
+    ("{phase}, next try at {at}; lastSyncResourceVersion {rv}; {lists} LISTs, {watches} WATCHes", "{phase}, 다음 시도 {at}; lastSyncResourceVersion {rv}; LIST {lists}회, WATCH {watches}회"),
+    ("{kind} informer", "{kind} informer"),
+    ("{kind} reflector log", "{kind} reflector 로그"),
+    ("{name}: {n} waiting; HasSynced: {synced}", "{name}: 대기 {n}개; HasSynced: {synced}"),
+    ("{n} objects; newest RV {rv}; last read examined {scanned} objects", "오브젝트 {n}개; 최신 RV {rv}; 마지막 읽기가 살펴본 오브젝트 {scanned}개"),
+    ("index {name}: {n} values", "인덱스 {name}: 값 {n}개"),
+    ("Open {key}", "{key} 열기"),
+    ("Object YAML", "오브젝트 YAML"),
+    ("{name}: {buffered} buffered, {delivered} delivered, resync every {period}", "{name}: 버퍼 {buffered}개, 전달 {delivered}개, resync 주기 {period}"),
+    ("never", "없음"),
+    ("worker {i}: idle", "워커 {i}: 대기"),
+    ("worker {i}: reconciling {key} since {since}", "워커 {i}: {key} reconcile 중 ({since}부터)"),
+    ("{reconciles} reconciles, {requeues} requeues", "reconcile {reconciles}회, 재시도 {requeues}회"),
+    ("{key} until {at}", "{key}: {at}까지 대기"),
+    ("Over the last {n} steps: {requests} API requests, {events} watch events", "최근 {n}단계: API 요청 {requests}개, watch 이벤트 {events}개"),
+    (" — last {n} steps", " — 최근 {n}단계"),
+    ("Oldest RV", "가장 오래된 RV"),
+    ("The oldest resourceVersion a watch can resume from", "watch를 이어 갈 수 있는 가장 오래된 resourceVersion"),
+    ("compacted at revision {rev}: reads below it fail; at or below it only each key's newest revision remains", "리비전 {rev}에서 컴팩션: 그보다 오래된 리비전은 읽을 수 없고, 그 이하에는 key마다 가장 최신 리비전만 남습니다"),
+    ("tombstone", "tombstone"),
+    ("v{version} · created {created}", "v{version} · 생성 {created}"),
+    ("Edit {label}", "{label} 편집"),
+    ("Delete {label}", "{label} 삭제"),
+    ("… and {n} more", "… 외 {n}개"),
+    ("{n} steps per second", "초당 {n}단계"),
+    ("step {n}", "{n}단계"),
+    ("Inspect {stage}", "{stage} 살펴보기"),
+    ("{title}: {stage}", "{title}: {stage}"),
+    ("{label}: {stage}", "{label}: {stage}"),
+    ("Question {n}", "질문 {n}"),
+    // Step summaries.
+    ("ListAndWatch starts", "ListAndWatch 시작"),
+    ("{query} → {items} items at rv {rv}", "{query} → 항목 {items}개, rv {rv}"),
+    ("{items} items at rv {rv}", "항목 {items}개, rv {rv}"),
+    ("watch #{id} from rv={rv}, timeoutSeconds={timeout}", "watch #{id}: rv={rv}부터, timeoutSeconds={timeout}"),
+    ("watch #{id} streaming", "watch #{id} 스트리밍 시작"),
+    ("{event} with k8s.io/initial-events-end: the initial list is complete", "{event} (k8s.io/initial-events-end): 초기 목록 끝"),
+    ("{event} on watch #{id} lost: the stream was closed", "watch #{id}의 {event} 유실: 스트림이 닫혔습니다"),
+    ("watch #{id} already closed", "watch #{id}는 이미 닫혔습니다"),
+    ("watch #{id} reached its timeout: the server ends the stream", "watch #{id} 타임아웃: 서버가 스트림을 닫습니다"),
+    ("watch #{id} ended (no longer read)", "watch #{id} 종료 (더 이상 읽지 않음)"),
+    ("watch #{id} ended", "watch #{id} 종료"),
+    ("stale backoff timer", "지난 backoff 타이머"),
+    ("backoff elapsed", "backoff 끝"),
+    ("resync timer stopped", "resync 타이머 멈춤"),
+    ("resync check: no handler due", "resync 확인: 차례가 된 핸들러 없음"),
+    ("Resync: {n} Sync deltas for known objects", "Resync: 알려진 오브젝트에 Sync delta {n}개"),
+    ("Resync: one SyncAll delta for every known object", "Resync: 모든 오브젝트에 SyncAll delta 하나"),
+    ("Replace({n} objects, rv {rv}): {queued} keys queued", "Replace(오브젝트 {n}개, rv {rv}): key {queued}개 대기"),
+    ("Replace({n} objects, rv {rv}): one ReplacedAll delta", "Replace(오브젝트 {n}개, rv {rv}): ReplacedAll delta 하나"),
+    ("Deleted {key} ignored: not known", "Deleted {key} 무시: 모르는 오브젝트"),
+    (" ({n} deltas waiting)", " (delta {n}개 대기)"),
+    (" (initial list)", " (초기 목록)"),
+    ("PopBatch: {n} keys [{types}]", "PopBatch: key {n}개 [{types}]"),
+    ("queue empty", "큐가 비었습니다"),
+    ("add", "추가"),
+    ("update", "갱신"),
+    ("delete", "삭제"),
+    ("replace", "교체"),
+    ("none", "없음"),
+    ("no handler", "핸들러 없음"),
+    (", {notified} of {listeners} handlers notified", ", 핸들러 {listeners}개 중 {notified}개에 알림"),
+    ("{delta} {key}: indexer {write} → {call}", "{delta} {key}: indexer {write} → {call}"),
+    ("nothing to process", "처리할 것 없음"),
+    ("{call} lost before the handler ran (injected fault)", "{call} 핸들러가 실행되기 전에 유실 (장애 주입)"),
+    (" (resync: same rv)", " (resync: 같은 rv)"),
+    ("nothing buffered", "버퍼가 비었습니다"),
+    ("{key} is due after its delay: {what}", "{key} 지연 시간 끝: {what}"),
+    ("{key}: timer superseded", "{key}: 더 이른 타이머로 대체됨"),
+    ("nothing to do", "할 일 없음"),
+    ("ok, rv {rv}", "성공, rv {rv}"),
+    ("object", "오브젝트"),
+    ("{what} {key} written at rv {rv}", "{what} {key} 기록됨, rv {rv}"),
+    ("error: {err} → AddRateLimited: retry in {delay} ms (requeues {requeues})", "오류: {err} → AddRateLimited: {delay} ms 뒤 재시도 (requeue {requeues}번)"),
+    ("RequeueAfter {d} ms → Forget + AddAfter", "RequeueAfter {d} ms → Forget + AddAfter"),
+    ("terminal error: {err} → not requeued", "terminal 오류: {err} → 다시 넣지 않음"),
+    ("success → Forget", "성공 → Forget"),
+    ("Done({key}): done", "Done({key}): 끝"),
+    ("Done({key}): re-added meanwhile: queued again", "Done({key}): 처리 중 다시 추가됨: 다시 대기"),
+    ("kubelet: {key} is gone", "kubelet: {key}가 사라졌습니다"),
+    ("kubelet: {key} → {phase} failed: {err}", "kubelet: {key} → {phase} 실패: {err}"),
+    ("polling LIST {resource} → {items} items at rv {rv}", "폴링 LIST {resource} → 항목 {items}개, rv {rv}"),
+    ("polling LIST {resource} → {err}", "폴링 LIST {resource} → {err}"),
+    ("bookmark sent to watchers that allow them", "bookmark를 허용한 watch에 bookmark 전송"),
+    ("{verb} failed: no {resource} matches {selector}", "{verb} 실패: {selector}에 맞는 {resource}가 없습니다"),
+    ("{verb} failed: {err}", "{verb} 실패: {err}"),
+    ("kubectl get {resource} -w: watch #{id} opened", "kubectl get {resource} -w: watch #{id} 열림"),
+    ("kubectl watch failed: {err}", "kubectl watch 실패: {err}"),
+    ("watch {ids} disconnected: events in flight are lost", "watch {ids} 끊김: 아직 전송 중이던 이벤트는 사라집니다"),
+    ("no watch open to disconnect", "끊을 watch가 없습니다"),
+    ("etcd compacted at revision {rev}", "etcd 리비전 {rev}에서 컴팩션"),
+    ("compaction failed: {err}", "컴팩션 실패: {err}"),
+    ("API server restarted: watches closed, watch cache re-initialised from a LIST", "API 서버 재시작: watch가 모두 닫히고 watch cache는 LIST로 다시 채워집니다"),
+    ("RBAC: {verb} revoked from {user}", "RBAC: {user}의 {verb} 권한 회수"),
+    ("RBAC: {verb} granted to {user}", "RBAC: {user}에게 {verb} 권한 부여"),
+    ("the next notification to a handler will be lost (what-if)", "다음 핸들러 알림 하나를 잃습니다 (가정 상황)"),
+    ("network latency set to {ms} ms", "네트워크 지연 {ms} ms"),
+    ("queued", "대기열에 넣음"),
+    ("already queued: deduplicated", "이미 대기 중: 중복 제거"),
+    ("being reconciled: marked dirty, runs again after Done", "reconcile 중: dirty로 표시, Done 뒤에 다시 실행"),
+    ("being reconciled and already marked to run again: nothing changes", "reconcile 중이고 이미 다시 실행하도록 표시됨: 변화 없음"),
+    ("shutting down: ignored", "종료 중: 무시"),
+    ("Get: found at rv {rv}", "Get: rv {rv}에서 찾음"),
+    ("Get: {err}: nothing to do", "Get: {err}: 할 일 없음"),
+    ("{owner} {key}: want {want}, events say {have}", "{owner} {key}: 원하는 수 {want}, 이벤트로 센 수 {have}"),
+    ("{owner} {key}: want {want}, cache has {have}", "{owner} {key}: 원하는 수 {want}, 캐시에 있는 수 {have}"),
+    ("waiting for {adds} creates and {dels} deletes to be observed", "아직 캐시에 보이지 않은 생성 {adds}개, 삭제 {dels}개를 기다립니다"),
+    ("create {n}", "{n}개 생성"),
+    ("delete {n}", "{n}개 삭제"),
+    ("Get: rv {rv}, data.updated is already \"true\": nothing to do", "Get: rv {rv}, data.updated가 이미 \"true\": 할 일 없음"),
+    ("Get: rv {rv}; set data.updated=\"true\"", "Get: rv {rv}; data.updated=\"true\"로 설정"),
+    ("attempt {n} fails", "{n}번째 시도 실패"),
+    ("attempt {n} succeeds", "{n}번째 시도 성공"),
+    ("terminal failure", "terminal 실패"),
+    ("check again in {ms} ms", "{ms} ms 뒤 다시 확인"),
+    ("cache Get again: rv {rv}", "캐시에서 다시 Get: rv {rv}"),
+    ("cache Get again: rv {rv} — stale: the Update wrote rv {written}, its watch event has not reached the cache", "캐시에서 다시 Get: rv {rv} — 오래된 값: Update는 rv {written}을 썼지만 그 watch 이벤트가 아직 캐시에 오지 않았습니다"),
+    ("cache Get again: {err}", "캐시에서 다시 Get: {err}"),
+    ("APIReader Get: rv {rv} (fresh from the API server)", "APIReader Get: rv {rv} (API 서버에서 바로 읽음)"),
+    ("create", "생성"),
+    ("update status", "status 수정"),
+    ("scale", "scale"),
+    ("patch", "patch"),
+];

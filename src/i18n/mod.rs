@@ -1,13 +1,14 @@
-//! Words for people, in Korean and English: each step's summary rendered from its typed
-//! outcome (`en.rs`, `ko.rs`: one place per language) and the page's own words (`page.rs`).
-//! Upstream texts — log lines, API errors, kubectl output, YAML — stay as Kubernetes prints
-//! them in every language; nothing in the program decides by reading these words.
+//! Words for people, in Korean and English. English is the key: `tr(lang, "Step forward")` for
+//! a word, `trf(lang, "{n} waiting", &[("n", …)])` for a sentence with values; the Korean is
+//! in one place, the phrasebook (`ko.rs`). A step's summary is rendered from its typed outcome
+//! (`summary.rs`) the same way. Upstream texts — log lines, API errors, kubectl output,
+//! YAML — stay as Kubernetes prints them in every language; nothing in the program decides by
+//! reading these words.
 
-mod en;
 mod ko;
-pub mod page;
+mod summary;
 
-use crate::world::outcome::{ListParams, Next};
+use crate::world::outcome::ListParams;
 use crate::world::TraceEvent;
 use serde::Serialize;
 
@@ -37,12 +38,26 @@ impl Lang {
     }
 }
 
+/// The page's word for `en` in `lang`.
+pub fn tr(lang: Lang, en: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Ko => ko::WORDS.iter().find(|(e, _)| *e == en).map_or(en, |(_, ko)| ko),
+    }
+}
+
+/// A sentence with values: the template for `lang`, its `{name}`s filled in.
+pub fn trf(lang: Lang, template: &'static str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+    let mut text = tr(lang, template).to_string();
+    for (name, value) in args {
+        text = text.replace(&format!("{{{name}}}"), &value.to_string());
+    }
+    text
+}
+
 /// A step's one-line summary.
 pub fn summary(event: &TraceEvent, lang: Lang) -> String {
-    match lang {
-        Lang::En => en::summary(event),
-        Lang::Ko => ko::summary(event),
-    }
+    summary::summary(event, lang)
 }
 
 /// The command line's line for a step:
@@ -83,24 +98,96 @@ pub fn list_query(p: &ListParams) -> String {
     parts.join("&")
 }
 
-/// The reflector's next moves in request form, the same in every language:
-/// `LIST resourceVersion="0"&limit=500`, `WATCH from rv="7"`, `backoff 1.205s`.
-fn next_moves(next: &[Next], backoff_word: &str) -> Vec<String> {
-    next.iter()
-        .map(|n| match n {
-            Next::List(p) => format!("LIST {}", list_query(p)),
-            Next::Watch { resource_version, send_initial_events: false } => {
-                format!("WATCH from rv={resource_version:?}")
-            }
-            Next::Watch { resource_version, send_initial_events: true } => {
-                format!("WATCH from rv={resource_version:?} sendInitialEvents=true")
-            }
-            Next::Backoff { ms } => format!("{backoff_word} {}", seconds(*ms)),
-        })
-        .collect()
-}
-
 /// `head; next1; next2`.
 fn join(head: String, tail: Vec<String>) -> String {
     std::iter::once(head).chain(tail).filter(|s| !s.is_empty()).collect::<Vec<_>>().join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ko::WORDS;
+
+    #[test]
+    fn every_word_has_one_korean_translation() {
+        let mut keys: Vec<&str> = WORDS.iter().map(|(en, _)| *en).collect();
+        keys.sort();
+        let n = keys.len();
+        keys.dedup();
+        assert_eq!(keys.len(), n, "a key appears twice");
+        assert!(WORDS.iter().all(|(_, ko)| !ko.trim().is_empty()));
+        for (en, ko) in WORDS {
+            for placeholder in en.split('{').skip(1).filter_map(|p| p.split_once('}')).map(|(name, _)| name) {
+                assert!(ko.contains(&format!("{{{placeholder}}}")), "{en:?}: the Korean lacks {{{placeholder}}}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_word_the_page_uses_is_translated() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let call = regex_lite_calls();
+        let ui = std::fs::read_dir(root.join("src/ui")).unwrap().map(|e| e.unwrap().path());
+        for path in ui.chain([root.join("src/i18n/summary.rs")]) {
+            let text = std::fs::read_to_string(&path).unwrap();
+            for key in call(&text) {
+                assert!(WORDS.iter().any(|(en, _)| *en == key), "{}: {key:?} has no Korean", path.display());
+            }
+        }
+    }
+
+    /// The string literals passed as the key of `tr(…)`, `trf(…)` and `f(…)` calls.
+    fn regex_lite_calls() -> impl Fn(&str) -> Vec<String> {
+        |text: &str| {
+            let mut keys = Vec::new();
+            for marker in ["tr(lang, \"", "trf(lang, \"", " f(\"", "(f(\""] {
+                let mut rest = text;
+                while let Some(at) = rest.find(marker) {
+                    let after = &rest[at + marker.len()..];
+                    // The literal runs to the first quote not escaped by a backslash.
+                    let mut key = String::new();
+                    let mut chars = after.chars();
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '\\' => key.extend(chars.next()),
+                            '"' => break,
+                            c => key.push(c),
+                        }
+                    }
+                    keys.push(key);
+                    rest = after;
+                }
+            }
+            keys
+        }
+    }
+
+    #[test]
+    fn words_chosen_by_value_are_translated_too() {
+        use crate::client::workqueue::AddOutcome;
+        let chosen = [
+            "add",
+            "update",
+            "delete",
+            "replace",
+            "none",
+            "no handler",
+            "object",
+            "idle",
+            "create",
+            "update status",
+            "scale",
+            "patch",
+        ];
+        let adds = [
+            AddOutcome::Queued,
+            AddOutcome::AlreadyQueued,
+            AddOutcome::WhileProcessing,
+            AddOutcome::AlreadyDirty,
+            AddOutcome::ShuttingDown,
+        ];
+        for key in chosen.into_iter().chain(adds.map(summary::added)) {
+            assert!(WORDS.iter().any(|(en, _)| *en == key), "{key:?} has no Korean");
+        }
+    }
 }

@@ -15,7 +15,7 @@ use super::pipeline_diagram::PipelineDiagram;
 use super::revision_ruler::RevisionRuler;
 use super::state::PageState;
 use crate::cluster::Kind;
-use crate::i18n::page::tr;
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::session::{Action, Message, Session};
 use crate::views;

@@ -1,7 +1,7 @@
 //! The `kubectl` console: a command on the first line, a manifest below it for `-f -`;
 //! Ctrl+Enter (or "Run") runs it. Buttons fill in the common commands.
 
-use crate::i18n::page::tr;
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::session::Action;
 use yew::prelude::*;

@@ -1,8 +1,8 @@
 //! Stepping and time travel: "Step back", "Step forward", "Play"/"Pause", "Reset", "Speed"
 //! and the "Timeline" slider. Keyboard: Space plays or pauses, Right/Left step, Home resets.
 
-use crate::i18n::page::{tr, trf};
 use crate::i18n::Lang;
+use crate::i18n::{tr, trf};
 use crate::session::Action;
 use yew::prelude::*;
 

@@ -2,8 +2,8 @@
 //! chart of API requests against watch events over the last steps — the polling-versus-watch
 //! story at a glance.
 
-use crate::i18n::page::{tr, trf};
 use crate::i18n::Lang;
+use crate::i18n::{tr, trf};
 use crate::views::CostsView;
 use yew::prelude::*;
 

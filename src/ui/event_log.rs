@@ -2,7 +2,7 @@
 //! screen reader hears each step.
 
 use super::pipeline_diagram::{label, token};
-use crate::i18n::page::tr;
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::session::Action;
 use crate::sim::Stage;

@@ -1,6 +1,6 @@
 //! Fault injection: each a real button, taking effect at the current step.
 
-use crate::i18n::page::tr;
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::session::Action;
 use crate::world::Fault;

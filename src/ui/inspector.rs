@@ -3,8 +3,8 @@
 use super::metrics_panel::MetricsPanel;
 use super::pipeline_diagram::label;
 use super::revision_timeline::RevisionTimeline;
-use crate::i18n::page::{tr, trf};
 use crate::i18n::{seconds, Lang};
+use crate::i18n::{tr, trf};
 use crate::session::Action;
 use crate::sim::Stage;
 use crate::views::{InspectorView, SHOWN};

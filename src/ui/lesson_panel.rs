@@ -2,8 +2,8 @@
 //! the stage to look at, and predict-then-reveal questions.
 
 use super::pipeline_diagram::label;
-use crate::i18n::page::{tr, trf};
 use crate::i18n::Lang;
+use crate::i18n::{tr, trf};
 use crate::session::Action;
 use crate::views::LessonView;
 use yew::prelude::*;

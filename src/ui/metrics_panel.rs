@@ -1,7 +1,7 @@
 //! The API server's metrics: requests by verb, resource and code (like
 //! `apiserver_request_total`), what it sent, live watchers, and each watch cache.
 
-use crate::i18n::page::tr;
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::views::ApiServerView;
 use yew::prelude::*;

@@ -2,7 +2,7 @@
 //! it (as the cluster administrator).
 
 use crate::cluster::Kind;
-use crate::i18n::page::tr;
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::session::{Action, Session};
 use yew::prelude::*;

@@ -1,8 +1,8 @@
 //! The objects in the cluster, with their resourceVersion; each can be loaded into the editor
 //! or deleted.
 
-use crate::i18n::page::{tr, trf};
 use crate::i18n::Lang;
+use crate::i18n::{tr, trf};
 use crate::session::Action;
 use crate::views::ObjectRow;
 use yew::prelude::*;

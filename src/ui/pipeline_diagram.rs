@@ -1,8 +1,8 @@
 //! The pipeline as an SVG diagram: every stage a box, the current step a token travelling
 //! along its arrow, coloured (and labelled) by its kind. Clicking a stage opens its inspector.
 
-use crate::i18n::page::{tr, trf};
 use crate::i18n::Lang;
+use crate::i18n::{tr, trf};
 use crate::session::Action;
 use crate::sim::{Stage, TraceKind};
 use crate::world::TraceEvent;

@@ -1,7 +1,7 @@
 //! Who is behind, and by how much: the store's revision, the watch cache's window, the
 //! reflector's lastSyncResourceVersion and the indexer's newest resourceVersion, on one axis.
 
-use crate::i18n::page::tr;
+use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::views::Mark;
 use yew::prelude::*;

@@ -1,8 +1,8 @@
 //! The store's revision history, newest first: one row per change, with the compaction line
 //! below which only each key's newest revision survives (semantics §7).
 
-use crate::i18n::page::{tr, trf};
 use crate::i18n::Lang;
+use crate::i18n::{tr, trf};
 use crate::views::HistoryRow;
 use yew::prelude::*;
 

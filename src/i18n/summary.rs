@@ -1,0 +1,338 @@
+//! A step's one-line summary, rendered from its typed outcome. The sentences are English
+//! templates, translated through the phrasebook (`ko.rs`) like every word of the page; names
+//! from the code (Pop, Replace, OnAdd, queue.Add, resourceVersion) and upstream errors stay as
+//! they are in every language.
+
+use super::{join, list_query, seconds, tr, trf, Lang};
+use crate::client::workqueue::AddOutcome;
+use crate::controller::reconciler::{Decision, ReconcileResult, WriteOp};
+use crate::world::outcome::{
+    CallNote, FaultEffect, FifoOp, IndexerWrite, Next, Outcome, Read, Requeue, ResyncOutcome, UserVerb,
+};
+use crate::world::TraceEvent;
+
+/// The reflector's next moves in request form, the same in every language:
+/// `LIST resourceVersion="0"&limit=500`, `WATCH from rv="7"`, `backoff 1.205s`.
+fn next(n: &[Next]) -> Vec<String> {
+    n.iter()
+        .map(|n| match n {
+            Next::List(p) => format!("LIST {}", list_query(p)),
+            Next::Watch { resource_version, send_initial_events: false } => {
+                format!("WATCH from rv={resource_version:?}")
+            }
+            Next::Watch { resource_version, send_initial_events: true } => {
+                format!("WATCH from rv={resource_version:?} sendInitialEvents=true")
+            }
+            Next::Backoff { ms } => format!("backoff {}", seconds(*ms)),
+        })
+        .collect()
+}
+
+pub fn summary(e: &TraceEvent, lang: Lang) -> String {
+    let key = e.key.as_str();
+    let f = |template: &'static str, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    match &e.outcome {
+        Outcome::ListAndWatchStarts { next: n } => join(tr(lang, "ListAndWatch starts").into(), next(n)),
+        Outcome::ListServed { request, answer } => match answer {
+            Ok(l) => f(
+                "{query} → {items} items at rv {rv}",
+                &[("query", &list_query(request)), ("items", &l.items), ("rv", &l.resource_version)],
+            ),
+            Err(s) => format!("{} → {} {}", list_query(request), s.code, s.reason),
+        },
+        Outcome::ListReceived { answer, next: n } => match answer {
+            Ok(l) => join(f("{items} items at rv {rv}", &[("items", &l.items), ("rv", &l.resource_version)]), next(n)),
+            Err(s) => join(s.to_string(), next(n)),
+        },
+        Outcome::WatchServed { resource_version, timeout_secs, send_initial_events, answer } => match answer {
+            Ok(id) => {
+                let initial = if *send_initial_events { ", sendInitialEvents=true" } else { "" };
+                let rv = format!("{resource_version:?}");
+                f(
+                    "watch #{id} from rv={rv}, timeoutSeconds={timeout}",
+                    &[("id", id), ("rv", &rv), ("timeout", timeout_secs)],
+                ) + initial
+            }
+            Err(s) => format!("{} {}", s.code, s.reason),
+        },
+        Outcome::WatchOpened { answer, next: n } => match answer {
+            Ok(id) => join(f("watch #{id} streaming", &[("id", id)]), next(n)),
+            Err(s) => join(s.to_string(), next(n)),
+        },
+        Outcome::WatchEvent { event, initial_events_end, next: n, .. } => {
+            let head = if *initial_events_end {
+                f("{event} with k8s.io/initial-events-end: the initial list is complete", &[("event", &event.name())])
+            } else if key.is_empty() {
+                event.name().to_string()
+            } else {
+                format!("{} {key}", event.name())
+            };
+            join(head, next(n))
+        }
+        Outcome::WatchError { status, next: n, .. } => join(status.to_string(), next(n)),
+        Outcome::EventLost { watch, event } => {
+            f("{event} on watch #{id} lost: the stream was closed", &[("event", &event.name()), ("id", watch)])
+        }
+        Outcome::WatchTimedOut { watch, already_closed: true } => f("watch #{id} already closed", &[("id", watch)]),
+        Outcome::WatchTimedOut { watch, .. } => {
+            f("watch #{id} reached its timeout: the server ends the stream", &[("id", watch)])
+        }
+        Outcome::WatchEnded { watch, read: false, .. } => f("watch #{id} ended (no longer read)", &[("id", watch)]),
+        Outcome::WatchEnded { watch, next: n, .. } => join(f("watch #{id} ended", &[("id", watch)]), next(n)),
+        Outcome::BackoffElapsed { stale: true, .. } => tr(lang, "stale backoff timer").into(),
+        Outcome::BackoffElapsed { next: n, .. } => join(tr(lang, "backoff elapsed").into(), next(n)),
+        Outcome::Resync(r) => match r {
+            ResyncOutcome::Stopped => tr(lang, "resync timer stopped").into(),
+            ResyncOutcome::NotDue => tr(lang, "resync check: no handler due").into(),
+            ResyncOutcome::Queued { deltas } => f("Resync: {n} Sync deltas for known objects", &[("n", deltas)]),
+            ResyncOutcome::SyncAll => tr(lang, "Resync: one SyncAll delta for every known object").into(),
+        },
+        Outcome::Queued { op, waiting } => {
+            let head = match op {
+                FifoOp::Replace { objects, resource_version, queued } => f(
+                    "Replace({n} objects, rv {rv}): {queued} keys queued",
+                    &[("n", objects), ("rv", resource_version), ("queued", queued)],
+                ),
+                FifoOp::ReplacedAll { objects, resource_version } => f(
+                    "Replace({n} objects, rv {rv}): one ReplacedAll delta",
+                    &[("n", objects), ("rv", resource_version)],
+                ),
+                FifoOp::Bookmark { resource_version } => format!("Bookmark(rv {resource_version})"),
+                FifoOp::Added => format!("Added {key}"),
+                FifoOp::Updated => format!("Updated {key}"),
+                FifoOp::Deleted { ignored: false } => format!("Deleted {key}"),
+                FifoOp::Deleted { ignored: true } => f("Deleted {key} ignored: not known", &[("key", &key)]),
+            };
+            if *waiting > 1 {
+                head + &f(" ({n} deltas waiting)", &[("n", waiting)])
+            } else {
+                head
+            }
+        }
+        Outcome::Popped { deltas, initial_list, batch } => {
+            let types: Vec<&str> = deltas.iter().map(|d| d.name()).collect();
+            let initial = if *initial_list { tr(lang, " (initial list)") } else { "" };
+            if *batch > 1 {
+                f("PopBatch: {n} keys [{types}]", &[("n", batch), ("types", &types.join(", "))]) + initial
+            } else {
+                format!("Pop {key} [{}]{initial}", types.join(", "))
+            }
+        }
+        Outcome::PopEmpty => tr(lang, "queue empty").into(),
+        Outcome::Processed { delta, write, call, tombstone, notified, listeners } => {
+            let write = tr(
+                lang,
+                match write {
+                    IndexerWrite::Add => "add",
+                    IndexerWrite::Update => "update",
+                    IndexerWrite::Delete => "delete",
+                    IndexerWrite::Replace => "replace",
+                    IndexerWrite::None => "none",
+                },
+            );
+            let call = call.map_or(tr(lang, "no handler"), |c| c.name());
+            let what = if *tombstone { " (DeletedFinalStateUnknown)" } else { "" };
+            let partial = if notified < listeners {
+                f(", {notified} of {listeners} handlers notified", &[("notified", notified), ("listeners", listeners)])
+            } else {
+                String::new()
+            };
+            f(
+                "{delta} {key}: indexer {write} → {call}",
+                &[("delta", &delta.name()), ("key", &key), ("write", &write), ("call", &call)],
+            ) + what
+                + &partial
+        }
+        Outcome::NothingToProcess => tr(lang, "nothing to process").into(),
+        Outcome::HandlerCalled { handler, call, lost: true, .. } => {
+            let call = format!("{handler}.{}({key})", call.name());
+            f("{call} lost before the handler ran (injected fault)", &[("call", &call)])
+        }
+        Outcome::HandlerCalled { handler, call, note, enqueued, .. } => {
+            let note = match note {
+                CallNote::InitialList => " (isInInitialList)",
+                CallNote::ResyncSameRv => tr(lang, " (resync: same rv)"),
+                CallNote::Tombstone => " (DeletedFinalStateUnknown)",
+                CallNote::None => "",
+            };
+            let add = enqueued.as_ref().map(|t| format!(" → queue.Add({t})")).unwrap_or_default();
+            format!("{handler}.{}({key}){note}{add}", call.name())
+        }
+        Outcome::NothingBuffered => tr(lang, "nothing buffered").into(),
+        Outcome::WorkqueueAdd(add) => format!("Add({key}): {}", tr(lang, added(*add))),
+        Outcome::WorkqueueReady(Some(add)) => {
+            f("{key} is due after its delay: {what}", &[("key", &key), ("what", &tr(lang, added(*add)))])
+        }
+        Outcome::WorkqueueReady(None) => f("{key}: timer superseded", &[("key", &key)]),
+        Outcome::ReconcileStarts { worker, decisions, reads } => {
+            let mut parts: Vec<String> = decisions.iter().map(|d| decision(d, key, lang)).collect();
+            parts.extend(reads.iter().map(|r| read(r, lang)));
+            format!("worker {worker}: Get() → {key}: {}", parts.join("; "))
+        }
+        Outcome::NothingQueued => tr(lang, "nothing to do").into(),
+        Outcome::ApiWrite { op, kind, sent_rv, answer } => {
+            let sent = sent_rv.map(|rv| format!(" (rv {rv})")).unwrap_or_default();
+            let result = match answer {
+                Ok(rv) => f("ok, rv {rv}", &[("rv", rv)]),
+                Err(s) => format!("{} {}", s.code, s.reason),
+            };
+            format!("{} {kind} {key}{sent} → {result}", write_op(*op))
+        }
+        Outcome::ApiAnswer { kind, answer, reads } => {
+            let head = match answer {
+                Ok(rv) => {
+                    let what = kind.map_or(tr(lang, "object").to_string(), |k| k.to_string());
+                    f("{what} {key} written at rv {rv}", &[("what", &what), ("key", &key), ("rv", rv)])
+                }
+                Err(s) => s.to_string(),
+            };
+            join(head, reads.iter().map(|r| read(r, lang)).collect())
+        }
+        Outcome::ReconcileEnds { result, then } => {
+            let what = match (result, then) {
+                (ReconcileResult::Error(err), Requeue::RateLimited { delay_ms, requeues }) => f(
+                    "error: {err} → AddRateLimited: retry in {delay} ms (requeues {requeues})",
+                    &[("err", err), ("delay", delay_ms), ("requeues", requeues)],
+                ),
+                (ReconcileResult::RequeueAfter(d), _) => f("RequeueAfter {d} ms → Forget + AddAfter", &[("d", d)]),
+                (ReconcileResult::Terminal(err), _) => f("terminal error: {err} → not requeued", &[("err", err)]),
+                _ => tr(lang, "success → Forget").into(),
+            };
+            format!("reconcile {key}: {what}")
+        }
+        Outcome::WorkqueueDone { again: false } => f("Done({key}): done", &[("key", &key)]),
+        Outcome::WorkqueueDone { again: true } => f("Done({key}): re-added meanwhile: queued again", &[("key", &key)]),
+        Outcome::WorkerIdle => tr(lang, "idle").into(),
+        Outcome::KubeletReport { gone: true, .. } => f("kubelet: {key} is gone", &[("key", &key)]),
+        Outcome::KubeletReport { phase, answer, .. } => match answer {
+            Ok(rv) => format!("kubelet: {key} → {} (rv {rv})", phase.name()),
+            Err(s) => {
+                f("kubelet: {key} → {phase} failed: {err}", &[("key", &key), ("phase", &phase.name()), ("err", s)])
+            }
+        },
+        Outcome::Polled { kind, answer } => match answer {
+            Ok(l) => f(
+                "polling LIST {resource} → {items} items at rv {rv}",
+                &[("resource", &kind.resource()), ("items", &l.items), ("rv", &l.resource_version)],
+            ),
+            Err(s) => f("polling LIST {resource} → {err}", &[("resource", &kind.resource()), ("err", s)]),
+        },
+        Outcome::BookmarksSent => tr(lang, "bookmark sent to watchers that allow them").into(),
+        Outcome::UserWrite { verb, kind, answer, no_match } => {
+            let verb = tr(lang, user_verb(*verb));
+            match (answer, no_match) {
+                (_, Some(selector)) => f(
+                    "{verb} failed: no {resource} matches {selector}",
+                    &[("verb", &verb), ("resource", &kind.map_or("objects", |k| k.resource())), ("selector", selector)],
+                ),
+                (Ok(_), None) => {
+                    format!("{verb} {} {key}", kind.map_or(tr(lang, "object").to_string(), |k| k.to_string()))
+                }
+                (Err(s), None) => f("{verb} failed: {err}", &[("verb", &verb), ("err", s)]),
+            }
+        }
+        Outcome::ConsoleWatch { kind, answer } => match answer {
+            Ok(id) => f("kubectl get {resource} -w: watch #{id} opened", &[("resource", &kind.resource()), ("id", id)]),
+            Err(s) => f("kubectl watch failed: {err}", &[("err", s)]),
+        },
+        Outcome::Fault { effect, .. } => match effect {
+            FaultEffect::WatchesCut { ids } => {
+                let ids: Vec<String> = ids.iter().map(|id| format!("#{id}")).collect();
+                f("watch {ids} disconnected: events in flight are lost", &[("ids", &ids.join(", "))])
+            }
+            FaultEffect::NoWatchOpen => tr(lang, "no watch open to disconnect").into(),
+            FaultEffect::Compacted { revision } => f("etcd compacted at revision {rev}", &[("rev", revision)]),
+            FaultEffect::CompactFailed { message } => f("compaction failed: {err}", &[("err", message)]),
+            FaultEffect::ApiServerRestarted => {
+                tr(lang, "API server restarted: watches closed, watch cache re-initialised from a LIST").into()
+            }
+            FaultEffect::Revoked { verb, user } => {
+                f("RBAC: {verb} revoked from {user}", &[("verb", verb), ("user", user)])
+            }
+            FaultEffect::Granted { verb, user } => {
+                f("RBAC: {verb} granted to {user}", &[("verb", verb), ("user", user)])
+            }
+            FaultEffect::NextNotificationLost => {
+                tr(lang, "the next notification to a handler will be lost (what-if)").into()
+            }
+            FaultEffect::Latency { ms } => f("network latency set to {ms} ms", &[("ms", ms)]),
+        },
+    }
+}
+
+pub(super) fn added(add: AddOutcome) -> &'static str {
+    match add {
+        AddOutcome::Queued => "queued",
+        AddOutcome::AlreadyQueued => "already queued: deduplicated",
+        AddOutcome::WhileProcessing => "being reconciled: marked dirty, runs again after Done",
+        AddOutcome::AlreadyDirty => "being reconciled and already marked to run again: nothing changes",
+        AddOutcome::ShuttingDown => "shutting down: ignored",
+    }
+}
+
+fn decision(d: &Decision, key: &str, lang: Lang) -> String {
+    let f = |template: &'static str, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    match d {
+        Decision::Found { rv } => f("Get: found at rv {rv}", &[("rv", rv)]),
+        Decision::ReadFailed { list: true, error, .. } => format!("List Pods: {error}"),
+        Decision::ReadFailed { error, ignored: true, .. } if error.is_not_found() => {
+            f("Get: {err}: nothing to do", &[("err", error)])
+        }
+        Decision::ReadFailed { error, .. } => format!("Get: {error}"),
+        Decision::Counted { owner, want, have, from_events: true } => f(
+            "{owner} {key}: want {want}, events say {have}",
+            &[("owner", owner), ("key", &key), ("want", want), ("have", have)],
+        ),
+        Decision::Counted { owner, want, have, .. } => f(
+            "{owner} {key}: want {want}, cache has {have}",
+            &[("owner", owner), ("key", &key), ("want", want), ("have", have)],
+        ),
+        Decision::WaitingExpectations { adds, dels } => {
+            f("waiting for {adds} creates and {dels} deletes to be observed", &[("adds", adds), ("dels", dels)])
+        }
+        Decision::WillCreate { count } => f("create {n}", &[("n", count)]),
+        Decision::WillDelete { count } => f("delete {n}", &[("n", count)]),
+        Decision::AlreadyStamped { rv } => {
+            f("Get: rv {rv}, data.updated is already \"true\": nothing to do", &[("rv", rv)])
+        }
+        Decision::Stamp { rv } => f("Get: rv {rv}; set data.updated=\"true\"", &[("rv", rv)]),
+        Decision::Attempt { n, failures } if n <= failures => f("attempt {n} fails", &[("n", n)]),
+        Decision::Attempt { n, .. } => f("attempt {n} succeeds", &[("n", n)]),
+        Decision::TerminalFailure => tr(lang, "terminal failure").into(),
+        Decision::CheckAgainIn { ms } => f("check again in {ms} ms", &[("ms", ms)]),
+    }
+}
+
+fn read(r: &Read, lang: Lang) -> String {
+    let f = |template: &'static str, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    match r {
+        Read::CacheGet { result: Ok(rv), stale: None } => f("cache Get again: rv {rv}", &[("rv", rv)]),
+        Read::CacheGet { result: Ok(rv), stale: Some(written) } => f(
+            "cache Get again: rv {rv} — stale: the Update wrote rv {written}, its watch event has not reached the cache",
+            &[("rv", rv), ("written", written)],
+        ),
+        Read::CacheGet { result: Err(e), .. } => f("cache Get again: {err}", &[("err", e)]),
+        Read::ApiGet { answer: Ok(rv) } => f("APIReader Get: rv {rv} (fresh from the API server)", &[("rv", rv)]),
+        Read::ApiGet { answer: Err(s) } => format!("APIReader Get: {s}"),
+    }
+}
+
+fn write_op(op: WriteOp) -> &'static str {
+    match op {
+        WriteOp::Create => "Create",
+        WriteOp::Update => "Update",
+        WriteOp::UpdateStatus => "Status().Update",
+        WriteOp::Delete => "Delete",
+    }
+}
+
+fn user_verb(v: UserVerb) -> &'static str {
+    match v {
+        UserVerb::Create => "create",
+        UserVerb::Update => "update",
+        UserVerb::UpdateStatus => "update status",
+        UserVerb::Delete => "delete",
+        UserVerb::Scale => "scale",
+        UserVerb::Patch => "patch",
+    }
+}
