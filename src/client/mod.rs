@@ -3,6 +3,7 @@
 //! world routes messages between them.
 
 pub mod backoff;
+pub mod delta;
 pub mod delta_fifo;
 pub mod indexer;
 pub mod queue;

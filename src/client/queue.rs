@@ -8,7 +8,7 @@
 //! where the FIFO wants it; `pop_batch` hands out several keys at once (`PopBatch`); and every
 //! queue gives an inspector the same view of what it holds.
 
-use super::delta_fifo::{Delta, DeltaType, KnownObjects};
+use super::delta::{Delta, DeltaType, KnownObjects};
 use crate::cluster::ApiObject;
 
 /// What `Replace` or `Resync` queued.

@@ -28,6 +28,7 @@ use super::storage::{self, current, decode, decode_continue, list_from_etcd, pre
 use super::watch::{ApiWatchId, Filter, WatchEvent, Watcher};
 use super::watch_cache::{WatchCache, DEFAULT_CAPACITY};
 
+pub use super::request::{ListOptions, ListResponse, WatchOptions};
 pub use super::storage::storage_key;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,38 +43,6 @@ impl Default for ApiServerConfig {
     fn default() -> Self {
         ApiServerConfig { watch_cache: true, watch_cache_capacity: DEFAULT_CAPACITY }
     }
-}
-
-/// Options of a LIST request.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ListOptions {
-    /// `None`: all namespaces.
-    pub namespace: Option<String>,
-    pub label_selector: String,
-    pub field_selector: String,
-    pub resource_version: String,
-    /// 0: no limit.
-    pub limit: usize,
-    pub continue_token: String,
-}
-
-/// A LIST response: the items, the list's resourceVersion and a continue token when more
-/// pages remain.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ListResponse {
-    pub items: Vec<ApiObject>,
-    pub resource_version: Revision,
-    pub continue_token: String,
-}
-
-/// Options of a WATCH request.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WatchOptions {
-    pub namespace: Option<String>,
-    pub label_selector: String,
-    pub field_selector: String,
-    pub resource_version: String,
-    pub allow_bookmarks: bool,
 }
 
 /// The three readings of a resourceVersion parameter.

@@ -9,6 +9,7 @@ pub mod metrics;
 pub mod mvcc_store;
 pub mod rbac;
 pub mod registry;
+pub mod request;
 pub mod selector;
 pub mod storage;
 pub mod watch;

@@ -5,8 +5,8 @@
 
 use super::api_errors::Status;
 use super::api_object::{ApiObject, Kind};
-use super::api_server::ListResponse;
 use super::mvcc_store::{KeyRange, KeyValue, MvccError, MvccStore, Revision};
+use super::request::ListResponse;
 use super::watch::Filter;
 use serde_json::{json, Value};
 

@@ -123,7 +123,7 @@ pub(super) enum Msg {
     KubeletStatus {
         namespace: String,
         name: String,
-        phase: super::outcome::PodPhase,
+        phase: crate::controller::kubelet::PodPhase,
     },
     PollTick,
     BookmarkTick,

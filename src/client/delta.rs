@@ -1,0 +1,87 @@
+//! Deltas (client-go `tools/cache/delta_fifo.go`: `Delta`, `DeltaType`,
+//! `DeletedFinalStateUnknown`), semantics §2.1: what a FIFO queues for the informer — the
+//! kind of change and the object, or the tombstone of an object whose deletion was only
+//! inferred from a relist — and what a FIFO asks of the objects it was told about.
+
+use crate::cluster::ApiObject;
+
+/// The kinds of change a delta records (§2.1). Informers always emit `Replaced` on relist.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum DeltaType {
+    Added,
+    Updated,
+    Deleted,
+    Replaced,
+    Sync,
+    /// Atomic RealFIFO (client-go ≥ 1.36): a whole relist as one delta.
+    ReplacedAll,
+    /// Atomic RealFIFO: a resync of every known object as one delta.
+    SyncAll,
+    /// Atomic RealFIFO: a bookmark's resourceVersion for the indexer.
+    Bookmark,
+}
+
+impl DeltaType {
+    pub fn name(self) -> &'static str {
+        match self {
+            DeltaType::Added => "Added",
+            DeltaType::Updated => "Updated",
+            DeltaType::Deleted => "Deleted",
+            DeltaType::Replaced => "Replaced",
+            DeltaType::Sync => "Sync",
+            DeltaType::ReplacedAll => "ReplacedAll",
+            DeltaType::SyncAll => "SyncAll",
+            DeltaType::Bookmark => "Bookmark",
+        }
+    }
+}
+
+/// An object, or the tombstone of one whose deletion was inferred from a relist.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DeltaObject {
+    Object(ApiObject),
+    /// `DeletedFinalStateUnknown{Key, Obj}`: the object was deleted while the watch was
+    /// down; `obj` is the last state known, which may be stale (or missing).
+    Tombstone {
+        key: String,
+        obj: Option<ApiObject>,
+    },
+}
+
+impl DeltaObject {
+    /// The key (`KeyOf`): a tombstone's own key, else `namespace/name`.
+    pub fn key(&self) -> String {
+        match self {
+            DeltaObject::Object(o) => o.key(),
+            DeltaObject::Tombstone { key, .. } => key.clone(),
+        }
+    }
+
+    /// The object itself, unwrapping a tombstone.
+    pub fn object(&self) -> Option<&ApiObject> {
+        match self {
+            DeltaObject::Object(o) => Some(o),
+            DeltaObject::Tombstone { obj, .. } => obj.as_ref(),
+        }
+    }
+
+    pub fn is_tombstone(&self) -> bool {
+        matches!(self, DeltaObject::Tombstone { .. })
+    }
+
+    pub fn resource_version(&self) -> i64 {
+        self.object().map_or(0, ApiObject::resource_version)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Delta {
+    pub kind: DeltaType,
+    pub object: DeltaObject,
+}
+
+/// What the FIFO asks of the objects it was told about (the indexer): `knownObjects`.
+pub trait KnownObjects {
+    fn list_keys(&self) -> Vec<String>;
+    fn get_by_key(&self, key: &str) -> Option<&ApiObject>;
+}

@@ -1,0 +1,37 @@
+//! The parameters of LIST and WATCH requests and a LIST's answer (apimachinery
+//! `metav1.ListOptions`, `metav1.ListMeta`), as the API server and its clients exchange them.
+
+use super::api_object::ApiObject;
+use super::mvcc_store::Revision;
+
+/// Options of a LIST request.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListOptions {
+    /// `None`: all namespaces.
+    pub namespace: Option<String>,
+    pub label_selector: String,
+    pub field_selector: String,
+    pub resource_version: String,
+    /// 0: no limit.
+    pub limit: usize,
+    pub continue_token: String,
+}
+
+/// A LIST response: the items, the list's resourceVersion and a continue token when more
+/// pages remain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListResponse {
+    pub items: Vec<ApiObject>,
+    pub resource_version: Revision,
+    pub continue_token: String,
+}
+
+/// Options of a WATCH request.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WatchOptions {
+    pub namespace: Option<String>,
+    pub label_selector: String,
+    pub field_selector: String,
+    pub resource_version: String,
+    pub allow_bookmarks: bool,
+}
