@@ -490,6 +490,21 @@ mod tests {
     }
 
     #[test]
+    fn a_new_branch_forgets_what_the_old_one_did_at_its_first_step() {
+        let mut s = Session::default();
+        s.apply(Action::JumpTo(30));
+        s.apply(Action::Fault(Fault::CompactStore));
+        s.apply(Action::JumpTo(40));
+        s.apply(Action::JumpTo(30));
+        s.apply(Action::Fault(Fault::DisconnectWatch));
+        let faults: Vec<_> =
+            s.visible_trace().iter().filter(|e| e.kind == TraceKind::Fault).map(|e| e.outcome.clone()).collect();
+        assert_eq!(faults.len(), 1, "only the new branch's fault: {faults:?}");
+        assert!(matches!(&faults[0], crate::world::Outcome::Fault { fault: Fault::DisconnectWatch, .. }));
+        assert_eq!(s.world().api.store().compact_revision(), None, "the abandoned compaction never happened");
+    }
+
+    #[test]
     fn url_parameters_are_checked() {
         let s = Session::from_query("?seed=7&objects=20");
         assert!(s.message.is_none());

@@ -72,6 +72,48 @@ fn malformed_scenarios_name_the_file_the_field_and_what_was_expected() {
     assert!(error("{").starts_with("lesson.json: EOF while parsing an object at line 1 column 1"));
 }
 
+fn with_expect(check: &str) -> String {
+    MINIMAL.replace(r#""run""#, &format!(r#""expect": [{check}], "run""#))
+}
+
+#[test]
+fn checks_that_could_never_fail_or_mean_something_else_are_refused() {
+    assert_eq!(
+        error(&with_expect(r#"{"check": "requests", "verb": "LSIT", "at_most": 1}"#)),
+        "lesson.json: expect[0].verb: unknown verb \"LSIT\", expected one of GET, LIST, WATCH, POST, PUT, DELETE, PATCH"
+    );
+    assert_eq!(
+        error(&with_expect(r#"{"check": "reconciles"}"#)),
+        "lesson.json: expect[0]: expected `at_least` and/or `at_most`: a check without a bound cannot fail"
+    );
+    assert!(error(&with_expect(r#"{"check": "steps", "match": {"on": "Pop"}, "at_least": 3, "at_most": 1}"#))
+        .contains("no run can meet it"));
+    assert!(error(&with_expect(r#"{"check": "count", "kind": "Pdo", "equals": 1}"#))
+        .starts_with("lesson.json: expect[0].kind: unknown kind \"Pdo\""));
+    assert!(
+        error(&with_expect(r#"{"check": "cache-get", "kind": "pod", "name": "x"}"#))
+            .starts_with("lesson.json: expect[0].kind: unknown kind \"pod\""),
+        "kinds are spelled exactly"
+    );
+    assert!(
+        error(&with_expect(r#"{"check": "cache-list", "labels": "app in (((", "found": 1}"#))
+            .starts_with("lesson.json: expect[0].labels: unable to parse requirement"),
+        "{}",
+        error(&with_expect(r#"{"check": "cache-list", "labels": "app in (((", "found": 1}"#))
+    );
+    assert!(error(&with_expect(r#"{"check": "cache-list", "field": "spec.nodeName"}"#))
+        .contains("both `field` and `value`"));
+    assert!(error(&with_expect(r#"{"check": "cache-list", "labels": "app=web"}"#)).contains("cannot fail"));
+    assert!(
+        error(&with_expect(r#"{"check": "steps", "match": {"nth": 2}, "at_least": 1}"#)).contains("to say which step")
+    );
+    assert!(error(&with_expect(r#"{"check": "steps", "match": {"on": "Popp"}, "at_least": 1}"#))
+        .contains("expect[0].match.on: unknown kind of step \"Popp\""));
+    assert!(error(&with_expect(r#"{"check": "steps", "match": {"tag": "dedup"}, "at_least": 1}"#))
+        .contains("unknown variant `dedup`"));
+    assert!(error(&with_expect(r#"{"check": "log-contains", "text": " "}"#)).contains("would match every line"));
+}
+
 /// Checks a value against the subset of JSON Schema the published schema uses: `type` (one or
 /// several), `properties`, `required`, `additionalProperties: false`, `items`, `enum`,
 /// `const`, `minItems`, `maxItems`, `minimum`, `maximum`, `oneOf`, `anyOf`, `$ref` to

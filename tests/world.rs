@@ -352,3 +352,39 @@ fn world_snapshots_thin_out_with_age_and_far_jumps_still_replay_exactly() {
     let replayed: Vec<TraceEvent> = (7..trace.len()).filter_map(|_| history.step()).collect();
     assert_eq!(replayed, trace[7..].to_vec());
 }
+
+#[test]
+fn semantics_8_latency_delays_a_watch_stream_but_never_reorders_it() {
+    // The default lesson; a label written under 5 s of latency, then a delete once latency is
+    // back to 0: the MODIFIED must still arrive before the DELETED that followed it.
+    let mut w = informer_playground::world::scale(1).unwrap();
+    w.run_until(120, |_, _| false);
+    let pod = w.informer_for(Kind::Pod).unwrap().informer.indexer.objects().next().unwrap().clone();
+    let name = pod.metadata.name.clone();
+    w.act(Action::Fault(Fault::Latency(5_000)));
+    w.act(Action::Patch {
+        kind: Kind::Pod,
+        namespace: "default".into(),
+        name: name.clone(),
+        set: Default::default(),
+        labels: [("touched".to_string(), "yes".to_string())].into(),
+    });
+    w.run_until(2, |_, _| false);
+    w.act(Action::Fault(Fault::Latency(0)));
+    w.act(Action::Delete { kind: Kind::Pod, namespace: "default".into(), name: name.clone() });
+    let trace = w.run_until_idle(20_000);
+    let events: Vec<TraceKind> = trace
+        .iter()
+        .filter(|e| e.key == format!("default/{name}") && e.to == informer_playground::sim::Stage::Reflector)
+        .map(|e| e.kind)
+        .collect();
+    let modified = events.iter().position(|k| *k == TraceKind::Modified);
+    let deleted = events.iter().position(|k| *k == TraceKind::Deleted);
+    assert!(modified < deleted, "MODIFIED before DELETED: {events:?}");
+    let pods = w.informer_for(Kind::Pod).unwrap();
+    assert!(pods.informer.indexer.get_by_key(&format!("default/{name}")).is_none(), "the deleted Pod is not re-added");
+    let stored =
+        w.api.peek_list(&informer_playground::cluster::UserInfo::admin(), Kind::Pod, &Default::default()).unwrap();
+    let cached: Vec<String> = pods.informer.indexer.keys().cloned().collect();
+    assert_eq!(cached, stored.items.iter().map(ApiObject::key).collect::<Vec<_>>(), "the cache equals the store");
+}

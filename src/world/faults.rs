@@ -37,7 +37,7 @@ impl World {
             Fault::RestartApiServer => {
                 for i in 0..self.informers.len() {
                     for id in std::mem::take(&mut self.informers[i].open_watches) {
-                        self.later(self.config.latency_ms, Msg::WatchEnded(i, id));
+                        self.send_on_stream(i, id, Msg::WatchEnded(i, id));
                     }
                 }
                 self.api.restart();

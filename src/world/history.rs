@@ -116,13 +116,19 @@ impl History {
         }
     }
 
-    /// Takes an action now. Behind the horizon this starts a new branch.
+    /// Takes an action now. Behind the horizon this starts a new branch: every action the
+    /// abandoned branch took from this step on is forgotten — those taken *at* this step too,
+    /// so the world is rebuilt at this step without them.
     pub fn act(&mut self, action: Action) {
         let s = self.world.steps();
         if s < self.horizon {
-            self.actions.retain(|(at, _)| *at <= s);
+            let abandoned_here = self.actions.iter().any(|(at, _)| *at == s);
+            self.actions.retain(|(at, _)| *at < s);
             self.snapshots.retain(|(at, _)| *at <= s);
             self.horizon = s;
+            if abandoned_here {
+                self.rebuild_at(s);
+            }
         }
         self.actions.push((s, action.clone()));
         self.world.act(action);
@@ -136,6 +142,12 @@ impl History {
             while self.world.steps() < n && self.step().is_some() {}
             return;
         }
+        self.rebuild_at(n);
+    }
+
+    /// Rebuilds the world at step `n` from the nearest snapshot, replaying this branch's
+    /// actions.
+    fn rebuild_at(&mut self, n: u64) {
         let from = self.snapshots.partition_point(|(at, _)| *at <= n).saturating_sub(1);
         let mut world = self.snapshots[from].1.clone();
         Self::replay_actions(&self.actions, &mut world);

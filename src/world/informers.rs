@@ -15,7 +15,7 @@ use crate::cluster::watch::{ApiWatchId, WatchEvent};
 use crate::cluster::ApiObject;
 use crate::cluster::Status;
 use crate::sim::{Millis, Stage, TraceKind};
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// One informer and everything that feeds it.
 #[derive(Clone, Debug)]
@@ -31,6 +31,9 @@ pub struct InformerStack {
     pub(super) open_watches: BTreeSet<ApiWatchId>,
     /// Watches the client stopped reading: what is still in flight for them is lost.
     abandoned: BTreeSet<ApiWatchId>,
+    /// When the last message of each open stream arrives: a watch is one ordered stream, so
+    /// latency delays its messages but never reorders them.
+    stream_clock: BTreeMap<ApiWatchId, Millis>,
     resync_generation: u64,
     backoff_generation: u64,
 }
@@ -53,6 +56,7 @@ impl InformerStack {
             pop_pending: false,
             open_watches: BTreeSet::new(),
             abandoned: BTreeSet::new(),
+            stream_clock: BTreeMap::new(),
             resync_generation: 0,
             backoff_generation: 0,
         }
@@ -84,12 +88,22 @@ fn listed(list: &crate::cluster::ListResponse) -> Listed {
 }
 
 impl World {
+    /// Sends a message down watch stream `id` of informer `i`: after the network latency, and
+    /// never before what the stream sent earlier (a change of latency applies to what is sent
+    /// after it).
+    pub(super) fn send_on_stream(&mut self, i: usize, id: ApiWatchId, msg: Msg) {
+        let clock = &mut self.informers[i].stream_clock;
+        let at = (self.now + self.config.latency_ms).max(clock.get(&id).copied().unwrap_or(0));
+        clock.insert(id, at);
+        self.schedule_at(at, msg);
+    }
+
     /// Forwards what the API server queued on every open watch stream.
     pub(super) fn flush_watch_events(&mut self) {
         for i in 0..self.informers.len() {
             for id in self.informers[i].open_watches.clone() {
                 for event in self.api.take_events(id) {
-                    self.later(self.config.latency_ms, Msg::WatchEvent(i, id, event));
+                    self.send_on_stream(i, id, Msg::WatchEvent(i, id, event));
                 }
                 if !self.api.watch_is_open(id) {
                     self.informers[i].open_watches.remove(&id);
@@ -232,13 +246,14 @@ impl World {
         if !already_closed {
             self.api.stop_watch(id);
             self.informers[i].open_watches.remove(&id);
-            self.later(self.config.latency_ms, Msg::WatchEnded(i, id));
+            self.send_on_stream(i, id, Msg::WatchEnded(i, id));
         }
         let outcome = Outcome::WatchTimedOut { watch: id, already_closed };
         Hop::plain(Stage::ApiServer, Stage::ApiServer, TraceKind::WatchClosed, outcome)
     }
 
     pub(super) fn deliver_watch_ended(&mut self, i: usize, id: ApiWatchId) -> Hop {
+        self.informers[i].stream_clock.remove(&id);
         let read = self.informers[i].reflector.current_watch() == Some(id);
         let next = if read { self.run_reflector(i, reflector::Input::WatchEnded) } else { Vec::new() };
         let rv = if read { self.informers[i].reflector.last_sync_resource_version.parse().unwrap_or(0) } else { 0 };
