@@ -101,6 +101,13 @@ fn target<'a>(words: &[&'a str]) -> Result<(Kind, &'a str), String> {
 
 /// Runs one command line (`kubectl` may be left out); `stdin` holds a manifest for `-f -`.
 pub fn run(line: &str, stdin: &str, world: &World) -> Outcome {
+    if line.len() + stdin.len() > crate::limits::MAX_CONSOLE_BYTES {
+        return Outcome::Error(format!(
+            "error: the entry is {} bytes; the console takes at most {}",
+            line.len() + stdin.len(),
+            crate::limits::MAX_CONSOLE_BYTES
+        ));
+    }
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let tokens = match tokens.first() {
         Some(&"kubectl") => &tokens[1..],
@@ -265,14 +272,21 @@ fn age(obj: &ApiObject, now: Millis) -> String {
     }
 }
 
-/// A manifest given as JSON or YAML.
+/// A manifest given as JSON or YAML, within the playground's limits.
 pub fn parse_manifest(text: &str) -> Result<ApiObject, String> {
+    if text.len() > crate::limits::MAX_MANIFEST_BYTES {
+        return Err(format!("error: {}", crate::limits::check_value(&Value::Null, text.len()).unwrap_err()));
+    }
     let value = if text.trim_start().starts_with('{') {
         serde_json::from_str::<Value>(text).map_err(|e| format!("error: error parsing STDIN: {e}"))?
     } else {
         crate::yaml::parse(text).map_err(|e| format!("error: error parsing STDIN: {e}"))?
     };
-    serde_json::from_value(value).map_err(|e| format!("error: error validating \"STDIN\": {e}"))
+    crate::limits::check_value(&value, text.len()).map_err(|e| format!("error: {e}"))?;
+    let obj: ApiObject =
+        serde_json::from_value(value).map_err(|e| format!("error: error validating \"STDIN\": {e}"))?;
+    crate::limits::check_object(&obj).map_err(|e| format!("error: {e}"))?;
+    Ok(obj)
 }
 
 fn write_manifest(command: &str, args: &Args, stdin: &str, namespace: &str, world: &World) -> Result<Outcome, String> {
@@ -320,8 +334,14 @@ fn scale(args: &Args, namespace: &str) -> Result<Outcome, String> {
     let replicas: i64 = replicas
         .parse()
         .ok()
-        .filter(|n| *n >= 0)
+        .filter(|n| *n >= 0 && *n <= i64::from(i32::MAX))
         .ok_or_else(|| format!("error: invalid argument {replicas:?} for \"--replicas\" flag"))?;
+    if replicas > crate::limits::MAX_REPLICAS {
+        return Err(format!(
+            "error: {}",
+            crate::limits::out_of_range("--replicas", replicas, crate::limits::MAX_REPLICAS)
+        ));
+    }
     if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
         return Err(format!("error: no scaler has been implemented for {{\"\" {:?}}}", kind.name()));
     }
@@ -425,6 +445,26 @@ mod tests {
         assert_eq!(err("apply -f -"), "error: no objects passed to apply");
         assert!(err("get pods -o table").starts_with("error: unable to match a printer"));
         assert!(err("get pods --fast").starts_with("error: unknown flag: --fast"));
+        assert_eq!(
+            err("scale deploy web --replicas=1000000"),
+            "error: --replicas 1000000 is more than the playground runs (at most 1000; kube-apiserver itself allows more)"
+        );
+        assert_eq!(
+            err("scale deploy web --replicas=-9223372036854775808"),
+            r#"error: invalid argument "-9223372036854775808" for "--replicas" flag"#
+        );
+        let deep = format!(
+            "kind: ConfigMap\napiVersion: v1\nmetadata:\n  name: x\ndata: {}{}",
+            "[".repeat(5000),
+            "]".repeat(5000)
+        );
+        let deep_err = match run("apply -f -", &deep, &w) {
+            Outcome::Error(e) => e,
+            other => panic!("{other:?}"),
+        };
+        assert!(deep_err.starts_with("error: "), "{deep_err}");
+        let huge = format!("apply -f -\n{}", "x".repeat(crate::limits::MAX_CONSOLE_BYTES));
+        assert!(err(&huge).contains("the console takes at most"));
     }
 
     #[test]

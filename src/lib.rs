@@ -13,6 +13,7 @@ pub mod cluster;
 pub mod controller;
 pub mod i18n;
 pub mod kubectl;
+pub mod limits;
 pub mod scenario;
 pub mod session;
 pub mod sim;

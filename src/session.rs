@@ -89,9 +89,16 @@ impl Default for Session {
     }
 }
 
-fn parse_manifest(text: &str) -> Result<ApiObject, Status> {
-    ApiObject::from_json(text)
-        .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")))
+fn parse_manifest(text: &str) -> Result<ApiObject, String> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")).to_string()
+    })?;
+    crate::limits::check_value(&value, text.len()).map_err(|e| format!("error: {e}"))?;
+    let obj: ApiObject = serde_json::from_value(value).map_err(|e| {
+        Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")).to_string()
+    })?;
+    crate::limits::check_object(&obj).map_err(|e| format!("error: {e}"))?;
+    Ok(obj)
 }
 
 /// kubectl's `<type>/<name>`, e.g. `deployment.apps/web`.
@@ -242,6 +249,10 @@ impl Session {
             }
             Action::Inspect(stage) => self.inspected = stage,
             Action::Filter(stage) => self.filter = stage,
+            Action::Fault(Fault::Latency(ms)) if ms > crate::limits::MAX_LATENCY_MS => {
+                let why = crate::limits::out_of_range("network latency (ms)", ms, crate::limits::MAX_LATENCY_MS);
+                self.message = Some(Message::Failed(format!("error: {why}")));
+            }
             Action::Fault(fault) => self.act(world::Action::Fault(fault)),
             Action::Kubectl(entry) => self.kubectl(&entry),
             Action::Open(key) => self.opened = Some(key),
@@ -283,7 +294,7 @@ impl Session {
         let parsed = match &action {
             Action::Create(text) | Action::Update(text) | Action::DeleteManifest(text) => match parse_manifest(text) {
                 Ok(obj) => Some(obj),
-                Err(e) => return Message::Failed(e.to_string()),
+                Err(e) => return Message::Failed(e),
             },
             _ => None,
         };

@@ -324,3 +324,34 @@ fn polling_5000_pods_every_second_costs_far_more_than_watching() {
         p.requests["LIST"], p.bytes_sent, wc.requests, wc.bytes_sent
     );
 }
+
+#[test]
+fn a_huge_scale_creates_in_bursts_and_a_failed_create_is_no_longer_expected() {
+    let mut w =
+        World::new(WorldConfig::replicas(Kind::ReplicaSet, false), vec![owner(Kind::ReplicaSet, "web", 1200)]).unwrap();
+    let trace = w.run_until(400, |_, _| false);
+    let first = trace
+        .iter()
+        .find_map(|e| match &e.outcome {
+            Outcome::ReconcileStarts { decisions, .. } => {
+                decisions.iter().find_map(|d| if let Decision::WillCreate { count } = d { Some(*count) } else { None })
+            }
+            _ => None,
+        })
+        .expect("a reconcile that creates");
+    assert_eq!(first, 500, "burstReplicas caps one sync's creates");
+}
+
+#[test]
+fn creates_refused_by_the_api_server_are_no_longer_expected() {
+    // Without `create`, every create fails with 403; the controller must not wait for them
+    // forever: once `create` is granted again, it reaches its replicas.
+    let mut w =
+        World::new(WorldConfig::replicas(Kind::ReplicaSet, false), vec![owner(Kind::ReplicaSet, "web", 3)]).unwrap();
+    w.act(Action::Fault(Fault::Revoke("create".into())));
+    w.run_until(300, |_, _| false);
+    assert!(pods_of(&w, "web").is_empty(), "nothing could be created");
+    w.act(Action::Fault(Fault::Grant("create".into())));
+    w.run_until(5_000, |_, w| w.is_idle() && pods_of(w, "web").len() == 3);
+    assert_eq!(pods_of(&w, "web").len(), 3, "after the grant the controller creates again");
+}

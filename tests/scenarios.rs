@@ -223,3 +223,68 @@ fn the_published_schema_validates_every_bundled_file() {
     let bad: Value = serde_json::from_str(&MINIMAL.replace(r#""id": "x""#, r#""id": "x", "colour": "red""#)).unwrap();
     assert!(validate(&schema, &schema, &bad, "bad").is_err(), "the schema refuses unknown fields too");
 }
+
+#[test]
+fn validate_refuses_every_file_that_run_cannot_run() {
+    let with = |field: &str| MINIMAL.replace(r#""run": {"until_ms": 10}"#, field);
+    let cases = [
+        (with(r#""load_pods": 4294967296, "run": {"until_ms": 10}"#), "load_pods: expected at most 50000"),
+        (
+            with(r#""config": {"max_concurrent": 4294967296}, "run": {"until_ms": 10}"#),
+            "config.max_concurrent: expected at most 64",
+        ),
+        (
+            with(r#""config": {"max_concurrent": 0}, "run": {"until_ms": 10}"#),
+            "config.max_concurrent: expected at least 1",
+        ),
+        (
+            with(r#""config": {"poll_every_ms": 0}, "run": {"until_ms": 10}"#),
+            "config.poll_every_ms: expected at least 100",
+        ),
+        (with(r#""run": {"until_ms": 18446744073709551615}"#), "run.until_ms: expected at most"),
+        (
+            with(
+                r#""timeline": [{"at_ms": 1, "do": "scale", "kind": "Deployment", "name": "web", "replicas": -1}], "run": {"until_ms": 10}"#,
+            ),
+            "timeline[0].replicas: expected 0 or more",
+        ),
+        (
+            with(
+                r#""timeline": [{"at_ms": 1, "do": "scale", "kind": "Deployment", "name": "web", "replicas": 1000000}], "run": {"until_ms": 10}"#,
+            ),
+            "timeline[0].replicas: expected at most 1000",
+        ),
+        (
+            with(r#""timeline": [{"at_ms": 1, "do": "latency", "ms": 18446744073709551615}], "run": {"until_ms": 10}"#),
+            "timeline[0].ms: expected at most 60000",
+        ),
+        (
+            with(
+                r#""objects": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}], "run": {"until_ms": 10}"#,
+            ),
+            r#"configmaps "a" already exists"#,
+        ),
+        (
+            with(
+                r#""objects": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "Bad_Name"}}], "run": {"until_ms": 10}"#,
+            ),
+            "is invalid: metadata.name",
+        ),
+        (
+            with(
+                r#""objects": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "resourceVersion": "5"}}], "run": {"until_ms": 10}"#,
+            ),
+            "resourceVersion should not be set",
+        ),
+        (
+            with(
+                r#""objects": [{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 1000000}}], "run": {"until_ms": 10}"#,
+            ),
+            "spec.replicas 1000000 is more than the playground runs",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = error(&text);
+        assert!(e.contains(want), "expected {want:?} in {e:?}");
+    }
+}

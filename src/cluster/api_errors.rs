@@ -72,9 +72,14 @@ impl Status {
         Self::new(403, "Forbidden", message)
     }
 
-    /// 422 `Invalid`: `<Kind> "<name>" is invalid: <field>: <detail>`.
-    pub fn invalid(kind: &str, name: &str, detail: String) -> Self {
-        Self::new(422, "Invalid", format!("{kind} {name:?} is invalid: {detail}"))
+    /// 422 `Invalid` (`NewInvalid`): `<Kind> "<name>" is invalid: <field>: <detail>`, the kind
+    /// qualified by its group (`Deployment.apps`).
+    pub fn invalid(kind: Kind, name: &str, detail: String) -> Self {
+        let qualified = match kind.group() {
+            "" => kind.name().to_string(),
+            g => format!("{}.{g}", kind.name()),
+        };
+        Self::new(422, "Invalid", format!("{qualified} {name:?} is invalid: {detail}"))
     }
 
     pub fn bad_request(message: String) -> Self {

@@ -12,6 +12,7 @@ pub mod registry;
 pub mod request;
 pub mod selector;
 pub mod storage;
+pub mod validation;
 pub mod watch;
 pub mod watch_cache;
 

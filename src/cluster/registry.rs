@@ -2,7 +2,7 @@
 //! `rest/create.go`, `rest/update.go`), semantics §7–§8: validation, defaulting, and
 //! optimistic concurrency as etcd transactions.
 //!
-//! - create: the name must be an RFC 1123 subdomain; `resourceVersion` must be unset; the
+//! - create: the object must be valid (`validation.rs`); `resourceVersion` must be unset; the
 //!   object gets a uid, a creation timestamp, generation 1 where the kind has a spec, and the
 //!   kind's initial status; the write is `if create_revision(key) == 0 then put`.
 //! - update: a resourceVersion in the request must equal the stored one (else 409 Conflict);
@@ -18,37 +18,8 @@ use super::api_errors::Status;
 use super::api_object::{timestamp, ApiObject, Kind};
 use super::mvcc_store::{Compare, KeyRange, MvccStore, Op};
 use super::storage::{current, decode, encode, storage_key};
+use super::validation;
 use serde_json::{json, Value};
-
-/// RFC 1123 subdomain: what `metadata.name` of these kinds must be.
-pub fn validate_name(kind: Kind, name: &str) -> Result<(), Status> {
-    const RULE: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-    if name.is_empty() {
-        return Err(Status::invalid(
-            kind.name(),
-            name,
-            "metadata.name: Required value: name or generateName is required".into(),
-        ));
-    }
-    let label_ok = |l: &str| {
-        let b = l.as_bytes();
-        !b.is_empty()
-            && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-            && b[0] != b'-'
-            && b[b.len() - 1] != b'-'
-    };
-    if name.len() > 253 {
-        return Err(Status::invalid(
-            kind.name(),
-            name,
-            format!("metadata.name: Invalid value: {name:?}: must be no more than 253 characters"),
-        ));
-    }
-    if !name.split('.').all(label_ok) {
-        return Err(Status::invalid(kind.name(), name, format!("metadata.name: Invalid value: {name:?}: {RULE}")));
-    }
-    Ok(())
-}
 
 /// A uid in the UUID v4 layout, from a counter (deterministic, never repeated).
 pub fn uid(n: u64) -> String {
@@ -83,7 +54,7 @@ pub fn create(
     uids: &mut u64,
     now_ms: u64,
 ) -> Result<ApiObject, Status> {
-    validate_name(kind, &obj.metadata.name)?;
+    validation::check(kind, &obj)?;
     if !obj.metadata.resource_version.is_empty() {
         return Err(Status::bad_request("resourceVersion should not be set on objects to be created".into()));
     }
@@ -121,6 +92,9 @@ pub fn update(store: &mut MvccStore, kind: Kind, mut obj: ApiObject, status_only
     let old = decode(&stored);
     if !obj.metadata.resource_version.is_empty() && obj.metadata.resource_version != old.metadata.resource_version {
         return Err(Status::conflict(kind, &name));
+    }
+    if !status_only {
+        validation::check(kind, &obj)?;
     }
     let mut new = if status_only {
         let mut new = old.clone();

@@ -215,6 +215,9 @@ impl Plan {
     }
 }
 
+/// The ReplicaSet controller's `burstReplicas`: creates or deletes one sync makes at most.
+pub const BURST_REPLICAS: i64 = 500;
+
 /// Creates and deletes made but not yet observed, per owner (`ControllerExpectations`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Expectations {
@@ -271,6 +274,18 @@ impl Reconciler {
         if deleted {
             e.dels -= 1;
             *belief -= 1;
+        }
+    }
+
+    /// A planned create or delete failed: the informer will never observe it, so it is no
+    /// longer expected (`CreationObserved` / `DeletionObserved` on failure).
+    pub fn write_failed(&mut self, owner_key: &str, op: WriteOp) {
+        if let Some(e) = self.expectations.get_mut(owner_key) {
+            match op {
+                WriteOp::Create => e.adds -= 1,
+                WriteOp::Delete => e.dels -= 1,
+                WriteOp::Update | WriteOp::UpdateStatus => {}
+            }
         }
     }
 
@@ -375,8 +390,10 @@ impl Reconciler {
             decisions
                 .push(Decision::WaitingExpectations { adds: expectations.adds.max(0), dels: expectations.dels.max(0) });
         } else if want > have {
+            // At most `burstReplicas` creates per sync; the rest wait for the next one.
+            let count = (want - have).min(BURST_REPLICAS);
             let template = &spec["template"];
-            for _ in 0..(want - have) {
+            for _ in 0..count {
                 let mut pod = ApiObject::new(Kind::Pod, namespace, &generated_name(name, rng));
                 pod.metadata.labels =
                     serde_json::from_value(template["metadata"]["labels"].clone()).unwrap_or_default();
@@ -390,8 +407,8 @@ impl Reconciler {
                 pod.body.insert("spec".into(), template.get("spec").cloned().unwrap_or_else(|| json!({})));
                 ops.push_back(PlanOp::Write(Write::Create(pod)));
             }
-            expectations.adds = want - have;
-            decisions.push(Decision::WillCreate { count: want - have });
+            expectations.adds = count;
+            decisions.push(Decision::WillCreate { count });
         } else if want < have {
             // Like the ReplicaSet controller, delete the least useful first: not running, then newest.
             pods.sort_by(|a, b| {
@@ -401,7 +418,7 @@ impl Reconciler {
                     &a.metadata.name,
                 ))
             });
-            let doomed = (have - want).min(pods.len() as i64);
+            let doomed = (have - want).min(pods.len() as i64).min(BURST_REPLICAS);
             for pod in pods.iter().take(doomed as usize) {
                 let (namespace, name) = (pod.metadata.namespace.clone(), pod.metadata.name.clone());
                 ops.push_back(PlanOp::Write(Write::Delete { kind: Kind::Pod, namespace, name }));

@@ -7,6 +7,7 @@ use super::pattern::Pattern;
 use super::ScenarioError;
 use crate::cluster::selector::{FieldSelector, LabelSelector};
 use crate::cluster::{ApiObject, Kind};
+use crate::limits;
 use crate::sim::Stage;
 use crate::world::{Action, Fault, WorldConfig};
 
@@ -137,8 +138,11 @@ impl Scenario {
         check_text(file, "summary", &self.summary)?;
         for (i, obj) in self.objects.iter().enumerate() {
             let field = format!("objects[{i}]");
+            limits::check_value(obj, obj.to_string().len())
+                .map_err(|e| ScenarioError(format!("{file}: {field}: {e}")))?;
             let parsed: ApiObject =
                 serde_json::from_value(obj.clone()).map_err(|e| ScenarioError(format!("{file}: {field}: {e}")))?;
+            limits::check_object(&parsed).map_err(|e| ScenarioError(format!("{file}: {field}: {e}")))?;
             kind(file, &format!("{field}.kind"), &parsed.kind)?;
         }
         let mut last = 0;
@@ -186,7 +190,70 @@ impl Scenario {
         for (i, e) in self.expect.iter().enumerate() {
             check_expectation(file, &format!("expect[{i}]"), e)?;
         }
-        self.config_for(file).map(|_| ())
+        self.check_numbers(file)?;
+        self.config_for(file)?;
+        // What `run` would do first: build the cluster. Duplicate objects, invalid names,
+        // a resourceVersion set on a manifest, … are refused here with the API server's words.
+        self.world_named(file).map(|_| ())
+    }
+
+    /// Every number within the playground's limits (`crate::limits`).
+    fn check_numbers(&self, file: &str) -> Result<(), ScenarioError> {
+        let c = &self.config;
+        let over = |field: &str, value: u64, max: u64| -> Result<(), ScenarioError> {
+            if value > max {
+                return Err(ScenarioError(format!(
+                    "{file}: {field}: expected at most {max} (the playground's limit), found {value}"
+                )));
+            }
+            Ok(())
+        };
+        let under = |field: &str, value: u64, min: u64, what: &str| -> Result<(), ScenarioError> {
+            if value < min {
+                return Err(ScenarioError(format!("{file}: {field}: expected at least {min} ({what}), found {value}")));
+            }
+            Ok(())
+        };
+        over("run.until_ms", self.run.until_ms, limits::MAX_RUN_MS)?;
+        over("run.max_steps", self.run.max_steps, limits::MAX_STEPS)?;
+        over("load_pods", self.load_pods as u64, limits::MAX_LOAD as u64)?;
+        over("config.latency_ms", c.latency_ms, limits::MAX_LATENCY_MS)?;
+        under("config.max_concurrent", c.max_concurrent as u64, 1, "one worker or more")?;
+        over("config.max_concurrent", c.max_concurrent as u64, limits::MAX_WORKERS as u64)?;
+        under("config.watch_cache_size", c.watch_cache_size as u64, 1, "a window of one event or more")?;
+        over("config.watch_cache_size", c.watch_cache_size as u64, limits::MAX_WATCH_CACHE as u64)?;
+        over("config.reconcile_ms", c.reconcile_ms, limits::MAX_RECONCILE_MS)?;
+        over("config.resync_seconds", c.resync_seconds, limits::MAX_RESYNC_SECONDS)?;
+        over("config.bookmark_seconds", c.bookmark_seconds, limits::MAX_RESYNC_SECONDS)?;
+        if let Some(ms) = c.poll_every_ms {
+            under("config.poll_every_ms", ms, limits::MIN_POLL_MS, "time must move between polls")?;
+        }
+        if let ControllerSpec::Polling { every_ms, .. } = &c.controller {
+            under("config.controller.every_ms", *every_ms, limits::MIN_POLL_MS, "time must move between polls")?;
+        }
+        over("timeline", self.timeline.len() as u64, limits::MAX_TIMELINE as u64)?;
+        for (i, event) in self.timeline.iter().enumerate() {
+            over(&format!("timeline[{i}].at_ms"), event.at_ms(), limits::MAX_RUN_MS)?;
+            match event {
+                Event::Scale { replicas, .. } if *replicas < 0 => {
+                    return Err(ScenarioError(format!(
+                        "{file}: timeline[{i}].replicas: expected 0 or more, found {replicas}"
+                    )))
+                }
+                Event::Scale { replicas, .. } => {
+                    over(&format!("timeline[{i}].replicas"), *replicas as u64, limits::MAX_REPLICAS as u64)?
+                }
+                Event::Latency { ms, .. } => over(&format!("timeline[{i}].ms"), *ms, limits::MAX_LATENCY_MS)?,
+                Event::Create { object, .. } => {
+                    let obj: ApiObject = serde_json::from_value(object.clone())
+                        .map_err(|e| ScenarioError(format!("{file}: timeline[{i}].object: {e}")))?;
+                    limits::check_object(&obj)
+                        .map_err(|e| ScenarioError(format!("{file}: timeline[{i}].object: {e}")))?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     /// The world action a timeline event stands for.

@@ -51,7 +51,12 @@ pub fn find(when: &StepPattern, trace: &[TraceEvent]) -> Option<u64> {
 impl Scenario {
     /// The scenario's world at step 0, its timeline scheduled.
     pub fn world(&self) -> Result<World, ScenarioError> {
-        let file = format!("scenario {:?}", self.id);
+        self.world_named(&format!("scenario {:?}", self.id))
+    }
+
+    /// The world, with errors naming `file`.
+    fn world_named(&self, file: &str) -> Result<World, ScenarioError> {
+        let file = file.to_string();
         let config = self.config_for(&file)?;
         let mut objects = Vec::new();
         for (i, obj) in self.objects.iter().enumerate() {

@@ -108,9 +108,14 @@ impl World {
     fn advance(&mut self, w: usize, delay: Millis) -> Vec<Read> {
         let mut reads = Vec::new();
         loop {
-            let Worker::Reconciling { plan, failed, .. } = &mut self.workers[w] else { return reads };
+            let Worker::Reconciling { key, plan, failed, .. } = &mut self.workers[w] else { return reads };
             if failed.is_some() {
-                plan.ops.clear();
+                // After a failed write the rest is skipped; what was skipped is not expected.
+                for op in plan.ops.drain(..) {
+                    if let PlanOp::Write(write) = op {
+                        self.reconciler.write_failed(key, write.op());
+                    }
+                }
             }
             match plan.ops.pop_front() {
                 Some(PlanOp::Write(write)) => {
@@ -146,6 +151,11 @@ impl World {
         let user = self.user.clone();
         let (op, kind, sent, sent_rv) = (write.op(), write.kind(), write.key(), write.sent_rv());
         let result = self.controller_write(&user, write);
+        if result.is_err() {
+            if let Worker::Reconciling { key, .. } = &self.workers[w] {
+                self.reconciler.write_failed(&key.clone(), op);
+            }
+        }
         let key = result.as_ref().map(ApiObject::key).unwrap_or(sent);
         let answer = result.as_ref().map(ApiObject::resource_version).map_err(Clone::clone);
         let rv = *answer.as_ref().unwrap_or(&0);

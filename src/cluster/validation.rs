@@ -1,0 +1,223 @@
+//! Object validation as the API server does it before storing (apimachinery
+//! `pkg/api/validate/content`, `apis/meta/v1/validation`, apps validation), with upstream's
+//! messages: the name is an RFC 1123 subdomain, the namespace an RFC 1123 label, label keys
+//! qualified names and values label values, and a Deployment's or ReplicaSet's
+//! `spec.replicas` at least 0. Several problems are reported together, as `NewInvalid` joins
+//! them: `ConfigMap "x" is invalid: [first, second]`.
+//!
+//! Left out: the validation of every other field of every kind (container specs, selectors
+//! matching the template, …).
+
+use super::api_errors::Status;
+use super::api_object::{ApiObject, Kind};
+use serde_json::Value;
+
+/// One field's problem (`field.Error`): `metadata.labels: Invalid value: "": …`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: String,
+    /// The value as upstream prints it: strings quoted, numbers bare.
+    pub value: String,
+    pub detail: String,
+}
+
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.detail.starts_with("Required value") {
+            write!(f, "{}: {}", self.field, self.detail)
+        } else {
+            write!(f, "{}: Invalid value: {}: {}", self.field, self.value, self.detail)
+        }
+    }
+}
+
+fn regex_error(msg: &str, re: &str, examples: &[&str]) -> String {
+    if examples.is_empty() {
+        return format!("{msg} (regex used for validation is '{re}')");
+    }
+    let shown: Vec<String> = examples.iter().map(|e| format!("'{e}', ")).collect();
+    format!("{msg} (e.g. {}regex used for validation is '{re}')", shown.join("or "))
+}
+
+const DNS1123_LABEL: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const LABEL_KEY: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+const LABEL_KEY_MSG: &str =
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+
+fn dns_label_ok(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        && b[0] != b'-'
+        && b[b.len() - 1] != b'-'
+}
+
+/// `IsDNS1123Label`.
+pub fn dns1123_label(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 63 {
+        errs.push("must be no more than 63 bytes".into());
+    }
+    if !dns_label_ok(value) {
+        errs.push(regex_error(DNS1123_LABEL_MSG, DNS1123_LABEL, &["my-name", "123-abc"]));
+    }
+    errs
+}
+
+/// `IsDNS1123Subdomain`.
+pub fn dns1123_subdomain(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 253 {
+        errs.push("must be no more than 253 bytes".into());
+    }
+    if !value.split('.').all(dns_label_ok) {
+        let re = format!("{DNS1123_LABEL}(\\.{DNS1123_LABEL})*");
+        errs.push(regex_error(DNS1123_SUBDOMAIN_MSG, &re, &["example.com"]));
+    }
+    errs
+}
+
+fn label_name_ok(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
+        && b[0].is_ascii_alphanumeric()
+        && b[b.len() - 1].is_ascii_alphanumeric()
+}
+
+/// `IsLabelKey` (a qualified name with an optional DNS subdomain prefix).
+pub fn label_key(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    let parts: Vec<&str> = value.split('/').collect();
+    let name = match parts[..] {
+        [name] => name,
+        [prefix, name] => {
+            if prefix.is_empty() {
+                errs.push("prefix part must be non-empty".into());
+            } else {
+                errs.extend(dns1123_subdomain(prefix).into_iter().map(|m| format!("prefix part {m}")));
+            }
+            name
+        }
+        _ => {
+            return vec![format!(
+                "a valid label key {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+                regex_error(LABEL_KEY_MSG, LABEL_KEY, &["MyName", "my.name", "123-abc"])
+            )]
+        }
+    };
+    if name.is_empty() {
+        errs.push("name part must be non-empty".into());
+    } else if name.len() > 63 {
+        errs.push("name part must be no more than 63 bytes".into());
+    }
+    if !label_name_ok(name) {
+        errs.push(format!("name part {}", regex_error(LABEL_KEY_MSG, LABEL_KEY, &["MyName", "my.name", "123-abc"])));
+    }
+    errs
+}
+
+/// `IsValidLabelValue`.
+pub fn label_value(value: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if value.len() > 63 {
+        errs.push("must be no more than 63 bytes".into());
+    }
+    if !value.is_empty() && !label_name_ok(value) {
+        errs.push(regex_error(LABEL_VALUE_MSG, &format!("({LABEL_KEY})?"), &["MyValue", "my_value", "12345"]));
+    }
+    errs
+}
+
+/// Every problem with an object about to be stored.
+pub fn validate(kind: Kind, obj: &ApiObject) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let mut add = |field: &str, value: String, details: Vec<String>| {
+        errs.extend(details.into_iter().map(|detail| FieldError { field: field.into(), value: value.clone(), detail }));
+    };
+    let meta = &obj.metadata;
+    if meta.name.is_empty() {
+        add("metadata.name", String::new(), vec!["Required value: name or generateName is required".into()]);
+    } else {
+        add("metadata.name", format!("{:?}", meta.name), dns1123_subdomain(&meta.name));
+    }
+    add("metadata.namespace", format!("{:?}", meta.namespace), dns1123_label(&meta.namespace));
+    for (k, v) in &meta.labels {
+        add("metadata.labels", format!("{k:?}"), label_key(k));
+        add("metadata.labels", format!("{v:?}"), label_value(v));
+    }
+    if matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
+        if let Some(replicas) = obj.spec().and_then(|s| s.get("replicas")) {
+            match replicas.as_i64() {
+                Some(n) if n < 0 => {
+                    add("spec.replicas", n.to_string(), vec!["must be greater than or equal to 0".into()])
+                }
+                Some(n) if n > i64::from(i32::MAX) => {
+                    add("spec.replicas", n.to_string(), vec![format!("must be less than or equal to {}", i32::MAX)])
+                }
+                Some(_) | None if replicas.is_null() => {}
+                Some(_) => {}
+                None => add("spec.replicas", replicas.to_string(), vec!["must be an integer".into()]),
+            }
+        }
+    }
+    errs
+}
+
+/// The 422 for an object's problems, or nothing.
+pub fn check(kind: Kind, obj: &ApiObject) -> Result<(), Status> {
+    let errs = validate(kind, obj);
+    if errs.is_empty() {
+        return Ok(());
+    }
+    let detail = match &errs[..] {
+        [one] => one.to_string(),
+        many => format!("[{}]", many.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
+    };
+    Err(Status::invalid(kind, &obj.metadata.name, detail))
+}
+
+/// A JSON value's nesting depth (for bounding input).
+pub fn depth(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        Value::Object(map) => 1 + map.values().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn message(kind: Kind, obj: ApiObject) -> String {
+        check(kind, &obj).unwrap_err().message
+    }
+
+    #[test]
+    fn semantics_8_upstream_validation_messages() {
+        let bad_ns = ApiObject::new(Kind::ConfigMap, "a/b", "x");
+        assert_eq!(
+            message(Kind::ConfigMap, bad_ns),
+            r#"ConfigMap "x" is invalid: metadata.namespace: Invalid value: "a/b": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name', or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"#
+        );
+        let empty_key = ApiObject::new(Kind::Pod, "default", "p").with_label("", "v");
+        let m = message(Kind::Pod, empty_key);
+        assert!(m.starts_with(r#"Pod "p" is invalid: [metadata.labels: Invalid value: "": name part must be non-empty, metadata.labels: Invalid value: "": name part must consist of"#), "{m}");
+        let negative = ApiObject::new(Kind::Deployment, "default", "web").with("spec", json!({"replicas": -1}));
+        assert_eq!(
+            message(Kind::Deployment, negative),
+            r#"Deployment.apps "web" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0"#
+        );
+        assert!(check(
+            Kind::Pod,
+            &ApiObject::new(Kind::Pod, "default", "ok").with_label("app.kubernetes.io/name", "web")
+        )
+        .is_ok());
+        assert!(label_value("-x").len() == 1 && label_value("").is_empty());
+    }
+}
