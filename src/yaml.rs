@@ -449,7 +449,7 @@ spec:
         let pick = rng.next_u64() % if depth > 4 { 5 } else { 8 };
         match pick {
             0 => Value::Null,
-            1 => Value::Bool(rng.next_u64() % 2 == 0),
+            1 => Value::Bool(rng.next_u64().is_multiple_of(2)),
             2 => json!(rng.next_u64() as i64 >> (rng.next_u64() % 60)),
             3 => json!((rng.float64() - 0.5) * 1e6),
             4 => Value::String(random_string(rng)),
