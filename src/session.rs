@@ -6,13 +6,16 @@
 
 use crate::cluster::api_errors::Status;
 use crate::cluster::{ApiObject, ApiServer, Kind};
+use crate::era::Era;
+use crate::link::{Link, Notice, Problem};
 use crate::scenario::{library, Lang, Scenario, Text};
 use crate::sim::Stage;
 use crate::world::TraceEvent;
 use crate::world::{self, Fault, History, World};
 
 /// What a person does on the page.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "do", content = "with", rename_all = "kebab-case")]
 pub enum Action {
     StepForward,
     StepBack,
@@ -76,12 +79,16 @@ pub struct Session {
     pub lang: Lang,
     /// The console's transcript: each command and what it printed, with the step it was at.
     pub console: Vec<(u64, String)>,
+    /// The Kubernetes release the world behaves as.
+    pub era: Era,
+    /// Parameters of the link the page was opened with that could not be used.
+    pub notices: Vec<Notice>,
+    /// The person's actions on this branch, with the step each was taken at: what a link
+    /// replays to restore this state.
+    log: Vec<(u64, Action)>,
     seed: u64,
     load: usize,
 }
-
-/// The most extra objects a URL may ask for.
-pub const MAX_LOAD: usize = 50_000;
 
 impl Default for Session {
     fn default() -> Self {
@@ -128,6 +135,9 @@ impl Session {
             scenario: None,
             answers: Default::default(),
             lang: Lang::En,
+            era: Era::CURRENT,
+            notices: Vec::new(),
+            log: Vec::new(),
             seed,
             load,
         }
@@ -135,10 +145,18 @@ impl Session {
 
     /// A session playing a bundled scenario (the empty id: the default lesson).
     pub fn with_scenario(id: &str) -> Result<Self, String> {
+        Self::with_scenario_seed(id, None)
+    }
+
+    /// A session playing a bundled scenario, with another seed if one is given.
+    fn with_scenario_seed(id: &str, seed: Option<u64>) -> Result<Self, String> {
         if id.is_empty() {
-            return Ok(Self::new(1));
+            return Ok(Self::new(seed.unwrap_or(1)));
         }
-        let scenario = library::find(id).ok_or_else(|| format!("error: unknown scenario {id:?}"))?;
+        let mut scenario = library::find(id).ok_or_else(|| format!("error: unknown scenario {id:?}"))?.clone();
+        if let Some(seed) = seed {
+            scenario.seed = seed;
+        }
         let world = scenario.world().map_err(|e| e.to_string())?;
         let mut session = Self::new(scenario.seed);
         session.history = History::new(world, SNAPSHOT_EVERY);
@@ -166,47 +184,53 @@ impl Session {
             .collect()
     }
 
-    /// A session from the page's query string (`?seed=7&objects=5000&scenario=id&lang=ko`).
-    /// A bad parameter is reported in the page; the rest still applies.
+    /// A session from the page's query string; what cannot be used is kept as notices.
     pub fn from_query(query: &str) -> Self {
-        let mut seed = 1;
-        let mut load = 0;
-        let mut scenario = None;
-        let mut lang = Lang::En;
-        let mut problems = Vec::new();
-        for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
-            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            match name {
-                "seed" => match value.parse() {
-                    Ok(n) => seed = n,
-                    Err(_) => problems.push(format!("seed={value:?} is not a whole number")),
-                },
-                "objects" => match value.parse::<usize>() {
-                    Ok(n) if n <= MAX_LOAD => load = n,
-                    _ => problems.push(format!("objects={value:?} must be a whole number from 0 to {MAX_LOAD}")),
-                },
-                "scenario" => scenario = Some(value.to_string()),
-                "lang" => match value {
-                    "ko" => lang = Lang::Ko,
-                    "en" => lang = Lang::En,
-                    _ => problems.push(format!("lang={value:?} must be ko or en")),
-                },
-                other => problems.push(format!("unknown parameter {other:?} (known: seed, objects, scenario, lang)")),
-            }
-        }
-        let mut session = match scenario.map(|id| Self::with_scenario(&id)) {
-            Some(Ok(s)) => s,
-            Some(Err(e)) => {
-                problems.push(e.trim_start_matches("error: ").to_string());
-                Self::with_load(seed, load)
-            }
-            None => Self::with_load(seed, load),
+        let (link, notices) = Link::parse(query);
+        Self::from_link(&link, notices)
+    }
+
+    /// The state a link describes: its lesson or cluster, era, language and inspector, its
+    /// actions replayed at their steps, and its step.
+    pub fn from_link(link: &Link, mut notices: Vec<Notice>) -> Self {
+        let base = match &link.scenario {
+            Some(id) => Self::with_scenario_seed(id, link.seed).map_err(|_| id.clone()),
+            None => Ok(Self::with_load(link.seed.unwrap_or(1), link.objects.unwrap_or(0))),
         };
-        session.lang = lang;
-        if !problems.is_empty() {
-            session.message = Some(Message::Failed(format!("error: invalid URL: {}", problems.join("; "))));
+        let mut session = base.unwrap_or_else(|id| {
+            notices.push(Notice { param: "scenario".into(), problem: Problem::UnknownScenario { id } });
+            Self::with_load(link.seed.unwrap_or(1), link.objects.unwrap_or(0))
+        });
+        session.era = link.era.unwrap_or(Era::CURRENT);
+        session.lang = link.lang.unwrap_or_default();
+        if let Some(stage) = link.inspect {
+            session.inspected = stage;
         }
+        for (step, action) in &link.actions {
+            session.apply(Action::JumpTo(*step));
+            session.apply(action.clone());
+        }
+        if let Some(step) = link.step {
+            session.apply(Action::JumpTo(step));
+        }
+        session.notices = notices;
         session
+    }
+
+    /// The link that restores this state (the page adds its own settings).
+    pub fn link(&self) -> Link {
+        let scenario_seed = self.scenario.as_ref().map(|s| s.seed);
+        Link {
+            scenario: self.scenario.as_ref().map(|s| s.id.clone()),
+            era: Some(self.era).filter(|e| *e != Era::CURRENT),
+            step: Some(self.world().steps()).filter(|s| *s > 0),
+            lang: Some(self.lang),
+            seed: Some(self.seed).filter(|s| Some(*s) != scenario_seed && (scenario_seed.is_some() || *s != 1)),
+            objects: Some(self.load).filter(|n| *n > 0 && self.scenario.is_none()),
+            inspect: Some(self.inspected).filter(|s| *s != Stage::Reflector),
+            actions: self.log.clone(),
+            ..Default::default()
+        }
     }
 
     pub fn world(&self) -> &World {
@@ -225,6 +249,22 @@ impl Session {
     }
 
     pub fn apply(&mut self, action: Action) {
+        if matches!(
+            action,
+            Action::Fault(_)
+                | Action::Create(_)
+                | Action::Update(_)
+                | Action::DeleteManifest(_)
+                | Action::Delete { .. }
+                | Action::Kubectl(_)
+        ) {
+            let step = self.world().steps();
+            if step < self.history.horizon() {
+                // A new branch: what the old one did from here on is forgotten.
+                self.log.retain(|(at, _)| *at < step);
+            }
+            self.log.push((step, action.clone()));
+        }
         match action {
             Action::StepForward => {
                 self.step_forward();
@@ -242,10 +282,12 @@ impl Session {
             }
             Action::Reset => {
                 let fresh = match &self.scenario {
-                    Some(s) => Self::with_scenario(&s.id).unwrap_or_else(|_| Session::with_load(self.seed, self.load)),
+                    Some(s) => Self::with_scenario_seed(&s.id, Some(self.seed))
+                        .unwrap_or_else(|_| Session::with_load(self.seed, self.load)),
                     None => Session::with_load(self.seed, self.load),
                 };
-                *self = Session { inspected: self.inspected, filter: self.filter, lang: self.lang, ..fresh };
+                *self =
+                    Session { inspected: self.inspected, filter: self.filter, lang: self.lang, era: self.era, ..fresh };
             }
             Action::Inspect(stage) => self.inspected = stage,
             Action::Filter(stage) => self.filter = stage,
@@ -263,6 +305,7 @@ impl Session {
             Action::LoadScenario(id) => match Self::with_scenario(&id) {
                 Ok(mut next) => {
                     next.lang = self.lang;
+                    next.era = self.era;
                     *self = next;
                 }
                 Err(e) => self.message = Some(Message::Failed(e)),
@@ -518,17 +561,33 @@ mod tests {
     #[test]
     fn url_parameters_are_checked() {
         let s = Session::from_query("?seed=7&objects=20");
-        assert!(s.message.is_none());
+        assert!(s.notices.is_empty());
         assert_eq!(s.world().api.count(Kind::Pod), 20);
-        let bad = Session::from_query("?objects=lots&speed=9");
-        assert_eq!(
-            bad.message,
-            Some(Message::Failed(
-                r#"error: invalid URL: objects="lots" must be a whole number from 0 to 50000; unknown parameter "speed" (known: seed, objects, scenario, lang)"#
-                    .into()
-            ))
-        );
+        let bad = Session::from_query("?objects=lots&speedy=9&scenario=nope");
+        let params: Vec<&str> = bad.notices.iter().map(|n| n.param.as_str()).collect();
+        assert_eq!(params, ["objects", "speedy", "scenario"]);
         assert_eq!(bad.world().api.count(Kind::Deployment), 1, "the page still opens on the default lesson");
+        let seeded = Session::from_query("?scenario=stale-read&seed=9");
+        assert_eq!(seeded.seed, 9, "a seed beside a lesson is used, not ignored");
+    }
+
+    #[test]
+    fn a_link_restores_the_same_world_at_the_same_step_and_inspector() {
+        let mut s = Session::from_query("?scenario=list-then-watch&lang=ko");
+        s.apply(Action::JumpTo(12));
+        s.apply(Action::Fault(Fault::DisconnectWatch));
+        s.apply(Action::JumpTo(20));
+        s.apply(Action::Kubectl("kubectl get pods".into()));
+        s.apply(Action::Inspect(Stage::DeltaFifo));
+        s.apply(Action::JumpTo(30));
+        let query = s.link().to_query();
+        let restored = Session::from_query(&query);
+        assert!(restored.notices.is_empty(), "{:?}", restored.notices);
+        assert_eq!(restored.world().steps(), 30);
+        assert_eq!(restored.visible_trace(), s.visible_trace(), "the same steps, outcome for outcome");
+        assert_eq!(restored.inspected, Stage::DeltaFifo);
+        assert_eq!(restored.lang, Lang::Ko);
+        assert_eq!(restored.console_text(), s.console_text());
     }
 
     #[test]

@@ -224,4 +224,15 @@ pub const WORDS: &[(&str, &str)] = &[
     ("update status", "status 수정"),
     ("scale", "scale"),
     ("patch", "patch"),
+    // Link notices.
+    ("unknown parameter {param} (ignored)", "알 수 없는 매개변수 {param} (무시함)"),
+    ("{param} is given more than once: the first one counts", "{param}이(가) 여러 번 주어졌습니다: 첫 번째 값을 씁니다"),
+    ("{param}={value} is not a whole number", "{param}={value}는 정수가 아닙니다"),
+    ("{param}={value} must be from {min} to {max}", "{param}={value}는 {min}부터 {max}까지여야 합니다"),
+    ("{param}={value} must be one of {allowed}", "{param}={value}는 {allowed} 중 하나여야 합니다"),
+    ("there is no lesson {id}", "{id}라는 레슨이 없습니다"),
+    ("the recorded actions cannot be replayed: {why}", "기록된 동작을 다시 실행할 수 없습니다: {why}"),
+    ("{param} is ignored: the lesson sets its own cluster", "{param}는 무시합니다: 레슨이 자기 클러스터를 정합니다"),
+    ("{param}: from is after to (the range is ignored)", "{param}: from이 to보다 뒤입니다 (범위를 무시함)"),
+    ("The link could not be used as it is", "링크의 일부를 쓸 수 없었습니다"),
 ];

@@ -13,7 +13,8 @@ use crate::world::TraceEvent;
 use serde::Serialize;
 
 /// The languages of the page.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Lang {
     Ko,
     #[default]
@@ -128,7 +129,7 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let call = regex_lite_calls();
         let ui = std::fs::read_dir(root.join("src/ui")).unwrap().map(|e| e.unwrap().path());
-        for path in ui.chain([root.join("src/i18n/summary.rs")]) {
+        for path in ui.chain([root.join("src/i18n/summary.rs"), root.join("src/link.rs")]) {
             let text = std::fs::read_to_string(&path).unwrap();
             for key in call(&text) {
                 assert!(WORDS.iter().any(|(en, _)| *en == key), "{}: {key:?} has no Korean", path.display());

@@ -144,6 +144,14 @@ pub fn app() -> Html {
         None => html! { <p class="message" role="status"></p> },
     };
     let now = world.now();
+    let notices = (!session.notices.is_empty()).then(|| {
+        html! {
+            <div class="notices" role="status" aria-label={tr(lang, "The link could not be used as it is")}>
+                <p>{ tr(lang, "The link could not be used as it is") }</p>
+                <ul>{ for session.notices.iter().map(|n| html! { <li>{ n.describe(lang) }</li> }) }</ul>
+            </div>
+        }
+    });
     let lesson = views::lesson(&session);
     let look_at = lesson.narration.as_ref().and_then(|(_, look)| *look);
     let (object_rows, object_total) = views::objects(&session, 50);
@@ -157,6 +165,7 @@ pub fn app() -> Html {
                     { format!(" · t = {}.{:03}s", now / 1000, now % 1000) }
                 </p>
             </header>
+            { for notices }
             <Controls step={world.steps()} horizon={session.history.horizon()} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
             <LessonPanel view={lesson} {lang} on_action={send.clone()} />
             <main class="stage-area">

@@ -47,7 +47,7 @@ pub enum Action {
 }
 
 /// The faults of DESIGN's fault table.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "fault", content = "arg", rename_all = "kebab-case")]
 pub enum Fault {
     /// The watch connection drops: the reflector re-watches from its last RV (§1.2).
