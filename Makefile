@@ -7,7 +7,7 @@ PORT ?= 8080
 PUBLIC_URL ?= /
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test dist bench setup-web setup-test fmt lint
+.PHONY: serve test dist bench swarm setup-web setup-test fmt lint
 
 serve: setup-web
 	trunk serve --address 127.0.0.1 --port $(PORT)
@@ -38,3 +38,8 @@ lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown -- -D warnings
+
+# 20,000 swarm seeds in release mode (make test runs 500): random worlds under every fault,
+# invariants at every step; a failure prints its seed and shrunk schedule.
+swarm:
+	cargo run --release -- swarm --seeds $${SWARM_SEEDS:-20000}

@@ -18,6 +18,7 @@ USAGE:
     informer-playground list
     informer-playground validate <FILE.json>
     informer-playground schema
+    informer-playground swarm (--seed N [--trace] | --seeds N [--from M])
     informer-playground help
 
 COMMANDS:
@@ -26,6 +27,8 @@ COMMANDS:
     list        Print every bundled scenario's id and title
     validate    Check a scenario file against the format, with precise messages
     schema      Print the JSON Schema of a scenario file (derived from the format's types)
+    swarm       Random worlds under every fault, invariants checked at every step: one seed
+                (with --trace, every step) or many; a failure prints its shrunk schedule
     help        Print this help
 
 SCENARIOS:
@@ -69,6 +72,7 @@ pub fn run(args: Vec<String>) -> i32 {
                 2
             }
         },
+        Some("swarm") => swarm(&args[1..]),
         Some("schema") => {
             print!("{}", scenario::schema());
             0
@@ -208,4 +212,55 @@ fn json_line(event: &TraceEvent) -> String {
         map.insert("summary".into(), i18n::summary(event, Lang::En).into());
     }
     value.to_string()
+}
+
+/// `swarm --seed N [--trace]` or `swarm --seeds N [--from M]`.
+fn swarm(args: &[String]) -> i32 {
+    use informer_playground::swarm::{self, Plan};
+    let value = |flag: &str| args.iter().position(|a| a == flag).map(|i| number(flag, args.get(i + 1)));
+    let usage = || {
+        eprintln!("error: swarm takes --seed N [--trace] or --seeds N [--from M]\n\nRun `informer-playground help` for usage.");
+        2
+    };
+    match (value("--seed"), value("--seeds")) {
+        (Some(Ok(seed)), None) => {
+            let trace = args.iter().any(|a| a == "--trace");
+            let result = Plan::from_seed(seed).run_traced(|e| {
+                if trace {
+                    println!("{}", i18n::line(e));
+                }
+            });
+            match result {
+                Ok(steps) => {
+                    println!("seed {seed}: {steps} steps, every invariant held");
+                    0
+                }
+                Err(failure) => {
+                    println!("{}", swarm::report(seed, &failure));
+                    1
+                }
+            }
+        }
+        (None, Some(Ok(count))) => {
+            let from = match value("--from") {
+                Some(Ok(n)) => n,
+                Some(Err(e)) => {
+                    eprintln!("error: {e}");
+                    return 2;
+                }
+                None => 1,
+            };
+            let (run, steps, failures) = swarm::run_seeds(from, count);
+            println!("swarm: {run} seeds, {steps} steps, {} failures", failures.len());
+            for (seed, failure) in failures.iter().take(3) {
+                println!("{}", swarm::report(*seed, failure));
+            }
+            i32::from(!failures.is_empty())
+        }
+        (Some(Err(e)), _) | (_, Some(Err(e))) => {
+            eprintln!("error: {e}");
+            2
+        }
+        _ => usage(),
+    }
 }

@@ -19,6 +19,7 @@ pub mod link;
 pub mod scenario;
 pub mod session;
 pub mod sim;
+pub mod swarm;
 pub mod views;
 pub mod world;
 pub mod yaml;

@@ -388,3 +388,32 @@ fn semantics_8_latency_delays_a_watch_stream_but_never_reorders_it() {
     let cached: Vec<String> = pods.informer.indexer.keys().cloned().collect();
     assert_eq!(cached, stored.items.iter().map(ApiObject::key).collect::<Vec<_>>(), "the cache equals the store");
 }
+
+#[test]
+fn semantics_7_8_a_resumed_watch_whose_prev_kv_was_compacted_ends_with_an_internal_error_then_relists() {
+    // Watch cache off: the reflector resumes from its last RV straight from etcd. The delete
+    // is at the compact revision, so etcd has no `prev_kv` for it: the API server ends the
+    // watch with an internal error (apiserver etcd3/event.go) and the reflector relists.
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.api = ApiServerConfig { watch_cache: false, ..Default::default() };
+    let mut w = world_with(config, &["a", "b"]);
+    w.run_until_idle(500);
+    w.act(Action::Fault(Fault::Latency(3_000)));
+    w.act(Action::Fault(Fault::RestartApiServer));
+    w.act(delete("a"));
+    w.act(Action::Fault(Fault::CompactStore));
+    w.act(Action::Fault(Fault::Latency(5)));
+    let trace = w.run_until_idle(2_000);
+    let error = trace.iter().find(|e| e.kind == TraceKind::WatchError).expect("an in-stream error");
+    let status = error.outcome.status().unwrap();
+    assert_eq!(status.code, 500);
+    assert!(
+        status.message.starts_with(
+            "Internal error occurred: etcd event received with PrevKv=nil (key=\"/registry/configmaps/default/a\""
+        ),
+        "{}",
+        status.message
+    );
+    assert_eq!(w.reflector().lists, 2, "a relist after the error");
+    assert_eq!(cache_state(&w), store_state(&w), "the relist's tombstone removes the deleted object");
+}

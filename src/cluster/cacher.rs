@@ -236,10 +236,23 @@ impl Cacher {
                     WatchResponse::Compacted { .. } => w.push(WatchEvent::Error(Status::expired(WATCH_TOO_OLD.into()))),
                     WatchResponse::Events { revision, events } => {
                         for event in events {
-                            let prev = store
-                                .range(&KeyRange::single(event.key()), revision - 1, 1)
-                                .ok()
-                                .and_then(|r| r.kvs.first().map(decode));
+                            // The API server watches etcd with `prev_kv`; etcd reads it at the
+                            // revision before, and sends none once that is compacted. For an
+                            // update or delete the watch then ends with an internal error
+                            // (apiserver `etcd3/event.go: parseEvent`).
+                            let created = matches!(&event, Event::Put(kv) if kv.version == 1);
+                            let prev = match store.range(&KeyRange::single(event.key()), revision - 1, 1) {
+                                Ok(r) => r.kvs.first().map(decode),
+                                Err(_) if !created => {
+                                    let kind = if matches!(event, Event::Put(_)) { "PUT" } else { "DELETE" };
+                                    w.push(WatchEvent::Error(Status::internal(format!(
+                                        "etcd event received with PrevKv=nil (key={:?}, modRevision={revision}, type={kind})",
+                                        event.key()
+                                    ))));
+                                    break;
+                                }
+                                Err(_) => None,
+                            };
                             let change = ObjectChange {
                                 revision,
                                 key: event.key().to_string(),

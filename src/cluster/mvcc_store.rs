@@ -7,15 +7,16 @@
 //! - per key `create_revision`, `mod_revision` and `version`; a delete writes a tombstone
 //!   that ends the key's generation, and a later put starts a new one (version 1);
 //! - reads at any revision not yet compacted, and `compact(rev)`, which keeps per key only
-//!   the newest revision ≤ rev (dropped when it is a tombstone);
+//!   the newest revision ≤ rev (dropped when it is a tombstone older than rev);
 //! - watches from any revision, served from the same revision history: a watch that starts
 //!   below the compaction point gets one response carrying the compact revision and is
 //!   cancelled.
 //!
 //! Like etcd, the history lives in a backend keyed by revision and a key index that lists,
-//! per key, the revisions that touched it. Compaction removes exactly what etcd removes, so
-//! a watch from the compact revision misses a tombstone written *at* that revision, as etcd's
-//! does.
+//! per key, the revisions that touched it. Compaction removes what etcd ≥ 3.4.34 / 3.5.16 /
+//! 3.6.0 removes: a tombstone written *at* the compact revision is kept, so a watch from the
+//! compact revision still sees that delete (etcd issue 18089; older releases, Debian's 3.4.23
+//! among them, dropped it and lost the delete).
 //!
 //! Left out: leases, the `prev_kv` option, and the batching of catch-up watch responses
 //! (etcd may pack several revisions into one response while a watcher catches up; here each
@@ -221,9 +222,21 @@ pub enum WatchResponse {
     Compacted { compact_revision: Revision },
 }
 
+/// What compaction does with a tombstone written at exactly the compact revision.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Compaction {
+    /// Keeps it (etcd ≥ 3.4.34, 3.5.16, 3.6.0): the model's behaviour.
+    #[default]
+    KeepsTombstoneAtRevision,
+    /// Drops it, losing the delete for watchers resuming there: etcd issue 18089, in every
+    /// release before the fix (Debian's etcd 3.4.23 among them). Kept to compare with them.
+    DropsTombstoneAtRevision,
+}
+
 /// The revisioned store. Cloning it is cheap enough for snapshots of a playground run.
 #[derive(Clone, Debug)]
 pub struct MvccStore {
+    compaction: Compaction,
     current: Revision,
     /// etcd's `compactMainRev`; -1 until the first compaction.
     compact_rev: Revision,
@@ -243,7 +256,13 @@ impl Default for MvccStore {
 
 impl MvccStore {
     pub fn new() -> Self {
+        Self::with_compaction(Compaction::default())
+    }
+
+    /// A store whose compaction behaves as an etcd release did.
+    pub fn with_compaction(compaction: Compaction) -> Self {
         MvccStore {
+            compaction,
             current: 1,
             compact_rev: -1,
             backend: BTreeMap::new(),
@@ -428,7 +447,8 @@ impl MvccStore {
     }
 
     /// Compacts the history at `rev` (§7): per key, only the newest revision ≤ rev stays,
-    /// and not even that when it is a tombstone. Reading or watching *at* `rev` still works.
+    /// and not even that when it is a tombstone older than `rev`. Reading or watching *at*
+    /// `rev` still works.
     pub fn compact(&mut self, rev: Revision) -> Result<(), MvccError> {
         if rev <= self.compact_rev {
             return Err(MvccError::Compacted);
@@ -438,6 +458,7 @@ impl MvccStore {
         }
         self.compact_rev = rev;
         let mut removed = Vec::new();
+        let compaction = self.compaction;
         self.index.retain(|_, revs| {
             let revs = Rc::make_mut(revs);
             let upto = revs.partition_point(|r| r.0 <= rev);
@@ -445,7 +466,13 @@ impl MvccStore {
                 return true;
             }
             let newest = revs[upto - 1];
-            let keep_newest = matches!(self.backend.get(&newest), Some(Record::Put(_)));
+            // A tombstone *at* the compact revision stays, so that a watcher resuming from the
+            // compact revision still receives the delete (etcd's `doCompact`: `tomb >= atRev`).
+            let keep_newest = match self.backend.get(&newest) {
+                Some(Record::Put(_)) => true,
+                Some(Record::Tombstone(_)) => newest.0 == rev && compaction == Compaction::KeepsTombstoneAtRevision,
+                None => false,
+            };
             let drop = if keep_newest { upto - 1 } else { upto };
             removed.extend(revs.drain(..drop));
             !revs.is_empty()
@@ -642,7 +669,30 @@ mod tests {
         assert_eq!(s.poll_watch(old), vec![WatchResponse::Compacted { compact_revision: 4 }]);
         assert!(!s.is_watching(old));
         let at = s.watch(KeyRange::prefix("k"), 4);
-        assert_eq!(s.poll_watch(at).len(), 1, "watching from the compact revision works");
+        assert_eq!(s.poll_watch(at).len(), 2, "watching from the compact revision works, its delete included");
+    }
+
+    #[test]
+    fn semantics_7_etcd_18089_a_tombstone_at_the_compact_revision_is_kept_for_watchers() {
+        // Lesson 06 without its "create c": the delete is the newest revision when etcd compacts.
+        let mut s = MvccStore::new();
+        s.put("a", "1");
+        s.put("b", "1");
+        let (_, deleted_at) = s.delete_range(&KeyRange::single("a"));
+        s.compact(deleted_at).unwrap();
+        let w = s.watch(KeyRange::prefix(""), deleted_at);
+        assert_eq!(
+            s.poll_watch(w),
+            vec![WatchResponse::Events {
+                revision: deleted_at,
+                events: vec![Event::Delete { key: "a".into(), mod_revision: deleted_at }]
+            }],
+            "a watcher resuming at the compact revision still receives the delete"
+        );
+        assert_eq!(s.range(&KeyRange::prefix(""), 0, 0).unwrap().count, 1, "the deleted key is still gone");
+        s.put("c", "1");
+        s.compact(s.revision()).unwrap();
+        assert!(s.history().all(|(_, e)| !matches!(e, Event::Delete { .. })), "an older tombstone is dropped");
     }
 
     #[test]

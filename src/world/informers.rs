@@ -225,11 +225,15 @@ impl World {
     pub(super) fn deliver_watch_request(&mut self, i: usize, options: WatchOptions, timeout_secs: u64) -> Hop {
         let kind = self.informers[i].config.reflector.kind;
         let answer = self.api.watch(&self.user, kind, &options);
-        if let Ok(id) = answer {
-            self.informers[i].open_watches.insert(id);
-            self.schedule_at(self.now + timeout_secs * 1000, Msg::WatchTimeout(i, id));
+        match answer {
+            // The response opens the stream: its events come after it, on the same connection.
+            Ok(id) => {
+                self.informers[i].open_watches.insert(id);
+                self.schedule_at(self.now + timeout_secs * 1000, Msg::WatchTimeout(i, id));
+                self.send_on_stream(i, id, Msg::WatchOpened(i, answer.clone()));
+            }
+            Err(_) => self.later(self.config.latency_ms, Msg::WatchOpened(i, answer.clone())),
         }
-        self.later(self.config.latency_ms, Msg::WatchOpened(i, answer.clone()));
         self.flush_watch_events();
         let rv = options.resource_version.parse().unwrap_or(0);
         let outcome = Outcome::WatchServed {
