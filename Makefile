@@ -7,7 +7,7 @@ PORT ?= 8080
 PUBLIC_URL ?= /
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test dist bench swarm setup-web setup-test fmt lint
+.PHONY: serve test dist bench swarm fuzz setup-web setup-test fmt lint
 
 serve: setup-web
 	trunk serve --address 127.0.0.1 --port $(PORT)
@@ -43,3 +43,8 @@ lint:
 # invariants at every step; a failure prints its seed and shrunk schedule.
 swarm:
 	cargo run --release -- swarm --seeds $${SWARM_SEEDS:-20000}
+
+# The fuzz targets (links, console lines, manifests, scenario files), 60 s each in release
+# mode; make test runs each for 1 s. Prints inputs tried and panics.
+fuzz:
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-60} cargo test --release --test fuzz -- --nocapture --test-threads 1
