@@ -24,6 +24,7 @@ dist: setup-web
 bench:
 	cargo bench --bench list_50k
 	cargo bench --bench world_clone
+	cargo bench --bench session_memory
 
 setup-web:
 	@bash scripts/setup.sh web

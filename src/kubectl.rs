@@ -10,7 +10,7 @@
 use crate::cluster::api_errors::Status;
 use crate::cluster::api_server::ListOptions;
 use crate::cluster::rbac::{RequestAttributes, UserInfo};
-use crate::cluster::{ApiObject, Kind};
+use crate::cluster::{ApiObject, Kind, Shared};
 use crate::sim::Millis;
 use crate::world::{Action, World};
 use serde_json::Value;
@@ -153,7 +153,7 @@ fn get(args: &Args, namespace: &str, world: &World) -> Result<Outcome, String> {
     let objects = match name {
         Some(name) => {
             let obj = world.api.peek_get(&admin(), kind, namespace, name).map_err(|s| s.to_string())?;
-            vec![obj]
+            vec![Shared::new(obj)]
         }
         None => {
             let opts =
@@ -162,8 +162,8 @@ fn get(args: &Args, namespace: &str, world: &World) -> Result<Outcome, String> {
         }
     };
     let text = match args.output.as_deref() {
-        Some("yaml") => objects.iter().map(|o| crate::yaml::to_yaml(&serde_json::to_value(o).unwrap_or_default())).collect::<Vec<_>>().join("---\n"),
-        Some("json") => objects.iter().map(ApiObject::to_json_pretty).collect::<Vec<_>>().join("\n"),
+        Some("yaml") => objects.iter().map(|o| crate::yaml::to_yaml(&serde_json::to_value(&**o).unwrap_or_default())).collect::<Vec<_>>().join("---\n"),
+        Some("json") => objects.iter().map(|o| o.to_json_pretty()).collect::<Vec<_>>().join("\n"),
         Some("wide") | None if objects.is_empty() => match &scope {
             Some(ns) => format!("No resources found in {ns} namespace."),
             None => "No resources found".into(),
@@ -241,7 +241,7 @@ pub fn align(rows: &[Vec<String>]) -> String {
         .join("\n")
 }
 
-fn table(kind: Kind, objects: &[ApiObject], now: Millis, with_namespace: bool) -> String {
+fn table(kind: Kind, objects: &[Shared], now: Millis, with_namespace: bool) -> String {
     let mut header: Vec<String> = columns(kind).iter().map(|s| s.to_string()).collect();
     if with_namespace {
         header.insert(0, "NAMESPACE".into());

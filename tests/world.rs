@@ -386,7 +386,7 @@ fn semantics_8_latency_delays_a_watch_stream_but_never_reorders_it() {
     let stored =
         w.api.peek_list(&informer_playground::cluster::UserInfo::admin(), Kind::Pod, &Default::default()).unwrap();
     let cached: Vec<String> = pods.informer.indexer.keys().cloned().collect();
-    assert_eq!(cached, stored.items.iter().map(ApiObject::key).collect::<Vec<_>>(), "the cache equals the store");
+    assert_eq!(cached, stored.items.iter().map(|o| o.key()).collect::<Vec<_>>(), "the cache equals the store");
 }
 
 #[test]

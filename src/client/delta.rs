@@ -3,7 +3,7 @@
 //! kind of change and the object, or the tombstone of an object whose deletion was only
 //! inferred from a relist — and what a FIFO asks of the objects it was told about.
 
-use crate::cluster::ApiObject;
+use crate::cluster::{ApiObject, Shared};
 
 /// The kinds of change a delta records (§2.1). Informers always emit `Replaced` on relist.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -39,12 +39,12 @@ impl DeltaType {
 /// An object, or the tombstone of one whose deletion was inferred from a relist.
 #[derive(Clone, Debug, PartialEq)]
 pub enum DeltaObject {
-    Object(ApiObject),
+    Object(Shared),
     /// `DeletedFinalStateUnknown{Key, Obj}`: the object was deleted while the watch was
     /// down; `obj` is the last state known, which may be stale (or missing).
     Tombstone {
         key: String,
-        obj: Option<ApiObject>,
+        obj: Option<Shared>,
     },
 }
 
@@ -57,11 +57,19 @@ impl DeltaObject {
         }
     }
 
+    /// The object itself, unwrapping a tombstone, shared.
+    pub fn shared(&self) -> Option<&Shared> {
+        match self {
+            DeltaObject::Object(o) => Some(o),
+            DeltaObject::Tombstone { obj, .. } => obj.as_ref(),
+        }
+    }
+
     /// The object itself, unwrapping a tombstone.
     pub fn object(&self) -> Option<&ApiObject> {
         match self {
             DeltaObject::Object(o) => Some(o),
-            DeltaObject::Tombstone { obj, .. } => obj.as_ref(),
+            DeltaObject::Tombstone { obj, .. } => obj.as_deref(),
         }
     }
 
@@ -83,5 +91,5 @@ pub struct Delta {
 /// What the FIFO asks of the objects it was told about (the indexer): `knownObjects`.
 pub trait KnownObjects {
     fn list_keys(&self) -> Vec<String>;
-    fn get_by_key(&self, key: &str) -> Option<&ApiObject>;
+    fn get_by_key(&self, key: &str) -> Option<&Shared>;
 }

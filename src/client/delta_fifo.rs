@@ -17,7 +17,7 @@
 
 pub use super::delta::{Delta, DeltaObject, DeltaType, KnownObjects};
 use super::queue::{entry, Popped, Queue, QueueView, Queued};
-use crate::cluster::ApiObject;
+use crate::cluster::Shared;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 #[derive(Clone, Debug, Default)]
@@ -68,17 +68,17 @@ impl Queue for DeltaFifo {
         "DeltaFIFO"
     }
 
-    fn add(&mut self, obj: ApiObject) {
+    fn add(&mut self, obj: Shared) {
         self.populated = true;
         self.queue_action(DeltaType::Added, DeltaObject::Object(obj));
     }
 
-    fn update(&mut self, obj: ApiObject) {
+    fn update(&mut self, obj: Shared) {
         self.populated = true;
         self.queue_action(DeltaType::Updated, DeltaObject::Object(obj));
     }
 
-    fn delete(&mut self, obj: ApiObject, known: &dyn KnownObjects) -> bool {
+    fn delete(&mut self, obj: Shared, known: &dyn KnownObjects) -> bool {
         self.populated = true;
         let key = obj.key();
         if known.get_by_key(&key).is_none() && !self.items.contains_key(&key) {
@@ -88,18 +88,18 @@ impl Queue for DeltaFifo {
         true
     }
 
-    fn replace(&mut self, list: Vec<ApiObject>, _resource_version: i64, known: &dyn KnownObjects) -> Queued {
-        let keys: BTreeSet<String> = list.iter().map(ApiObject::key).collect();
+    fn replace(&mut self, list: Vec<Shared>, _resource_version: i64, known: &dyn KnownObjects) -> Queued {
+        let keys: BTreeSet<String> = list.iter().map(|o| o.key()).collect();
         for obj in list {
             self.queue_action(DeltaType::Replaced, DeltaObject::Object(obj));
         }
         // Queued keys the list no longer has (Go iterates a map here: we sort, §9.1).
         let mut queued_deletions = 0;
-        let gone: Vec<(String, Option<ApiObject>)> = self
+        let gone: Vec<(String, Option<Shared>)> = self
             .items
             .iter()
             .filter(|(k, _)| !keys.contains(*k))
-            .map(|(k, deltas)| (k.clone(), deltas.last().and_then(|d| d.object.object().cloned())))
+            .map(|(k, deltas)| (k.clone(), deltas.last().and_then(|d| d.object.shared().cloned())))
             .collect();
         for (key, obj) in gone {
             queued_deletions += 1;
@@ -167,24 +167,25 @@ impl Queue for DeltaFifo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::ApiObject;
     use crate::cluster::Kind;
 
     #[derive(Default)]
-    struct Known(BTreeMap<String, ApiObject>);
+    struct Known(BTreeMap<String, Shared>);
 
     impl KnownObjects for Known {
         fn list_keys(&self) -> Vec<String> {
             self.0.keys().cloned().collect()
         }
-        fn get_by_key(&self, key: &str) -> Option<&ApiObject> {
+        fn get_by_key(&self, key: &str) -> Option<&Shared> {
             self.0.get(key)
         }
     }
 
-    fn obj(name: &str, rv: i64) -> ApiObject {
+    fn obj(name: &str, rv: i64) -> Shared {
         let mut o = ApiObject::new(Kind::ConfigMap, "ns", name);
         o.metadata.resource_version = rv.to_string();
-        o
+        Shared::new(o)
     }
 
     fn kinds(p: &Popped) -> Vec<DeltaType> {

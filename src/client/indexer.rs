@@ -8,7 +8,7 @@
 //! compared in numbers.
 
 use super::delta_fifo::KnownObjects;
-use crate::cluster::ApiObject;
+use crate::cluster::{ApiObject, Shared};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
@@ -66,11 +66,12 @@ impl Indexer {
     }
 
     /// `Add` and `Update` are the same: store, then move the key between index sets.
-    pub fn update(&mut self, obj: ApiObject) {
+    pub fn update(&mut self, obj: impl Into<Shared>) {
+        let obj: Shared = obj.into();
         let key = obj.key();
         self.last_rv = self.last_rv.max(obj.resource_version());
         self.bytes += obj.to_json().len();
-        let old = self.items.insert(key.clone(), Rc::new(obj));
+        let old = self.items.insert(key.clone(), obj);
         if let Some(old) = &old {
             self.bytes -= old.to_json().len();
         }
@@ -78,16 +79,16 @@ impl Indexer {
         self.update_indices(old.as_deref(), new.as_deref(), &key);
     }
 
-    pub fn delete(&mut self, key: &str) -> Option<ApiObject> {
+    pub fn delete(&mut self, key: &str) -> Option<Shared> {
         let old = self.items.remove(key)?;
         self.bytes -= old.to_json().len();
         self.update_indices(Some(&old), None, key);
-        Some(Rc::unwrap_or_clone(old))
+        Some(old)
     }
 
     /// `Replace`: a new map, every index rebuilt.
-    pub fn replace(&mut self, list: Vec<ApiObject>, rv: i64) {
-        self.items = list.into_iter().map(|o| (o.key(), Rc::new(o))).collect();
+    pub fn replace(&mut self, list: Vec<Shared>, rv: i64) {
+        self.items = list.into_iter().map(|o| (o.key(), o)).collect();
         self.bytes = self.items.values().map(|o| o.to_json().len()).sum();
         for index in self.indices.values_mut() {
             index.clear();
@@ -126,6 +127,11 @@ impl Indexer {
         self.items.get(key).map(|o| &**o)
     }
 
+    /// The shared object at a key.
+    pub fn get_shared(&self, key: &str) -> Option<&Shared> {
+        self.items.get(key)
+    }
+
     /// Every object: a full scan.
     pub fn list(&mut self) -> Vec<&ApiObject> {
         self.count_scan(self.items.len());
@@ -151,6 +157,11 @@ impl Indexer {
 
     pub fn objects(&self) -> impl Iterator<Item = &ApiObject> {
         self.items.values().map(|o| &**o)
+    }
+
+    /// Every object, shared.
+    pub fn shared(&self) -> impl Iterator<Item = &Shared> {
+        self.items.values()
     }
 
     fn count_scan(&mut self, n: usize) {
@@ -217,8 +228,8 @@ impl KnownObjects for Indexer {
         self.items.keys().cloned().collect()
     }
 
-    fn get_by_key(&self, key: &str) -> Option<&ApiObject> {
-        self.items.get(key).map(|o| &**o)
+    fn get_by_key(&self, key: &str) -> Option<&Shared> {
+        self.items.get(key)
     }
 }
 
@@ -285,7 +296,7 @@ mod tests {
     fn semantics_3_replace_rebuilds_indices_and_keys_split() {
         let mut ix = Indexer::new();
         ix.update(pod("a", "p1", "n1"));
-        ix.replace(vec![pod("b", "p2", "n1")], 42);
+        ix.replace(vec![Rc::new(pod("b", "p2", "n1"))], 42);
         assert!(ix.get_by_key("a/p1").is_none());
         assert_eq!(ix.list_index_func_values(NAMESPACE_INDEX), vec!["b"]);
         assert_eq!(ix.last_store_sync_resource_version(), 42);

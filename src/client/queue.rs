@@ -9,7 +9,7 @@
 //! queue gives an inspector the same view of what it holds.
 
 use super::delta::{Delta, DeltaType, KnownObjects};
-use crate::cluster::ApiObject;
+use crate::cluster::Shared;
 
 /// What `Replace` or `Resync` queued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,12 +56,12 @@ pub struct QueueView {
 pub trait Queue: std::fmt::Debug {
     /// The FIFO's name: `DeltaFIFO` or `RealFIFO`.
     fn name(&self) -> &'static str;
-    fn add(&mut self, obj: ApiObject);
-    fn update(&mut self, obj: ApiObject);
+    fn add(&mut self, obj: Shared);
+    fn update(&mut self, obj: Shared);
     /// Returns false when the delete was ignored (an object nobody knew about).
-    fn delete(&mut self, obj: ApiObject, known: &dyn KnownObjects) -> bool;
+    fn delete(&mut self, obj: Shared, known: &dyn KnownObjects) -> bool;
     /// A relist's items at `resource_version`: replaces what the informer knows.
-    fn replace(&mut self, list: Vec<ApiObject>, resource_version: i64, known: &dyn KnownObjects) -> Queued;
+    fn replace(&mut self, list: Vec<Shared>, resource_version: i64, known: &dyn KnownObjects) -> Queued;
     fn resync(&mut self, known: &dyn KnownObjects) -> Queued;
     /// A watch bookmark; true when the FIFO queued a delta for it.
     fn bookmark(&mut self, _resource_version: i64) -> bool {

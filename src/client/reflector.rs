@@ -25,7 +25,7 @@ use super::backoff::Backoff;
 use crate::cluster::api_errors::Status;
 use crate::cluster::api_server::{ListOptions, ListResponse, WatchOptions};
 use crate::cluster::watch::{ApiWatchId, WatchEvent};
-use crate::cluster::{ApiObject, Kind};
+use crate::cluster::{Kind, Shared};
 use crate::sim::{Millis, Rng};
 
 /// `tools/pager`'s `defaultPageSize`.
@@ -83,12 +83,12 @@ pub enum Command {
     /// Close the current watch stream (the client side gives up on it).
     StopWatch(ApiWatchId),
     Replace {
-        items: Vec<ApiObject>,
+        items: Vec<Shared>,
         resource_version: i64,
     },
-    Add(ApiObject),
-    Update(ApiObject),
-    Delete(ApiObject),
+    Add(Shared),
+    Update(Shared),
+    Delete(Shared),
     /// Wake the reflector with `BackoffElapsed` after this long.
     Backoff(Millis),
     /// The resync timer runs while ListAndWatch watches (§1.6).
@@ -153,7 +153,7 @@ impl std::fmt::Display for LogLine {
 #[derive(Clone, Debug, PartialEq)]
 struct Listing {
     options: ListOptions,
-    items: Vec<ApiObject>,
+    items: Vec<Shared>,
     /// The pager already fell back to one full list after an expired continue token.
     full_list_retried: bool,
     /// Already retried with RV "" after 410 / too large.
@@ -390,15 +390,16 @@ impl Reflector {
         let Phase::Watching { watch, events, .. } = &mut self.phase else { return vec![] };
         let watch = *watch;
         *events += 1;
-        let command = match &event {
-            WatchEvent::Added(o) => Command::Add(o.clone()),
-            WatchEvent::Modified(o) => Command::Update(o.clone()),
-            WatchEvent::Deleted(o) => Command::Delete(o.clone()),
+        let rv = event.resource_version();
+        let command = match event {
+            WatchEvent::Added(o) => Command::Add(Shared::new(o)),
+            WatchEvent::Modified(o) => Command::Update(Shared::new(o)),
+            WatchEvent::Deleted(o) => Command::Delete(Shared::new(o)),
             WatchEvent::Bookmark(rv) => {
                 self.last_sync_resource_version = rv.to_string();
                 return vec![];
             }
-            WatchEvent::Error(status) => {
+            WatchEvent::Error(ref status) => {
                 let (typ, name) = (self.type_description(), self.config.name.clone());
                 let mut out = vec![Command::StopWatch(watch)];
                 if status.code == 429 {
@@ -426,7 +427,7 @@ impl Reflector {
                 return out;
             }
         };
-        self.last_sync_resource_version = event.resource_version().to_string();
+        self.last_sync_resource_version = rv.to_string();
         vec![command]
     }
 
@@ -442,6 +443,7 @@ impl Reflector {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cluster::ApiObject;
 
     fn reflector() -> (Reflector, Rng) {
         (Reflector::new(ReflectorConfig::new(Kind::ConfigMap), 0), Rng::new(3))
@@ -454,6 +456,7 @@ mod tests {
     }
 
     fn listed(items: Vec<ApiObject>, rv: i64) -> Input {
+        let items = items.into_iter().map(Shared::new).collect();
         Input::ListResponse(Ok(ListResponse { items, resource_version: rv, continue_token: String::new() }))
     }
 
@@ -570,7 +573,7 @@ mod tests {
     fn semantics_1_2_paginated_first_list_keeps_paging() {
         let (mut r, mut rng) = reflector();
         r.handle(Input::Start, 0, &mut rng);
-        let page = ListResponse { items: vec![cm("a", 2)], resource_version: 5, continue_token: "tok".into() };
+        let page = ListResponse { items: vec![cm("a", 2).into()], resource_version: 5, continue_token: "tok".into() };
         let out = r.handle(Input::ListResponse(Ok(page)), 0, &mut rng);
         let [Command::List(next)] = &out[..] else { panic!("{out:?}") };
         assert_eq!((next.resource_version.as_str(), next.continue_token.as_str(), next.limit), ("", "tok", 500));

@@ -19,7 +19,7 @@
 use super::delta_fifo::{Delta, DeltaObject, DeltaType};
 use super::indexer::Indexer;
 use super::queue::Queue;
-use crate::cluster::ApiObject;
+use crate::cluster::{ApiObject, Shared};
 use crate::sim::Millis;
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -61,8 +61,8 @@ pub const MINIMUM_RESYNC_MS: Millis = 1_000;
 /// What a handler is called with.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Notification {
-    Add { obj: ApiObject, is_in_initial_list: bool },
-    Update { old: ApiObject, new: ApiObject },
+    Add { obj: Shared, is_in_initial_list: bool },
+    Update { old: Shared, new: Shared },
     Delete(DeltaObject),
 }
 
@@ -203,7 +203,7 @@ impl SharedInformer {
             delivered: 0,
         };
         if self.started {
-            for obj in self.indexer.objects() {
+            for obj in self.indexer.shared() {
                 listener.buffer.push_back(Notification::Add { obj: obj.clone(), is_in_initial_list: true });
                 listener.initial_undelivered += 1;
             }
@@ -241,7 +241,7 @@ impl SharedInformer {
                 self.indexer.delete(&key);
                 (IndexerWrite::Delete, Notification::Delete(object), false)
             }
-            (_, DeltaObject::Object(obj)) => match self.indexer.get_by_key(&key).cloned() {
+            (_, DeltaObject::Object(obj)) => match self.indexer.get_shared(&key).cloned() {
                 Some(old) => {
                     self.indexer.update(obj.clone());
                     let sync = old.metadata.resource_version == obj.metadata.resource_version;
@@ -307,13 +307,13 @@ mod tests {
         Box::new(crate::client::delta_fifo::DeltaFifo::new())
     }
 
-    fn obj(name: &str, rv: i64) -> ApiObject {
+    fn obj(name: &str, rv: i64) -> Shared {
         let mut o = ApiObject::new(Kind::ConfigMap, "ns", name);
         o.metadata.resource_version = rv.to_string();
-        o
+        Shared::new(o)
     }
 
-    fn delta(kind: DeltaType, o: ApiObject) -> Delta {
+    fn delta(kind: DeltaType, o: Shared) -> Delta {
         Delta { kind, object: DeltaObject::Object(o) }
     }
 

@@ -240,6 +240,11 @@ impl ApiObject {
     }
 }
 
+/// An object shared by every stage that holds it (FIFO deltas, notifications, caches,
+/// scheduled messages): objects never change in place, so copying a world for a snapshot
+/// copies pointers, not objects.
+pub type Shared = std::rc::Rc<ApiObject>;
+
 /// The creation timestamp for a virtual time in milliseconds: RFC 3339 in UTC, counted from
 /// the playground's epoch, 2025-01-01T00:00:00Z.
 pub fn timestamp(virtual_ms: u64) -> String {

@@ -392,6 +392,6 @@ impl ApiServer {
 }
 
 fn cache_list(cache: &WatchCache, filter: &Filter, prefix: &str) -> ListResponse {
-    let items = cache.list(prefix).filter(|o| filter.matches(o)).cloned().collect();
+    let items = cache.list_shared(prefix).filter(|o| filter.matches(o)).cloned().collect();
     ListResponse { items, resource_version: cache.revision(), continue_token: String::new() }
 }

@@ -17,7 +17,7 @@ pub mod watch;
 pub mod watch_cache;
 
 pub use api_errors::Status;
-pub use api_object::{ApiObject, Kind};
+pub use api_object::{ApiObject, Kind, Shared};
 pub use api_server::{ApiServer, ApiServerConfig, ListOptions, ListResponse, WatchOptions};
 pub use mvcc_store::{KeyRange, MvccError, MvccStore, Revision};
 pub use rbac::UserInfo;

@@ -1,7 +1,7 @@
 //! The parameters of LIST and WATCH requests and a LIST's answer (apimachinery
 //! `metav1.ListOptions`, `metav1.ListMeta`), as the API server and its clients exchange them.
 
-use super::api_object::ApiObject;
+use super::api_object::Shared;
 use super::mvcc_store::Revision;
 
 /// Options of a LIST request.
@@ -21,7 +21,8 @@ pub struct ListOptions {
 /// pages remain.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListResponse {
-    pub items: Vec<ApiObject>,
+    /// The objects, shared with the watch cache they were read from.
+    pub items: Vec<Shared>,
     pub resource_version: Revision,
     pub continue_token: String,
 }

@@ -67,7 +67,7 @@ pub fn list_from_etcd(
             next = Some(kv.key[prefix.len()..].to_string());
             return false;
         }
-        items.push(obj);
+        items.push(std::rc::Rc::new(obj));
         true
     })?;
     let continue_token = next.map(|start| encode_continue(rev, &start)).unwrap_or_default();

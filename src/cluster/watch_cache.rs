@@ -105,6 +105,11 @@ impl WatchCache {
         self.objects.get(key).map(|o| (**o).clone())
     }
 
+    /// Current objects whose storage key starts with `prefix`, in key order, shared.
+    pub fn list_shared<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a Rc<ApiObject>> + 'a {
+        self.objects.range(prefix.to_string()..).take_while(move |(k, _)| k.starts_with(prefix)).map(|(_, o)| o)
+    }
+
     /// Current objects whose storage key starts with `prefix`, in key order.
     pub fn list<'a>(&'a self, prefix: &'a str) -> impl Iterator<Item = &'a ApiObject> + 'a {
         self.objects.range(prefix.to_string()..).take_while(move |(k, _)| k.starts_with(prefix)).map(|(_, o)| &**o)

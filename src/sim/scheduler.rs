@@ -1,15 +1,24 @@
 //! The scheduler: messages ordered by (virtual time, sequence number). Equal times keep the
 //! order they were scheduled in, so a run is a pure function of its inputs (semantics §9).
+//! Messages are shared between copies of the scheduler (a time-travel snapshot copies
+//! pointers, not the messages in flight).
 
 use super::Millis;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::rc::Rc;
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Entry<M> {
     at: Millis,
     seq: i64,
-    message: M,
+    message: Rc<M>,
+}
+
+impl<M> Clone for Entry<M> {
+    fn clone(&self) -> Self {
+        Entry { at: self.at, seq: self.seq, message: self.message.clone() }
+    }
 }
 
 impl<M> PartialEq for Entry<M> {
@@ -29,12 +38,18 @@ impl<M> Ord for Entry<M> {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Scheduler<M> {
     heap: BinaryHeap<Reverse<Entry<M>>>,
     seq: i64,
     /// Sequence numbers of messages that go ahead of everything else due at the same time.
     first_seq: i64,
+}
+
+impl<M> Clone for Scheduler<M> {
+    fn clone(&self) -> Self {
+        Scheduler { heap: self.heap.clone(), seq: self.seq, first_seq: self.first_seq }
+    }
 }
 
 impl<M> Default for Scheduler<M> {
@@ -43,22 +58,22 @@ impl<M> Default for Scheduler<M> {
     }
 }
 
-impl<M> Scheduler<M> {
+impl<M: Clone> Scheduler<M> {
     pub fn schedule(&mut self, at: Millis, message: M) {
         self.seq += 1;
-        self.heap.push(Reverse(Entry { at, seq: self.seq, message }));
+        self.heap.push(Reverse(Entry { at, seq: self.seq, message: Rc::new(message) }));
     }
 
     /// Schedules ahead of every message already due at `at` (after earlier such calls): a
     /// person's action at the current time is the next step.
     pub fn schedule_first(&mut self, at: Millis, message: M) {
         self.first_seq += 1;
-        self.heap.push(Reverse(Entry { at, seq: self.first_seq, message }));
+        self.heap.push(Reverse(Entry { at, seq: self.first_seq, message: Rc::new(message) }));
     }
 
-    /// The earliest message and its time.
+    /// The earliest message and its time (copied only when a snapshot still shares it).
     pub fn pop(&mut self) -> Option<(Millis, M)> {
-        self.heap.pop().map(|Reverse(e)| (e.at, e.message))
+        self.heap.pop().map(|Reverse(e)| (e.at, Rc::unwrap_or_clone(e.message)))
     }
 
     pub fn peek_time(&self) -> Option<Millis> {
@@ -75,7 +90,7 @@ impl<M> Scheduler<M> {
 
     /// Pending messages, in no particular order.
     pub fn pending(&self) -> impl Iterator<Item = (Millis, &M)> {
-        self.heap.iter().map(|Reverse(e)| (e.at, &e.message))
+        self.heap.iter().map(|Reverse(e)| (e.at, &*e.message))
     }
 }
 

@@ -3,7 +3,7 @@
 //! an earlier step starts a new branch: what came after is forgotten.
 //!
 //! Memory stays bounded: a snapshot is taken every `every` steps (and on the way to a step
-//! jumped to), and beyond `MAX_SNAPSHOTS` the ones far from the current step thin out, so
+//! jumped to), and beyond a cap the ones far from the current step thin out, so
 //! steps near where the person is looking stay cheap to revisit. Copies of a world share its
 //! objects, so a snapshot costs little memory.
 
@@ -12,6 +12,11 @@ use crate::world::TraceEvent;
 
 /// Snapshots kept at most.
 pub const MAX_SNAPSHOTS: usize = 48;
+/// Snapshots kept at least, however big the world.
+pub const MIN_SNAPSHOTS: usize = 8;
+/// What the snapshots of a big world may hold together, in objects: a snapshot shares the
+/// objects themselves, but its maps and queues still cost a few hundred bytes per object.
+const SNAPSHOT_BUDGET_OBJECTS: usize = 800_000;
 
 #[derive(Clone, Debug)]
 pub struct History {
@@ -84,9 +89,15 @@ impl History {
 
     /// Over the cap, drops the snapshot whose loss matters least: the one with the closest
     /// neighbours, weighed by its distance from the current step (never the first).
+    /// How many snapshots this world's size allows.
+    fn cap(&self) -> usize {
+        (SNAPSHOT_BUDGET_OBJECTS / self.world.footprint().max(1)).clamp(MIN_SNAPSHOTS, MAX_SNAPSHOTS)
+    }
+
     fn thin(&mut self) {
         let here = self.world.steps();
-        while self.snapshots.len() > MAX_SNAPSHOTS {
+        let cap = self.cap();
+        while self.snapshots.len() > cap {
             let worst = (1..self.snapshots.len() - 1).min_by_key(|&i| {
                 let gap = self.snapshots[i + 1].0 - self.snapshots[i - 1].0;
                 let distance = self.snapshots[i].0.abs_diff(here);

@@ -2,7 +2,7 @@
 
 use crate::cluster::api_server::{ListOptions, ListResponse, WatchOptions};
 use crate::cluster::watch::{ApiWatchId, WatchEvent};
-use crate::cluster::{ApiObject, Kind, Status};
+use crate::cluster::{ApiObject, Kind, Shared, Status};
 use crate::controller::reconciler::Write;
 use crate::sim::{Millis, Stage};
 
@@ -80,10 +80,10 @@ impl Fault {
 /// A FIFO operation the reflector sent.
 #[derive(Clone, Debug)]
 pub(super) enum FifoOp {
-    Replace(Vec<ApiObject>, i64),
-    Add(ApiObject),
-    Update(ApiObject),
-    Delete(ApiObject),
+    Replace(Vec<Shared>, i64),
+    Add(Shared),
+    Update(Shared),
+    Delete(Shared),
 }
 
 /// One scheduled message. `usize` fields name an informer (by index) or a worker.

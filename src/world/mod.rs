@@ -188,6 +188,13 @@ impl World {
         self.steps
     }
 
+    /// Roughly how many objects a copy of this world keeps track of: stored keys, and
+    /// everything queued in the informers.
+    pub fn footprint(&self) -> usize {
+        let stored: usize = Kind::ALL.iter().map(|k| self.api.count(*k)).sum();
+        stored + self.informers.iter().map(|s| s.informer.fifo.len() + s.informer.indexer.len()).sum::<usize>()
+    }
+
     /// The first informer (the controller's own kind).
     pub fn informer(&self) -> &SharedInformer {
         &self.informers[0].informer
