@@ -40,6 +40,9 @@ layer "native" "$status" "$p" "$f"
 echo "== layer 2: wasm-bindgen-test in headless Chromium"
 cargo test --target wasm32-unknown-unknown --test web 2>&1 | tee "$log/wasm"
 status=${PIPESTATUS[0]}
+# The crash panel, with a test-only button that panics (feature crash-button).
+cargo test --target wasm32-unknown-unknown --test web_crash --features crash-button 2>&1 | tee -a "$log/wasm"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 read -r p f < <(count_cargo "$log/wasm")
 layer "browser (wasm-bindgen-test)" "$status" "$p" "$f"
 

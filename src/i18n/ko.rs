@@ -235,4 +235,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("{param} is ignored: the lesson sets its own cluster", "{param}는 무시합니다: 레슨이 자기 클러스터를 정합니다"),
     ("{param}: from is after to (the range is ignored)", "{param}: from이 to보다 뒤입니다 (범위를 무시함)"),
     ("The link could not be used as it is", "링크의 일부를 쓸 수 없었습니다"),
+    ("The playground stopped: this is a bug", "playground가 멈췄습니다: 버그입니다"),
+    ("Reload at this state to go on, and report the link and the message below.", "이 상태로 다시 불러와 이어 가시고, 아래 링크와 메시지를 알려 주세요."),
+    ("Reload at this state", "이 상태로 다시 불러오기"),
 ];

@@ -152,6 +152,11 @@ pub fn app() -> Html {
             </div>
         }
     });
+    {
+        // The crash panel offers this state's link.
+        let query = session.link().to_query();
+        use_effect_with((query, lang), |(query, lang)| super::crash::remember(query, *lang));
+    }
     let lesson = views::lesson(&session);
     let look_at = lesson.narration.as_ref().and_then(|(_, look)| *look);
     let (object_rows, object_total) = views::objects(&session, 50);
@@ -166,6 +171,7 @@ pub fn app() -> Html {
                 </p>
             </header>
             { for notices }
+            { crash_button() }
             <Controls step={world.steps()} horizon={session.history.horizon()} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
             <LessonPanel view={lesson} {lang} on_action={send.clone()} />
             <main class="stage-area">
@@ -204,4 +210,15 @@ pub fn app() -> Html {
             </main>
         </div>
     }
+}
+
+/// A button that panics, compiled only into the browser test of the crash panel.
+#[cfg(feature = "crash-button")]
+fn crash_button() -> Html {
+    html! { <button type="button" id="crash" onclick={Callback::from(|_| panic!("crash button pressed"))}>{ "crash" }</button> }
+}
+
+#[cfg(not(feature = "crash-button"))]
+fn crash_button() -> Html {
+    html! {}
 }

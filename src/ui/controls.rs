@@ -52,7 +52,7 @@ pub fn controls(props: &Props) -> Html {
     html! {
         <div class="controls" role="toolbar" aria-label={tr(lang, "Stepping")}>
             <button type="button" onclick={send(Action::StepBack)} disabled={props.step == 0} aria-keyshortcuts="ArrowLeft">{ tr(lang, "Step back") }</button>
-            <button type="button" onclick={send(Action::StepForward)} aria-keyshortcuts="ArrowRight">{ tr(lang, "Step forward") }</button>
+            <button type="button" class="step-forward" onclick={send(Action::StepForward)} aria-keyshortcuts="ArrowRight">{ tr(lang, "Step forward") }</button>
             <button type="button" class="play" onclick={toggle} aria-keyshortcuts="Space">{ if props.playing { tr(lang, "Pause") } else { tr(lang, "Play") } }</button>
             <button type="button" class="secondary" onclick={send(Action::Reset)} aria-keyshortcuts="Home">{ tr(lang, "Reset") }</button>
             <label class="inline" for="speed">{ tr(lang, "Speed") }</label>

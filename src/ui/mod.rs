@@ -5,6 +5,7 @@ mod app;
 mod console;
 mod controls;
 mod cost_panel;
+pub mod crash;
 mod event_log;
 mod faults;
 mod inspector;
@@ -22,6 +23,7 @@ pub use state::PageState;
 
 /// Mounts the playground on the page's `<div id="playground">` (or the body).
 pub fn start() {
+    crash::install();
     let document = web_sys::window().and_then(|w| w.document());
     match document.and_then(|d| d.get_element_by_id("playground")) {
         Some(root) => yew::Renderer::<App>::with_root(root).render(),
