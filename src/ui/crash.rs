@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 
 thread_local! {
     /// The page's link and language as of the last render.
-    static STATE: RefCell<(String, Lang)> = RefCell::new((String::new(), Lang::En));
+    static STATE: RefCell<(String, Lang)> = const { RefCell::new((String::new(), Lang::En)) };
 }
 
 /// Remembers the link that restores what the page shows now.
