@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing the playground needs, only where it is missing.
 #   scripts/setup.sh web    wasm32 target, trunk, wasm-bindgen-cli, npm tools (wasm-opt)
-#   scripts/setup.sh test   the above, plus Chromium, ChromeDriver and etcd
+#   scripts/setup.sh test   the above, plus Chromium, ChromeDriver, etcd and the Go peers
+#                           (tests/realclients/*: real clients and a current etcd, built
+#                           into target/realclients/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,8 +58,21 @@ ensure_apt() {
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
+ensure_go_peers() {
+  command -v go >/dev/null || { say "installing Go from Debian's packages"; as_root apt-get install -y -qq golang-go >/dev/null; }
+  mkdir -p target/realclients
+  local dir name
+  for dir in tests/realclients/*/; do
+    name=$(basename "$dir")
+    # go build is incremental: a peer already built and unchanged takes a second.
+    [ -x "target/realclients/$name" ] && [ -z "$(find "$dir" -newer "target/realclients/$name" -type f)" ] && continue
+    say "building the Go peer $name (the first build downloads its modules)"
+    (cd "$dir" && go build -o "../../../target/realclients/$name" .)
+  done
+}
+
 case "${1:-web}" in
   web) ensure_wasm_target; ensure_npm_tools; ensure_wasm_bindgen; ensure_trunk ;;
-  test) ensure_wasm_target; ensure_npm_tools; ensure_apt; ensure_wasm_bindgen; ensure_trunk ;;
+  test) ensure_wasm_target; ensure_npm_tools; ensure_apt; ensure_wasm_bindgen; ensure_trunk; ensure_go_peers ;;
   *) echo "usage: scripts/setup.sh [web|test]" >&2; exit 2 ;;
 esac

@@ -9,6 +9,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+# The current etcd the store is compared with (built by scripts/setup.sh test).
+export ETCD_CURRENT_BIN=${ETCD_CURRENT_BIN:-$PWD/target/realclients/etcd}
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 passed=0

@@ -305,8 +305,10 @@ fn etcd_kvs(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// An error reply: etcd 3.4's gateway says `{"error", "code"}`, 3.5 and later `{"code", "message"}`.
 fn etcd_error(v: &Value) -> Option<String> {
-    v.get("error").map(|e| format!("error: {}", e.as_str().unwrap_or_default()))
+    let text = v.get("error").or_else(|| v.get("message").filter(|_| v.get("header").is_none()))?;
+    Some(format!("error: {}", text.as_str().unwrap_or_default()))
 }
 
 fn etcd_step(port: u16, step: &Step, marker_value: &str) -> String {
