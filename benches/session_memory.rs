@@ -19,7 +19,7 @@ fn main() {
     let load: usize =
         std::env::var("BENCH_LOAD").ok().and_then(|s| s.parse().ok()).unwrap_or(informer_playground::limits::MAX_LOAD);
     let start = resident_mib();
-    let mut s = Session::with_load(1, load);
+    let mut s = Session::with_load(1, load, informer_playground::era::Era::CURRENT);
     let built = resident_mib();
     s.apply(Action::JumpTo(10_000));
     s.apply(Action::JumpTo(5_000));

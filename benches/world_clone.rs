@@ -5,7 +5,8 @@ use std::time::Instant;
 
 fn main() {
     let n: usize = std::env::var("BENCH_PODS").ok().and_then(|s| s.parse().ok()).unwrap_or(5_000);
-    let mut world = informer_playground::world::scale_with_load(1, n).expect("world");
+    let mut world =
+        informer_playground::world::scale_with_load(1, n, informer_playground::era::Era::CURRENT).expect("world");
     world.run_until(1_000_000, |_, w| w.is_idle());
     let t = Instant::now();
     let rounds = 20;

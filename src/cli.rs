@@ -1,5 +1,6 @@
 //! The command line: runs the simulation headless and prints its trace.
 
+use informer_playground::era::Era;
 use informer_playground::i18n::{self, Lang};
 use informer_playground::scenario::{self, Scenario};
 use informer_playground::world::TraceEvent;
@@ -14,7 +15,7 @@ fn load_file(path: &str) -> Result<Scenario, String> {
 const HELP: &str = "informer-playground — the Kubernetes list-watch machinery, step by step
 
 USAGE:
-    informer-playground run <SCENARIO | FILE.json> [--seed N] [--steps N] [--json]
+    informer-playground run <SCENARIO | FILE.json> [--era 1.30|1.33|1.37] [--seed N] [--steps N] [--json]
     informer-playground list
     informer-playground validate <FILE.json>
     informer-playground schema
@@ -39,6 +40,8 @@ SCENARIOS:
                 to 5 replicas at 5 s and to 2 at 10 s
 
 OPTIONS:
+    --era E     The Kubernetes release to run in: 1.30, 1.33 or 1.37 (the current release);
+                default: the scenario's own era, else 1.37
     --seed N    Seed of the random source (backoff jitter, watch timeouts); default 1
     --steps N   Stop after N steps; default: run until the pipeline is idle (at most 100000)
     --json      One JSON object per step: step, time_ms, from, to, kind, key, rv, outcome
@@ -108,10 +111,19 @@ pub fn run(args: Vec<String>) -> i32 {
 
 struct RunArgs {
     scenario: String,
+    era: Option<Era>,
     seed: u64,
     seed_given: bool,
     steps: Option<u64>,
     json: bool,
+}
+
+fn era(value: Option<&String>) -> Result<Era, String> {
+    let value = value.ok_or("--era needs a value")?;
+    Era::parse(value).ok_or_else(|| {
+        let known: Vec<&str> = Era::ALL.iter().map(|e| e.name()).collect();
+        format!("--era takes one of {}, not {value:?}", known.join(", "))
+    })
 }
 
 fn number(flag: &str, value: Option<&String>) -> Result<u64, String> {
@@ -121,7 +133,8 @@ fn number(flag: &str, value: Option<&String>) -> Result<u64, String> {
 
 impl RunArgs {
     fn parse(args: &[String]) -> Result<Self, String> {
-        let mut parsed = RunArgs { scenario: String::new(), seed: 1, seed_given: false, steps: None, json: false };
+        let mut parsed =
+            RunArgs { scenario: String::new(), era: None, seed: 1, seed_given: false, steps: None, json: false };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
             match arg.as_str() {
@@ -130,6 +143,7 @@ impl RunArgs {
                     parsed.seed_given = true;
                 }
                 "--steps" => parsed.steps = Some(number("--steps", it.next())?),
+                "--era" => parsed.era = Some(era(it.next())?),
                 "--json" => parsed.json = true,
                 flag if flag.starts_with('-') => return Err(format!("unknown option {flag:?}")),
                 name if parsed.scenario.is_empty() => parsed.scenario = name.to_string(),
@@ -142,11 +156,16 @@ impl RunArgs {
         Ok(parsed)
     }
 
+    /// The era of a built-in run.
+    fn era(&self) -> Era {
+        self.era.unwrap_or(Era::CURRENT)
+    }
+
     /// The world to run and, for a scenario, the scenario (to judge it at the end).
     fn world(&self) -> Result<(World, Option<Scenario>), String> {
         let scenario = match self.scenario.as_str() {
-            "basic" => return world::basic(self.seed).map(|w| (w, None)).map_err(|e| e.to_string()),
-            "scale" => return world::scale(self.seed).map(|w| (w, None)).map_err(|e| e.to_string()),
+            "basic" => return world::basic(self.seed, self.era()).map(|w| (w, None)).map_err(|e| e.to_string()),
+            "scale" => return world::scale(self.seed, self.era()).map(|w| (w, None)).map_err(|e| e.to_string()),
             file if file.ends_with(".json") => load_file(file)?,
             id => scenario::library::find(id).cloned().ok_or_else(|| {
                 format!(
@@ -154,7 +173,11 @@ impl RunArgs {
                 )
             })?,
         };
-        let mut scenario = scenario;
+        let era = self.era.unwrap_or(scenario.era);
+        let mut scenario = scenario.in_era(era).ok_or_else(|| {
+            let told: Vec<String> = scenario.declared_eras().iter().map(ToString::to_string).collect();
+            format!("scenario {:?} runs in {}, not in {era}", scenario.id, told.join(", "))
+        })?;
         if self.seed_given {
             scenario.seed = self.seed;
         }

@@ -400,7 +400,7 @@ mod tests {
     use super::*;
 
     fn world() -> World {
-        let mut w = crate::world::scale(1).unwrap();
+        let mut w = crate::world::scale(1, crate::era::Era::CURRENT).unwrap();
         // Up to just before the scale-up at 5 s: three Pods running.
         w.run_until(10_000, |_, w| w.next_time().is_some_and(|t| t >= 5_000));
         w

@@ -81,6 +81,16 @@ pub enum Problem {
     IgnoredWithScenario,
     /// `from` after `to`.
     EmptyRange,
+    /// The lesson could not be built (a bundled lesson never fails: its tests build it).
+    LessonBroken {
+        why: String,
+    },
+    /// The lesson is not told in this era: it opens in its own.
+    NotInEra {
+        id: String,
+        era: String,
+        eras: Vec<String>,
+    },
 }
 
 /// A parameter the page could not use, and why.
@@ -117,6 +127,12 @@ impl Notice {
                 trf(lang, "{param} is ignored: the lesson sets its own cluster", &[("param", p)])
             }
             Problem::EmptyRange => trf(lang, "{param}: from is after to (the range is ignored)", &[("param", p)]),
+            Problem::LessonBroken { why } => trf(lang, "the lesson cannot start: {why}", &[("why", why)]),
+            Problem::NotInEra { id, era, eras } => trf(
+                lang,
+                "the lesson {id} is told in {eras}, not in {era}: it opens in its own release",
+                &[("id", &format!("{id:?}")), ("eras", &eras.join(", ")), ("era", era)],
+            ),
         }
     }
 }
@@ -355,7 +371,7 @@ mod tests {
             lang: Some(Lang::Ko),
             seed: Some(7),
             speed: Some(8),
-            inspect: Some(Stage::DeltaFifo),
+            inspect: Some(Stage::Fifo),
             present: true,
             theme: Some(Theme::Dark),
             from: Some(10),

@@ -40,6 +40,8 @@ pub enum Action {
     Filter(Option<Stage>),
     /// A console entry: a `kubectl` command line, then any manifest lines for `-f -`.
     Kubectl(String),
+    /// Run the same lesson and actions in another Kubernetes release.
+    SetEra(Era),
     /// Open a cached object (`namespace/name`) as YAML in the inspector.
     Open(String),
     /// Start a bundled scenario by id (the empty id: the default lesson).
@@ -116,12 +118,12 @@ fn kubectl_ref(kind: Kind, name: &str) -> String {
 impl Session {
     /// The default lesson: a Deployment-style controller, its Pods and a kubelet.
     pub fn new(seed: u64) -> Self {
-        Self::with_load(seed, 0)
+        Self::with_load(seed, 0, Era::CURRENT)
     }
 
-    /// The default lesson in a cluster with `load` more Pods.
-    pub fn with_load(seed: u64, load: usize) -> Self {
-        let world = world::scale_with_load(seed, load)
+    /// The default lesson in a cluster with `load` more Pods, in `era`.
+    pub fn with_load(seed: u64, load: usize, era: Era) -> Self {
+        let world = world::scale_with_load(seed, load, era)
             .or_else(|_| World::new(world::WorldConfig::new(Kind::Pod), vec![]))
             .expect("an empty world always builds");
         Session {
@@ -135,7 +137,7 @@ impl Session {
             scenario: None,
             answers: Default::default(),
             lang: Lang::En,
-            era: Era::CURRENT,
+            era,
             notices: Vec::new(),
             log: Vec::new(),
             seed,
@@ -143,26 +145,41 @@ impl Session {
         }
     }
 
-    /// A session playing a bundled scenario (the empty id: the default lesson).
+    /// A session playing a bundled scenario in its own era (the empty id: the default lesson).
     pub fn with_scenario(id: &str) -> Result<Self, String> {
-        Self::with_scenario_seed(id, None)
+        Self::lesson(id, None, None).map_err(|problem| {
+            let notice = Notice { param: "scenario".into(), problem };
+            format!("error: {}", notice.describe(Lang::En))
+        })
     }
 
-    /// A session playing a bundled scenario, with another seed if one is given.
-    fn with_scenario_seed(id: &str, seed: Option<u64>) -> Result<Self, String> {
+    /// A session playing a bundled lesson with another seed or era if given.
+    fn lesson(id: &str, seed: Option<u64>, era: Option<Era>) -> Result<Self, Problem> {
         if id.is_empty() {
-            return Ok(Self::new(seed.unwrap_or(1)));
+            return Ok(Self::with_load(seed.unwrap_or(1), 0, era.unwrap_or(Era::CURRENT)));
         }
-        let mut scenario = library::find(id).ok_or_else(|| format!("error: unknown scenario {id:?}"))?.clone();
+        let lesson = library::find(id).ok_or_else(|| Problem::UnknownScenario { id: id.into() })?;
+        let era = era.unwrap_or(lesson.era);
+        let mut scenario = lesson.in_era(era).ok_or_else(|| Problem::NotInEra {
+            id: id.into(),
+            era: era.to_string(),
+            eras: lesson.declared_eras().iter().map(ToString::to_string).collect(),
+        })?;
         if let Some(seed) = seed {
             scenario.seed = seed;
         }
-        let world = scenario.world().map_err(|e| e.to_string())?;
+        let world = scenario.world().map_err(|e| Problem::LessonBroken { why: e.to_string() })?;
         let mut session = Self::new(scenario.seed);
         session.history = History::new(world, SNAPSHOT_EVERY);
         session.seed = scenario.seed;
-        session.scenario = Some(scenario.clone());
+        session.era = era;
+        session.scenario = Some(scenario);
         Ok(session)
+    }
+
+    /// The era a link need not name: the lesson's own, or the current release.
+    fn default_era(&self) -> Era {
+        self.scenario.as_ref().and_then(|s| library::find(&s.id)).map_or(Era::CURRENT, |l| l.era)
     }
 
     /// The narration note in force at the current step, and the stage it points at.
@@ -193,15 +210,21 @@ impl Session {
     /// The state a link describes: its lesson or cluster, era, language and inspector, its
     /// actions replayed at their steps, and its step.
     pub fn from_link(link: &Link, mut notices: Vec<Notice>) -> Self {
-        let base = match &link.scenario {
-            Some(id) => Self::with_scenario_seed(id, link.seed).map_err(|_| id.clone()),
-            None => Ok(Self::with_load(link.seed.unwrap_or(1), link.objects.unwrap_or(0))),
+        let cluster = |era| Self::with_load(link.seed.unwrap_or(1), link.objects.unwrap_or(0), era);
+        let mut session = match &link.scenario {
+            Some(id) => match Self::lesson(id, link.seed, link.era) {
+                Ok(session) => session,
+                Err(problem @ Problem::NotInEra { .. }) => {
+                    notices.push(Notice { param: "era".into(), problem });
+                    Self::lesson(id, link.seed, None).unwrap_or_else(|_| cluster(Era::CURRENT))
+                }
+                Err(problem) => {
+                    notices.push(Notice { param: "scenario".into(), problem });
+                    cluster(link.era.unwrap_or(Era::CURRENT))
+                }
+            },
+            None => cluster(link.era.unwrap_or(Era::CURRENT)),
         };
-        let mut session = base.unwrap_or_else(|id| {
-            notices.push(Notice { param: "scenario".into(), problem: Problem::UnknownScenario { id } });
-            Self::with_load(link.seed.unwrap_or(1), link.objects.unwrap_or(0))
-        });
-        session.era = link.era.unwrap_or(Era::CURRENT);
         session.lang = link.lang.unwrap_or_default();
         if let Some(stage) = link.inspect {
             session.inspected = stage;
@@ -222,7 +245,7 @@ impl Session {
         let scenario_seed = self.scenario.as_ref().map(|s| s.seed);
         Link {
             scenario: self.scenario.as_ref().map(|s| s.id.clone()),
-            era: Some(self.era).filter(|e| *e != Era::CURRENT),
+            era: Some(self.era).filter(|e| *e != self.default_era()),
             step: Some(self.world().steps()).filter(|s| *s > 0),
             lang: Some(self.lang),
             seed: Some(self.seed).filter(|s| Some(*s) != scenario_seed && (scenario_seed.is_some() || *s != 1)),
@@ -282,9 +305,9 @@ impl Session {
             }
             Action::Reset => {
                 let fresh = match &self.scenario {
-                    Some(s) => Self::with_scenario_seed(&s.id, Some(self.seed))
-                        .unwrap_or_else(|_| Session::with_load(self.seed, self.load)),
-                    None => Session::with_load(self.seed, self.load),
+                    Some(s) => Self::lesson(&s.id, Some(self.seed), Some(self.era))
+                        .unwrap_or_else(|_| Session::with_load(self.seed, self.load, self.era)),
+                    None => Session::with_load(self.seed, self.load, self.era),
                 };
                 *self =
                     Session { inspected: self.inspected, filter: self.filter, lang: self.lang, era: self.era, ..fresh };
@@ -305,11 +328,23 @@ impl Session {
             Action::LoadScenario(id) => match Self::with_scenario(&id) {
                 Ok(mut next) => {
                     next.lang = self.lang;
-                    next.era = self.era;
                     *self = next;
                 }
                 Err(e) => self.message = Some(Message::Failed(e)),
             },
+            Action::SetEra(era) => {
+                // The same lesson, actions and step, in another release.
+                let mut link = self.link();
+                link.era = Some(era);
+                let mut next = Session::from_link(&link, Vec::new());
+                match next.notices.first() {
+                    Some(notice) => self.message = Some(Message::Failed(notice.describe(self.lang))),
+                    None => {
+                        (next.inspected, next.filter, next.lang) = (self.inspected, self.filter, self.lang);
+                        *self = next;
+                    }
+                }
+            }
             write => self.message = Some(self.write(write)),
         }
     }
@@ -540,7 +575,7 @@ mod tests {
         assert_eq!(s.scenario.as_ref().map(|s| s.id.as_str()), Some("list-then-watch"));
         assert_eq!(s.lang, Lang::Ko);
         s.apply(Action::LoadScenario("nope".into()));
-        assert_eq!(s.message, Some(Message::Failed(r#"error: unknown scenario "nope""#.into())));
+        assert_eq!(s.message, Some(Message::Failed(r#"error: there is no lesson "nope""#.into())));
     }
 
     #[test]
@@ -578,14 +613,14 @@ mod tests {
         s.apply(Action::Fault(Fault::DisconnectWatch));
         s.apply(Action::JumpTo(20));
         s.apply(Action::Kubectl("kubectl get pods".into()));
-        s.apply(Action::Inspect(Stage::DeltaFifo));
+        s.apply(Action::Inspect(Stage::Fifo));
         s.apply(Action::JumpTo(30));
         let query = s.link().to_query();
         let restored = Session::from_query(&query);
         assert!(restored.notices.is_empty(), "{:?}", restored.notices);
         assert_eq!(restored.world().steps(), 30);
         assert_eq!(restored.visible_trace(), s.visible_trace(), "the same steps, outcome for outcome");
-        assert_eq!(restored.inspected, Stage::DeltaFifo);
+        assert_eq!(restored.inspected, Stage::Fifo);
         assert_eq!(restored.lang, Lang::Ko);
         assert_eq!(restored.console_text(), s.console_text());
     }

@@ -13,6 +13,7 @@
 use crate::cluster::storage::{decode, prefix};
 use crate::cluster::{ApiObject, Kind, ListOptions, UserInfo};
 use crate::controller::reconciler::ReconcilerKind;
+use crate::era::Era;
 use crate::sim::{Millis, Rng};
 use crate::world::{Action, Fault, World, WorldConfig};
 use serde_json::json;
@@ -90,7 +91,8 @@ impl Plan {
         config.latency_ms = pick(&mut rng, &[0, 5, 5, 50, 300]);
         config.api.watch_cache = chance(&mut rng, 0.75);
         config.api.watch_cache_capacity = pick(&mut rng, &[3, 8, 20, 100]);
-        config.bookmark_interval_ms = pick(&mut rng, &[0, 5_000, 60_000]);
+        config.api.bookmark_frequency_ms = pick(&mut rng, &[0, 5_000, 60_000]);
+        config.era = pick(&mut rng, &Era::ALL);
         config.sync_period_ms = pick(&mut rng, &[0, 0, 7_000, 20_000, config.sync_period_ms]);
         config.controller.max_concurrent = 1 + (rng.next_u64() % 3) as usize;
         let replicas = shape == 1;

@@ -280,7 +280,7 @@ pub fn inspector(session: &Session) -> InspectorView {
                 })
                 .collect(),
         ),
-        Stage::DeltaFifo => InspectorView::Fifos(
+        Stage::Fifo => InspectorView::Fifos(
             world
                 .informers
                 .iter()
@@ -442,8 +442,8 @@ mod tests {
         let before = (log(&s, None, 5), costs(&s, 400, 40), ruler(&s));
         assert_eq!(before, (log(&s, None, 5), costs(&s, 400, 40), ruler(&s)), "the same step, the same views");
         assert_eq!(before.0[0].step, 40);
-        s.apply(Action::Inspect(Stage::DeltaFifo));
-        assert!(matches!(inspector(&s), InspectorView::Fifos(f) if f.len() == 2 && f[0].queue.name == "DeltaFIFO"));
+        s.apply(Action::Inspect(Stage::Fifo));
+        assert!(matches!(inspector(&s), InspectorView::Fifos(f) if f.len() == 2 && f[0].queue.name == "RealFIFO"));
         s.apply(Action::StepForward);
         assert_ne!(before.0, log(&s, None, 5), "a step moves the log");
         let english = log(&s, None, 40);

@@ -117,7 +117,7 @@ fn semantics_8_watch_without_rv_starts_with_synthetic_adds() {
 
 #[test]
 fn semantics_8_watch_cache_window_expires_old_resource_versions() {
-    let mut api = ApiServer::new(ApiServerConfig { watch_cache: true, watch_cache_capacity: 3 });
+    let mut api = ApiServer::new(ApiServerConfig { watch_cache: true, watch_cache_capacity: 3, ..Default::default() });
     for i in 0..6 {
         create(&mut api, cm(&format!("c{i}")));
     }
@@ -248,17 +248,80 @@ fn semantics_8_field_selectors_and_namespaces() {
 }
 
 #[test]
-fn semantics_8_bookmarks_only_when_allowed() {
+fn semantics_1_4_bookmarks_go_per_watcher_a_minute_apart_at_the_watch_cache_revision() {
     let mut api = ApiServer::default();
     create(&mut api, cm("a"));
-    let with = watch(&mut api, "2");
-    let without = api
-        .watch(&admin(), Kind::ConfigMap, &WatchOptions { resource_version: "2".into(), ..Default::default() })
-        .unwrap();
+    let opts = |bookmarks| WatchOptions {
+        resource_version: "2".into(),
+        allow_bookmarks: bookmarks,
+        timeout_secs: 300,
+        ..Default::default()
+    };
+    let with = api.watch(&admin(), Kind::ConfigMap, &opts(true)).unwrap();
+    let without = api.watch(&admin(), Kind::ConfigMap, &opts(false)).unwrap();
+    assert_eq!(api.next_bookmark_at(), Some(60_000), "about a minute after the watch starts");
     create(&mut api, ApiObject::new(Kind::Pod, "default", "p"));
-    api.send_bookmarks();
-    assert_eq!(types(&api.take_events(with)), vec![("BOOKMARK", 3)], "the Pod write moved the revision");
+    api.set_time(60_000);
+    assert_eq!(api.send_due_bookmarks(), 1);
+    assert_eq!(
+        types(&api.take_events(with)),
+        vec![("BOOKMARK", 2)],
+        "the ConfigMap cache has not seen the Pod write: a bookmark promises only its own revision"
+    );
     assert!(api.take_events(without).is_empty());
+    api.progress_notify();
+    api.set_time(120_000);
+    api.send_due_bookmarks();
+    assert_eq!(types(&api.take_events(with)), vec![("BOOKMARK", 3)], "etcd's progress notification lifted it");
+    api.set_time(240_000);
+    api.send_due_bookmarks();
+    assert_eq!(api.next_bookmark_at(), Some(298_000), "the last one 2 s before the deadline");
+}
+
+#[test]
+fn semantics_1_5_a_watch_list_streams_the_state_then_the_initial_events_end_bookmark() {
+    for watch_cache in [true, false] {
+        let mut api = ApiServer::new(ApiServerConfig { watch_cache, ..Default::default() });
+        create(&mut api, cm("b"));
+        create(&mut api, cm("a"));
+        create(&mut api, ApiObject::new(Kind::Pod, "default", "p"));
+        let opts = WatchOptions {
+            allow_bookmarks: true,
+            send_initial_events: Some(true),
+            resource_version_match: "NotOlderThan".into(),
+            ..Default::default()
+        };
+        let w = api.watch(&admin(), Kind::ConfigMap, &opts).unwrap();
+        let events = api.take_events(w);
+        assert_eq!(types(&events), vec![("ADDED", 3), ("ADDED", 2), ("BOOKMARK", 4)], "watch cache {watch_cache}");
+        assert!(matches!(events[2], WatchEvent::InitialEventsEnd(4)), "a consistent read: etcd's current revision");
+    }
+}
+
+#[test]
+fn semantics_1_5_watch_list_options_are_validated_as_upstream() {
+    let mut api = ApiServer::default();
+    let mut opts = WatchOptions { allow_bookmarks: true, send_initial_events: Some(true), ..Default::default() };
+    assert_eq!(
+        api.watch(&admin(), Kind::ConfigMap, &opts).unwrap_err().message,
+        r#"ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"#
+    );
+    opts.resource_version_match = "NotOlderThan".into();
+    let mut older = ApiServer::new(ApiServerConfig { watch_list: false, ..Default::default() });
+    let err = older.watch(&admin(), Kind::ConfigMap, &opts).unwrap_err();
+    assert_eq!(
+        (err.code, err.message.as_str()),
+        (
+            422,
+            r#"ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"#
+        )
+    );
+    let plain = WatchOptions { resource_version_match: "NotOlderThan".into(), ..Default::default() };
+    assert!(api
+        .watch(&admin(), Kind::ConfigMap, &plain)
+        .unwrap_err()
+        .message
+        .contains("resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"));
 }
 
 fn controller() -> UserInfo {

@@ -36,7 +36,7 @@ fn semantics_9_run_basic_prints_the_same_trace_twice() {
 
 #[test]
 fn json_lines_carry_every_field() {
-    let (code, out, _) = run(&["run", "basic", "--json", "--steps", "5"]);
+    let (code, out, _) = run(&["run", "basic", "--era", "1.30", "--json", "--steps", "5"]);
     assert_eq!(code, 0);
     let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
     assert_eq!(lines.len(), 5);
@@ -57,6 +57,7 @@ fn bad_arguments_exit_non_zero_with_a_clear_message() {
         (&["run", "basic", "--seed", "x"][..], "--seed takes a whole number, not \"x\""),
         (&["run", "basic", "--steps"][..], "--steps needs a value"),
         (&["run", "basic", "--fast"][..], "unknown option \"--fast\""),
+        (&["run", "basic", "--era", "1.31"][..], "--era takes one of 1.30, 1.33, 1.37, not \"1.31\""),
         (&["dance"][..], "unknown command \"dance\""),
     ] {
         let (code, out, err) = run(args);

@@ -12,19 +12,29 @@ fn every_bundled_scenario_runs_and_meets_its_expectations() {
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), all.len(), "ids are unique");
-    for s in all {
-        let (_, trace, verdicts) = scenario::run(s).unwrap_or_else(|e| panic!("{}: {e}", s.id));
-        for v in &verdicts {
-            assert!(v.met, "{}: expectation not met: {} ({})", s.id, v.expectation, v.detail);
+    let mut failures = Vec::new();
+    for lesson in all {
+        for era in lesson.declared_eras() {
+            let s = lesson.in_era(era).expect("a declared era");
+            let id = format!("{} in {era}", s.id);
+            let (_, trace, verdicts) = scenario::run(&s).unwrap_or_else(|e| panic!("{id}: {e}"));
+            for v in verdicts.iter().filter(|v| !v.met) {
+                failures.push(format!("{id}: expectation not met: {} ({})", v.expectation, v.detail));
+            }
+            for (i, note) in s.narration.iter().enumerate() {
+                if scenario::find(&note.when, &trace).is_none() {
+                    failures.push(format!("{id}: narration[{i}] never appears"));
+                }
+            }
+            for (i, q) in s.questions.iter().enumerate() {
+                if scenario::find(&q.when, &trace).is_none() {
+                    failures.push(format!("{id}: questions[{i}] never appears"));
+                }
+            }
+            assert!(!s.expect.is_empty(), "{id}: a lesson states what it shows");
         }
-        for (i, note) in s.narration.iter().enumerate() {
-            assert!(scenario::find(&note.when, &trace).is_some(), "{}: narration[{i}] never appears", s.id);
-        }
-        for (i, q) in s.questions.iter().enumerate() {
-            assert!(scenario::find(&q.when, &trace).is_some(), "{}: questions[{i}] never appears", s.id);
-        }
-        assert!(!s.expect.is_empty(), "{}: a lesson states what it shows", s.id);
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 fn error(text: &str) -> String {
@@ -287,4 +297,31 @@ fn validate_refuses_every_file_that_run_cannot_run() {
         let e = error(&text);
         assert!(e.contains(want), "expected {want:?} in {e:?}");
     }
+}
+
+#[test]
+fn a_lesson_runs_in_the_eras_it_declares_with_what_each_adds() {
+    use informer_playground::era::Era;
+    let one = Scenario::parse("lesson.json", &MINIMAL.replace(r#""run""#, r#""era": "1.30", "run""#)).unwrap();
+    assert_eq!(one.declared_eras(), vec![Era::V1_30]);
+    assert!(one.in_era(Era::V1_37).is_none(), "told in 1.30 only");
+    let two = MINIMAL.replace(
+        r#""run""#,
+        r#""era": "1.30", "eras": {"1.37": {"expect": [{"check": "requests", "verb": "LIST", "at_most": 0}]}}, "run""#,
+    );
+    let two = Scenario::parse("lesson.json", &two).unwrap();
+    assert_eq!(two.declared_eras(), vec![Era::V1_30, Era::V1_37]);
+    assert!(two.in_era(Era::V1_30).unwrap().expect.is_empty());
+    assert_eq!(two.in_era(Era::V1_37).unwrap().expect.len(), 1, "the 1.37 part adds its expectation");
+    let bad = MINIMAL.replace(r#""run""#, r#""eras": {"1.31": {}}, "run""#);
+    assert!(
+        error(&bad).starts_with("lesson.json: unknown variant `1.31`, expected one of `1.30`, `1.33`, `1.37`"),
+        "{}",
+        error(&bad)
+    );
+    let bad_part = MINIMAL.replace(
+        r#""run""#,
+        r#""eras": {"1.33": {"narration": [{"match": {"on": "nope"}, "text": {"ko": "x", "en": "x"}}]}}, "run""#,
+    );
+    assert!(error(&bad_part).starts_with(r#"lesson.json: eras["1.33"].narration[0].match.on"#), "{}", error(&bad_part));
 }

@@ -2,6 +2,7 @@
 
 use informer_playground::client::delta_fifo::DeltaType;
 use informer_playground::cluster::{ApiObject, ApiServerConfig, Kind};
+use informer_playground::era::Era;
 use informer_playground::sim::TraceKind;
 use informer_playground::world::outcome::{CallNote, Listed, Next, Outcome, ResyncOutcome};
 use informer_playground::world::{Action, Fault, HandlerConfig, Route, Tag, TraceEvent, World, WorldConfig};
@@ -19,6 +20,12 @@ fn world_with(config: WorldConfig, names: &[&str]) -> World {
 
 fn world(names: &[&str]) -> World {
     world_with(WorldConfig::new(Kind::ConfigMap), names)
+}
+
+fn world_in(era: Era, names: &[&str]) -> World {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.era = era;
+    world_with(config, names)
 }
 
 /// The store's objects as `key → rv`, to compare with the indexer.
@@ -62,7 +69,13 @@ fn delete(name: &str) -> Action {
 
 #[test]
 fn semantics_1_2_list_then_watch_hands_the_resource_version_over() {
-    let mut w = world(&["a", "b"]);
+    for era in [Era::V1_30, Era::V1_33] {
+        list_then_watch(era);
+    }
+}
+
+fn list_then_watch(era: Era) {
+    let mut w = world_in(era, &["a", "b"]);
     let trace = w.run_until_idle(500);
     let kinds: Vec<TraceKind> = trace.iter().map(|e| e.kind).collect();
     let first_list = trace
@@ -92,8 +105,8 @@ fn semantics_1_2_list_then_watch_hands_the_resource_version_over() {
         vec![
             ("user", "api-server", TraceKind::ApiWrite),
             ("api-server", "reflector", TraceKind::Added),
-            ("reflector", "delta-fifo", TraceKind::DeltaQueued),
-            ("delta-fifo", "informer", TraceKind::Pop),
+            ("reflector", "fifo", TraceKind::DeltaQueued),
+            ("fifo", "informer", TraceKind::Pop),
             ("informer", "indexer", TraceKind::IndexerWrite),
             ("informer", "handler", TraceKind::HandlerCall),
             ("handler", "workqueue", TraceKind::WorkqueueAdd),
@@ -137,7 +150,13 @@ fn semantics_9_same_seed_and_actions_give_an_identical_trace() {
 
 #[test]
 fn semantics_1_2_disconnect_resumes_from_the_last_rv_with_nothing_lost_or_repeated() {
-    let mut w = world(&["a", "b"]);
+    for era in Era::ALL {
+        disconnect_resumes(era);
+    }
+}
+
+fn disconnect_resumes(era: Era) {
+    let mut w = world_in(era, &["a", "b"]);
     let mut trace = w.run_until_idle(500);
     // Five seconds in, three writes whose events are still in flight when the connection drops.
     w.act_at(5_000, Action::Create(cm("c", "1")));
@@ -151,7 +170,7 @@ fn semantics_1_2_disconnect_resumes_from_the_last_rv_with_nothing_lost_or_repeat
     let rewatch: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::WatchRequest).collect();
     assert_eq!(rewatch.len(), 2);
     assert!(rewatch[1].rv >= 3, "the new watch starts from the last RV the reflector saw");
-    assert_eq!(w.reflector().lists, 1, "no relist");
+    assert_eq!(w.reflector().syncs, 1, "{era}: no relist");
     let calls = handler_calls(&trace);
     let mut seen = BTreeMap::new();
     for call in &calls {
@@ -169,7 +188,13 @@ fn semantics_1_2_disconnect_resumes_from_the_last_rv_with_nothing_lost_or_repeat
 
 #[test]
 fn semantics_8_restart_gives_410_then_relist_with_tombstones() {
-    let mut w = world(&["a", "b", "c"]);
+    for era in Era::ALL {
+        restart_gives_410(era);
+    }
+}
+
+fn restart_gives_410(era: Era) {
+    let mut w = world_in(era, &["a", "b", "c"]);
     let mut trace = w.run_until_idle(500);
     // A write to another resource moves the global revision past the reflector's RV (4).
     w.act_at(5_000, Action::Create(ApiObject::new(Kind::Pod, "default", "p")));
@@ -183,15 +208,22 @@ fn semantics_8_restart_gives_410_then_relist_with_tombstones() {
         (status.code, status.reason, status.message.as_str()),
         (410, "Expired", "too old resource version: 4 (5)")
     );
-    assert_eq!(w.reflector().lists, 2, "a relist after the 410");
-    let relist =
-        trace.iter().filter(|e| e.kind == TraceKind::ListRequest && e.to.name() == "api-server").nth(1).unwrap();
-    assert!(
-        trace.iter().any(|e| matches!(&e.outcome, Outcome::BackoffElapsed { stale: false, next } if matches!(next[..], [Next::List(_)]))),
-        "one backoff before the relist"
-    );
-    let Outcome::ListServed { request, .. } = &relist.outcome else { panic!("{relist:?}") };
-    assert_eq!((request.resource_version.as_str(), request.limit), ("4", 0), "relist at the last RV, no limit");
+    assert_eq!(w.reflector().syncs, 2, "{era}: a relist after the 410");
+    let relisted = trace.iter().find_map(|e| match &e.outcome {
+        Outcome::BackoffElapsed { stale: false, next } => next.first().cloned(),
+        _ => None,
+    });
+    match relisted {
+        Some(Next::List(request)) => {
+            assert!(!era.watch_list_client());
+            assert_eq!((request.resource_version.as_str(), request.limit), ("4", 0), "relist at the last RV, no limit");
+        }
+        Some(Next::Watch { resource_version, send_initial_events: true }) => {
+            assert!(era.watch_list_client());
+            assert_eq!(resource_version, "4", "a watch-list not older than the last RV");
+        }
+        other => panic!("{era}: one backoff, then the relist: {other:?}"),
+    }
     let tombstone = trace
         .iter()
         .find(|e| matches!(e.outcome, Outcome::HandlerCalled { note: CallNote::Tombstone, .. }))
@@ -223,14 +255,15 @@ fn semantics_7_compaction_with_the_watch_cache_off_gives_410_then_relist() {
 #[test]
 fn semantics_1_3_forbidden_list_backs_off_forever_then_recovers_when_granted() {
     let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.era = Era::V1_30;
     config.granted_verbs = vec!["watch".into()];
     let mut w = world_with(config, &["a"]);
     let trace = w.run_until(60, |_, w| w.reflector().lists >= 6);
     assert!(trace.iter().filter(|e| e.kind == TraceKind::RequestFailed).count() >= 5);
     assert!(w.informer().indexer.is_empty());
     let log = w.log_lines();
-    assert!(log[0].starts_with("W0101 00:00:00.010000       1 reflector.go:547] k8s.io/client-go/informers/factory.go:160: failed to list *v1.ConfigMap: configmaps is forbidden: User \"system:serviceaccount:default:playground-controller\" cannot list resource \"configmaps\" in API group \"\" at the cluster scope"), "{}", log[0]);
-    assert!(log[1].contains("reflector.go:150] k8s.io/client-go/informers/factory.go:160: Failed to watch *v1.ConfigMap: failed to list *v1.ConfigMap: configmaps is forbidden"));
+    assert!(log[0].starts_with("W0101 00:00:00.010000       1 reflector.go:547] pkg/mod/k8s.io/client-go@v0.30.14/tools/cache/reflector.go:232: failed to list *v1.ConfigMap: configmaps is forbidden: User \"system:serviceaccount:default:playground-controller\" cannot list resource \"configmaps\" in API group \"\" at the cluster scope"), "{}", log[0]);
+    assert!(log[1].contains("reflector.go:150] pkg/mod/k8s.io/client-go@v0.30.14/tools/cache/reflector.go:232: Failed to watch *v1.ConfigMap: failed to list *v1.ConfigMap: configmaps is forbidden"));
     let backoffs: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::Backoff).collect();
     assert!(backoffs.windows(2).all(|p| p[0].time_ms < p[1].time_ms));
     w.act(Action::Fault(Fault::Grant("list".into())));
@@ -239,8 +272,36 @@ fn semantics_1_3_forbidden_list_backs_off_forever_then_recovers_when_granted() {
 }
 
 #[test]
-fn semantics_1_6_and_4_resync_replays_known_objects_to_handlers_due() {
+fn semantics_1_5_with_watch_but_not_list_a_1_37_informer_syncs_by_watch_list() {
     let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.era = Era::V1_37;
+    config.granted_verbs = vec!["watch".into()];
+    let mut w = world_with(config, &["a"]);
+    w.run_until(500, |_, w| w.informer().has_synced() && w.is_idle());
+    assert_eq!(cache_state(&w), store_state(&w), "a watch-list needs only the watch verb");
+    assert_eq!((w.reflector().lists, w.log_lines().len()), (0, 1), "no LIST, only Caches populated");
+
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.era = Era::V1_37;
+    config.granted_verbs = vec!["list".into()];
+    let mut w = world_with(config, &["a"]);
+    w.run_until(200, |_, w| w.reflector().syncs >= 3);
+    let log = w.log_lines();
+    assert!(log[0].contains("reflector.go:491] \"Data couldn't be fetched in watchlist mode."), "at -v=4: {}", log[0]);
+    let error = log.iter().find(|l| l.starts_with('E')).expect("an error line");
+    assert!(error.contains(r#"reflector.go:227] "Failed to watch" err="configmaps is forbidden: User \"system:serviceaccount:default:playground-controller\" cannot watch resource \"configmaps\" in API group \"\" at the cluster scope" logger="UnhandledError" reflector="pkg/mod/k8s.io/client-go@v0.37.2/tools/cache/reflector.go:343" type="*v1.ConfigMap""#), "the watch-list fell back to LIST, which worked, then the WATCH was refused: {error}");
+}
+
+#[test]
+fn semantics_1_6_and_4_resync_replays_known_objects_to_handlers_due() {
+    for era in Era::ALL {
+        resync_replays(era);
+    }
+}
+
+fn resync_replays(era: Era) {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.era = era;
     config.sync_period_ms = 30_000;
     config.informers[0].handlers = vec![
         HandlerConfig { name: "controller".into(), resync_ms: None, route: Route::EnqueueSelf },
@@ -252,7 +313,8 @@ fn semantics_1_6_and_4_resync_replays_known_objects_to_handlers_due() {
     assert!((27_000..33_000).contains(&period), "SyncPeriod jittered in [0.9, 1.1): {period}");
     let trace = w.run_until(200, |e, _| e.time_ms > period && e.kind == TraceKind::WorkqueueDone);
     let resync = trace.iter().find(|e| e.has(Tag::Resync) && e.kind == TraceKind::Resync).expect("a resync");
-    assert_eq!(resync.outcome, Outcome::Resync(ResyncOutcome::Queued { deltas: 2 }));
+    let expected = if era == Era::V1_37 { ResyncOutcome::SyncAll } else { ResyncOutcome::Queued { deltas: 2 } };
+    assert_eq!(resync.outcome, Outcome::Resync(expected), "{era}");
     let calls = handler_calls(&trace);
     assert!(calls.iter().all(|c| c.0 == "controller.OnUpdate"), "a sync reaches only handlers due: {calls:?}");
     assert!(trace.iter().any(|e| matches!(e.outcome, Outcome::HandlerCalled { note: CallNote::ResyncSameRv, .. })));
@@ -260,7 +322,7 @@ fn semantics_1_6_and_4_resync_replays_known_objects_to_handlers_due() {
 
 #[test]
 fn semantics_2_3_deltas_of_one_key_are_popped_together() {
-    let mut w = world(&["a"]);
+    let mut w = world_in(Era::V1_30, &["a"]);
     w.run_until_idle(500);
     w.act(update(&w, "a", "1"));
     w.run_until(1, |_, _| false);
@@ -278,6 +340,25 @@ fn semantics_2_3_deltas_of_one_key_are_popped_together() {
         "{pops:?}"
     );
     assert!(w.informer().indexer.is_empty());
+
+    // From 1.33 the RealFIFO pops each delta on its own.
+    let mut w = world_in(Era::V1_33, &["a"]);
+    w.run_until_idle(500);
+    w.act(update(&w, "a", "1"));
+    w.run_until(1, |_, _| false);
+    let a = update(&w, "a", "2");
+    w.act(a);
+    w.run_until(1, |_, _| false);
+    w.act(delete("a"));
+    let trace = w.run_until_idle(200);
+    let pops: Vec<Vec<DeltaType>> = trace
+        .iter()
+        .filter_map(|e| match &e.outcome {
+            Outcome::Popped { deltas, .. } => Some(deltas.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(pops, vec![vec![Updated], vec![Updated], vec![Deleted]]);
 }
 
 #[test]
@@ -293,15 +374,30 @@ fn drop_next_event_loses_a_notification_while_the_cache_stays_right() {
 }
 
 #[test]
-fn semantics_8_bookmarks_advance_a_quiet_watch() {
-    let mut w = world(&["a"]);
-    w.run_until_idle(500);
-    w.act(Action::Create(ApiObject::new(Kind::Pod, "default", "p")));
-    w.run_until_idle(100);
-    assert_eq!(w.reflector().last_sync_resource_version, "2");
-    let trace = w.run_until(100, |e, _| e.kind == TraceKind::Bookmark && e.to.name() == "reflector");
-    assert_eq!(trace.last().unwrap().rv, 3);
-    assert_eq!(w.reflector().last_sync_resource_version, "3", "a Pod write moved the RV; the bookmark carries it");
+fn semantics_1_4_a_quiet_watch_s_bookmark_carries_its_cache_revision_until_etcd_reports_progress() {
+    for era in Era::ALL {
+        let mut w = world_in(era, &["a"]);
+        w.run_until_idle(500);
+        w.act(Action::Create(ApiObject::new(Kind::Pod, "default", "p")));
+        w.run_until_idle(100);
+        assert_eq!(w.reflector().last_sync_resource_version, "2");
+        let trace = w.run_until(100, |e, _| e.kind == TraceKind::Bookmark && e.to.name() == "reflector");
+        let first = trace.last().unwrap();
+        assert!(
+            (60_000..62_000).contains(&first.time_ms),
+            "{era}: about a minute after the watch began: {}",
+            first.time_ms
+        );
+        assert_eq!(first.rv, 2, "{era}: the ConfigMap cache never saw the Pod write");
+        let trace = w.run_until(500, |e, _| e.kind == TraceKind::Bookmark && e.to.name() == "reflector" && e.rv == 3);
+        let lifted = trace.last().unwrap();
+        assert!(
+            lifted.time_ms >= 600_000,
+            "{era}: only after etcd's progress notification (10 min): {}",
+            lifted.time_ms
+        );
+        assert_eq!(w.reflector().last_sync_resource_version, "3");
+    }
 }
 
 #[test]
@@ -357,7 +453,7 @@ fn world_snapshots_thin_out_with_age_and_far_jumps_still_replay_exactly() {
 fn semantics_8_latency_delays_a_watch_stream_but_never_reorders_it() {
     // The default lesson; a label written under 5 s of latency, then a delete once latency is
     // back to 0: the MODIFIED must still arrive before the DELETED that followed it.
-    let mut w = informer_playground::world::scale(1).unwrap();
+    let mut w = informer_playground::world::scale(1, Era::CURRENT).unwrap();
     w.run_until(120, |_, _| false);
     let pod = w.informer_for(Kind::Pod).unwrap().informer.indexer.objects().next().unwrap().clone();
     let name = pod.metadata.name.clone();
@@ -414,6 +510,6 @@ fn semantics_7_8_a_resumed_watch_whose_prev_kv_was_compacted_ends_with_an_intern
         "{}",
         status.message
     );
-    assert_eq!(w.reflector().lists, 2, "a relist after the error");
+    assert_eq!(w.reflector().syncs, 2, "a relist after the error");
     assert_eq!(cache_state(&w), store_state(&w), "the relist's tombstone removes the deleted object");
 }

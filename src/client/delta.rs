@@ -5,7 +5,8 @@
 
 use crate::cluster::{ApiObject, Shared};
 
-/// The kinds of change a delta records (§2.1). Informers always emit `Replaced` on relist.
+/// The kinds of change a delta records (§2.1). Informers emit `Replaced` on relist; a bare
+/// DeltaFIFO emits `Sync` there unless told otherwise (`EmitDeltaTypeReplaced`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum DeltaType {
     Added,
@@ -13,7 +14,7 @@ pub enum DeltaType {
     Deleted,
     Replaced,
     Sync,
-    /// Atomic RealFIFO (client-go ≥ 1.36): a whole relist as one delta.
+    /// Atomic RealFIFO (client-go ≥ 1.36, `AtomicFIFO`): a whole relist as one delta.
     ReplacedAll,
     /// Atomic RealFIFO: a resync of every known object as one delta.
     SyncAll,
@@ -46,14 +47,25 @@ pub enum DeltaObject {
         key: String,
         obj: Option<Shared>,
     },
+    /// `ReplacedAllInfo`: a whole relist in one delta (atomic RealFIFO).
+    All {
+        objects: Vec<Shared>,
+        resource_version: i64,
+    },
+    /// `SyncAllInfo` (resourceVersion 0) or `BookmarkInfo`: no object, at most a resourceVersion.
+    Marker {
+        resource_version: i64,
+    },
 }
 
 impl DeltaObject {
     /// The key (`KeyOf`): a tombstone's own key, else `namespace/name`.
+    /// `All` and `Marker` have no key.
     pub fn key(&self) -> String {
         match self {
             DeltaObject::Object(o) => o.key(),
             DeltaObject::Tombstone { key, .. } => key.clone(),
+            DeltaObject::All { .. } | DeltaObject::Marker { .. } => String::new(),
         }
     }
 
@@ -62,6 +74,7 @@ impl DeltaObject {
         match self {
             DeltaObject::Object(o) => Some(o),
             DeltaObject::Tombstone { obj, .. } => obj.as_ref(),
+            DeltaObject::All { .. } | DeltaObject::Marker { .. } => None,
         }
     }
 
@@ -70,6 +83,7 @@ impl DeltaObject {
         match self {
             DeltaObject::Object(o) => Some(o),
             DeltaObject::Tombstone { obj, .. } => obj.as_deref(),
+            DeltaObject::All { .. } | DeltaObject::Marker { .. } => None,
         }
     }
 
@@ -78,7 +92,10 @@ impl DeltaObject {
     }
 
     pub fn resource_version(&self) -> i64 {
-        self.object().map_or(0, ApiObject::resource_version)
+        match self {
+            DeltaObject::All { resource_version, .. } | DeltaObject::Marker { resource_version } => *resource_version,
+            _ => self.object().map_or(0, ApiObject::resource_version),
+        }
     }
 }
 
@@ -92,4 +109,14 @@ pub struct Delta {
 pub trait KnownObjects {
     fn list_keys(&self) -> Vec<String>;
     fn get_by_key(&self, key: &str) -> Option<&Shared>;
+}
+
+impl Delta {
+    /// `PopBatch` batches only deltas about one object (`batchable`).
+    pub fn is_batchable(&self) -> bool {
+        matches!(
+            self.kind,
+            DeltaType::Sync | DeltaType::Replaced | DeltaType::Added | DeltaType::Updated | DeltaType::Deleted
+        )
+    }
 }

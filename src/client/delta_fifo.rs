@@ -20,17 +20,38 @@ use super::queue::{entry, Popped, Queue, QueueView, Queued};
 use crate::cluster::Shared;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DeltaFifo {
     items: BTreeMap<String, Vec<Delta>>,
     queue: VecDeque<String>,
     populated: bool,
     initial_population_count: usize,
+    /// `EmitDeltaTypeReplaced`: informers set it; a bare DeltaFIFO queues `Sync` on Replace.
+    emit_replaced: bool,
+}
+
+impl Default for DeltaFifo {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl DeltaFifo {
+    /// The DeltaFIFO an informer makes (`EmitDeltaTypeReplaced: true`).
     pub fn new() -> Self {
-        Self::default()
+        DeltaFifo {
+            items: BTreeMap::new(),
+            queue: VecDeque::new(),
+            populated: false,
+            initial_population_count: 0,
+            emit_replaced: true,
+        }
+    }
+
+    /// A bare `NewDeltaFIFOWithOptions` without `EmitDeltaTypeReplaced`: a relist's objects
+    /// are queued as `Sync`, kept only for backwards compatibility upstream.
+    pub fn bare() -> Self {
+        DeltaFifo { emit_replaced: false, ..Self::new() }
     }
 
     /// `queueActionLocked`: append, dedup, and queue the key if it was not waiting.
@@ -90,8 +111,9 @@ impl Queue for DeltaFifo {
 
     fn replace(&mut self, list: Vec<Shared>, _resource_version: i64, known: &dyn KnownObjects) -> Queued {
         let keys: BTreeSet<String> = list.iter().map(|o| o.key()).collect();
+        let kind = if self.emit_replaced { DeltaType::Replaced } else { DeltaType::Sync };
         for obj in list {
-            self.queue_action(DeltaType::Replaced, DeltaObject::Object(obj));
+            self.queue_action(kind, DeltaObject::Object(obj));
         }
         // Queued keys the list no longer has (Go iterates a map here: we sort, §9.1).
         let mut queued_deletions = 0;
@@ -259,6 +281,13 @@ mod tests {
         assert!(!first.has_synced());
         assert!(std::iter::from_fn(|| first.pop()).all(|p| p.is_in_initial_list));
         assert!(first.has_synced());
+    }
+
+    #[test]
+    fn semantics_2_1_a_bare_delta_fifo_queues_sync_on_replace() {
+        let mut f = DeltaFifo::bare();
+        f.replace(vec![obj("a", 1)], 1, &Known::default());
+        assert_eq!(kinds(&f.pop().unwrap()), vec![DeltaType::Sync], "informers set EmitDeltaTypeReplaced instead");
     }
 
     #[test]

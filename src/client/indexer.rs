@@ -25,6 +25,11 @@ pub enum IndexFunc {
     /// controller-runtime's `IndexField` (semantics §6): for the value v at a field path,
     /// `<namespace>/v` and `__all_namespaces/v`.
     Field(String),
+    /// Several values per object: the UID of every owner (what the ReplicaSet controller's
+    /// `controllerUIDIndex` and many operators index by).
+    OwnerUids,
+    /// Several values per object: `key=value` for every label.
+    LabelPairs,
 }
 
 impl IndexFunc {
@@ -36,6 +41,8 @@ impl IndexFunc {
                 Some(v) => vec![format!("{}/{v}", obj.metadata.namespace), format!("__all_namespaces/{v}")],
                 None => vec![],
             },
+            IndexFunc::OwnerUids => obj.metadata.owner_references.iter().map(|r| r.uid.clone()).collect(),
+            IndexFunc::LabelPairs => obj.metadata.labels.iter().map(|(k, v)| format!("{k}={v}")).collect(),
         }
     }
 }
@@ -221,6 +228,11 @@ impl Indexer {
     pub fn last_store_sync_resource_version(&self) -> i64 {
         self.last_rv
     }
+
+    /// `Bookmark` (client-go ≥ 1.36, atomic RealFIFO): the store has seen up to `rv`.
+    pub fn bookmark(&mut self, rv: i64) {
+        self.last_rv = self.last_rv.max(rv);
+    }
 }
 
 impl KnownObjects for Indexer {
@@ -265,6 +277,32 @@ mod tests {
         assert_eq!(ix.by_index("nope", "x").unwrap_err(), "nope", "the error names the missing index");
         ix.list();
         assert_eq!(ix.last_scanned, 3);
+    }
+
+    #[test]
+    fn semantics_3_an_index_function_may_give_several_values_per_object() {
+        let mut ix = Indexer::new();
+        ix.add_indexers(vec![("owner".into(), IndexFunc::OwnerUids), ("labels".into(), IndexFunc::LabelPairs)])
+            .unwrap();
+        let mut p = pod("a", "p1", "n1").with_label("app", "web").with_label("tier", "front");
+        for (name, uid) in [("rs-1", "u1"), ("rs-2", "u2")] {
+            p.metadata.owner_references.push(crate::cluster::api_object::OwnerReference {
+                api_version: "apps/v1".into(),
+                kind: "ReplicaSet".into(),
+                name: name.into(),
+                uid: uid.into(),
+                controller: None,
+            });
+        }
+        ix.update(p.clone());
+        assert_eq!(ix.index_keys("owner", "u1").unwrap(), vec!["a/p1"]);
+        assert_eq!(ix.index_keys("owner", "u2").unwrap(), vec!["a/p1"]);
+        assert_eq!(ix.list_index_func_values("labels"), vec!["app=web", "tier=front"]);
+        p.metadata.owner_references.pop();
+        p.metadata.labels.remove("tier");
+        ix.update(p);
+        assert!(ix.index_keys("owner", "u2").unwrap().is_empty(), "a value the object no longer gives is dropped");
+        assert_eq!(ix.list_index_func_values("labels"), vec!["app=web"]);
     }
 
     #[test]

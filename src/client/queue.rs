@@ -72,6 +72,9 @@ pub trait Queue: std::fmt::Debug {
     fn pop_batch(&mut self, _max: usize) -> Option<Popped> {
         self.pop()
     }
+    /// The informer finished processing what it popped last (an atomic RealFIFO counts the
+    /// initial list only then).
+    fn processed(&mut self) {}
     fn has_synced(&self) -> bool;
     /// Entries waiting: keys (DeltaFIFO) or deltas (RealFIFO).
     fn len(&self) -> usize;

@@ -121,15 +121,39 @@ pub struct Listener {
     pub delivered: u64,
 }
 
-/// What one applied delta did.
+/// Handler calls one apply made, by function.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Calls {
+    pub add: usize,
+    pub update: usize,
+    pub delete: usize,
+}
+
+impl Calls {
+    fn count(&mut self, call: HandlerFn) {
+        match call {
+            HandlerFn::OnAdd => self.add += 1,
+            HandlerFn::OnUpdate => self.update += 1,
+            HandlerFn::OnDelete => self.delete += 1,
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.add + self.update + self.delete
+    }
+}
+
+/// What one applied delta (or batch) did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Applied {
     pub key: String,
     pub rv: i64,
     /// The indexer write.
     pub write: IndexerWrite,
-    /// The handler function notified, if any.
+    /// The handler function notified, if exactly one delta of one object was applied.
     pub call: Option<HandlerFn>,
+    /// Every handler call, counted (several for `ReplacedAll`, `SyncAll` and batches).
+    pub calls: Calls,
     /// Listeners that received a notification, and whether each was idle (empty buffer).
     pub notified: Vec<(usize, bool)>,
 }
@@ -142,6 +166,14 @@ pub struct SharedInformer {
     pub listeners: Vec<Listener>,
     resync_check_period: Millis,
     started: bool,
+}
+
+/// What distributing one apply's notifications did.
+#[derive(Default)]
+struct Notified {
+    calls: Calls,
+    last: Option<HandlerFn>,
+    listeners: Vec<(usize, bool)>,
 }
 
 /// `determineResyncPeriod`.
@@ -232,48 +264,124 @@ impl SharedInformer {
         any
     }
 
-    /// Applies one delta of a popped item (`processDeltas`) and distributes the notification.
+    /// Applies one delta of a popped item (`processDeltas`) and distributes what it tells.
     pub fn process_delta(&mut self, delta: Delta, is_in_initial_list: bool) -> Applied {
         let key = delta.object.key();
         let rv = delta.object.resource_version();
-        let (write, notification, sync) = match (delta.kind, delta.object) {
+        let mut out = Notified::default();
+        let write = match (delta.kind, delta.object) {
+            (DeltaType::ReplacedAll, DeltaObject::All { objects, resource_version }) => {
+                self.replace_all(objects, resource_version, is_in_initial_list, &mut out);
+                IndexerWrite::Replace
+            }
+            (DeltaType::SyncAll, _) => {
+                let all: Vec<Shared> = self.indexer.shared().cloned().collect();
+                for obj in all {
+                    self.distribute(Notification::Update { old: obj.clone(), new: obj }, true, &mut out);
+                }
+                IndexerWrite::None
+            }
+            (DeltaType::Bookmark, object) => {
+                self.indexer.bookmark(object.resource_version());
+                IndexerWrite::None
+            }
             (DeltaType::Deleted, object) => {
                 self.indexer.delete(&key);
-                (IndexerWrite::Delete, Notification::Delete(object), false)
+                self.distribute(Notification::Delete(object), false, &mut out);
+                IndexerWrite::Delete
             }
-            (_, DeltaObject::Object(obj)) => match self.indexer.get_shared(&key).cloned() {
-                Some(old) => {
-                    self.indexer.update(obj.clone());
-                    let sync = old.metadata.resource_version == obj.metadata.resource_version;
-                    (IndexerWrite::Update, Notification::Update { old, new: obj }, sync)
-                }
-                None => {
-                    self.indexer.update(obj.clone());
-                    (IndexerWrite::Add, Notification::Add { obj, is_in_initial_list }, false)
-                }
-            },
-            (_, tombstone) => (IndexerWrite::None, Notification::Delete(tombstone), false),
+            (_, DeltaObject::Object(obj)) => self.add_or_update(obj, is_in_initial_list, &mut out),
+            // A tombstone, a list or a marker under a type that never carries one.
+            (_, _) => IndexerWrite::None,
         };
-        let call = Some(notification.call());
-        let notified = self.distribute(notification, sync);
-        Applied { key, rv, write, call, notified }
+        let call = if out.calls.total() == 1 && !key.is_empty() { out.last } else { None };
+        Applied { key, rv, write, call, calls: out.calls, notified: out.listeners }
+    }
+
+    /// `processDeltasInBatch`: deltas of distinct keys written to the indexer as one
+    /// transaction, then each handler call in order.
+    pub fn process_batch(&mut self, deltas: Vec<Delta>, is_in_initial_list: bool) -> Applied {
+        let key = deltas.first().map(|d| d.object.key()).unwrap_or_default();
+        let rv = deltas.iter().map(|d| d.object.resource_version()).max().unwrap_or(0);
+        let mut merged =
+            Applied { key, rv, write: IndexerWrite::None, call: None, calls: Calls::default(), notified: vec![] };
+        for delta in deltas {
+            let one = self.process_delta(delta, is_in_initial_list);
+            merged.calls.add += one.calls.add;
+            merged.calls.update += one.calls.update;
+            merged.calls.delete += one.calls.delete;
+            for (l, idle) in one.notified {
+                if !merged.notified.iter().any(|(m, _)| *m == l) {
+                    merged.notified.push((l, idle));
+                }
+            }
+        }
+        merged
+    }
+
+    /// `Sync`, `Replaced`, `Added`, `Updated`: an update of a known key, else an add.
+    fn add_or_update(&mut self, obj: Shared, is_in_initial_list: bool, out: &mut Notified) -> IndexerWrite {
+        let key = obj.key();
+        match self.indexer.get_shared(&key).cloned() {
+            Some(old) => {
+                self.indexer.update(obj.clone());
+                let sync = old.metadata.resource_version == obj.metadata.resource_version;
+                self.distribute(Notification::Update { old, new: obj }, sync, out);
+                IndexerWrite::Update
+            }
+            None => {
+                self.indexer.update(obj.clone());
+                self.distribute(Notification::Add { obj, is_in_initial_list }, false, out);
+                IndexerWrite::Add
+            }
+        }
+    }
+
+    /// `processReplacedAllInfo`: the indexer replaced first, then `OnDelete` with a tombstone
+    /// for every key the list no longer has (in key order), then an update or add per listed
+    /// object in list order.
+    fn replace_all(&mut self, objects: Vec<Shared>, rv: i64, is_in_initial_list: bool, out: &mut Notified) {
+        let listed: std::collections::BTreeSet<String> = objects.iter().map(|o| o.key()).collect();
+        let gone: Vec<DeltaObject> = self
+            .indexer
+            .shared()
+            .filter(|o| !listed.contains(&o.key()))
+            .map(|o| DeltaObject::Tombstone { key: o.key(), obj: Some(o.clone()) })
+            .collect();
+        let replacements: Vec<Notification> = objects
+            .iter()
+            .map(|obj| match self.indexer.get_shared(&obj.key()) {
+                Some(old) => Notification::Update { old: old.clone(), new: obj.clone() },
+                None => Notification::Add { obj: obj.clone(), is_in_initial_list },
+            })
+            .collect();
+        self.indexer.replace(objects, rv);
+        for tombstone in gone {
+            self.distribute(Notification::Delete(tombstone), false, out);
+        }
+        for n in replacements {
+            let sync = matches!(&n, Notification::Update { old, new } if old.metadata.resource_version == new.metadata.resource_version);
+            self.distribute(n, sync, out);
+        }
     }
 
     /// `processor.distribute`: a sync goes only to listeners that are syncing.
-    fn distribute(&mut self, notification: Notification, sync: bool) -> Vec<(usize, bool)> {
+    fn distribute(&mut self, notification: Notification, sync: bool, out: &mut Notified) {
+        out.calls.count(notification.call());
+        out.last = Some(notification.call());
         let initial = matches!(notification, Notification::Add { is_in_initial_list: true, .. });
-        let mut notified = Vec::new();
         for (i, l) in self.listeners.iter_mut().enumerate() {
             if sync && !l.syncing {
                 continue;
             }
-            notified.push((i, l.buffer.is_empty()));
+            if !out.listeners.iter().any(|(m, _)| *m == i) {
+                out.listeners.push((i, l.buffer.is_empty()));
+            }
             if initial {
                 l.initial_undelivered += 1;
             }
             l.buffer.push_back(notification.clone());
         }
-        notified
     }
 
     /// The listener's run loop takes its next notification to call the handler with.
@@ -391,5 +499,68 @@ mod tests {
         assert!(!inf.handler_has_synced(late));
         assert_eq!(drain(&mut inf, late), vec!["OnAdd", "OnAdd"]);
         assert!(inf.handler_has_synced(late));
+    }
+
+    #[test]
+    fn semantics_2_4_replaced_all_replaces_the_indexer_then_deletes_first_then_updates_and_adds() {
+        let mut inf = SharedInformer::new(0, Box::new(crate::client::real_fifo::RealFifo::atomic()));
+        let h = inf.add_event_handler("h", 0, 0);
+        inf.process_delta(delta(DeltaType::Added, obj("kept", 1)), false);
+        inf.process_delta(delta(DeltaType::Added, obj("gone", 2)), false);
+        drain(&mut inf, h);
+        let all = Delta {
+            kind: DeltaType::ReplacedAll,
+            object: DeltaObject::All { objects: vec![obj("new", 5), obj("kept", 4)], resource_version: 9 },
+        };
+        let applied = inf.process_delta(all, false);
+        assert_eq!(applied.write, IndexerWrite::Replace);
+        assert_eq!(applied.calls, Calls { add: 1, update: 1, delete: 1 });
+        assert_eq!(applied.call, None, "several calls: no single one");
+        let calls: Vec<_> = std::iter::from_fn(|| inf.next_notification(h)).map(|n| (n.name(), n.key())).collect();
+        assert_eq!(
+            calls,
+            vec![("OnDelete", "ns/gone".into()), ("OnAdd", "ns/new".into()), ("OnUpdate", "ns/kept".into())]
+        );
+        assert_eq!(inf.indexer.last_store_sync_resource_version(), 9);
+        assert_eq!(inf.indexer.keys().collect::<Vec<_>>(), vec!["ns/kept", "ns/new"]);
+    }
+
+    #[test]
+    fn semantics_2_4_sync_all_updates_every_cached_object_for_syncing_handlers_only() {
+        let mut inf = SharedInformer::new(10_000, Box::new(crate::client::real_fifo::RealFifo::atomic()));
+        let syncing = inf.add_event_handler("syncing", 10_000, 0);
+        let never = inf.add_event_handler("never", 0, 0);
+        inf.start(0);
+        inf.process_delta(delta(DeltaType::Added, obj("a", 1)), false);
+        inf.process_delta(delta(DeltaType::Added, obj("b", 2)), false);
+        drain(&mut inf, syncing);
+        drain(&mut inf, never);
+        assert!(inf.should_resync(10_000));
+        let applied = inf.process_delta(
+            Delta { kind: DeltaType::SyncAll, object: DeltaObject::Marker { resource_version: 0 } },
+            false,
+        );
+        assert_eq!(applied.calls.update, 2);
+        assert_eq!(drain(&mut inf, syncing), vec!["OnUpdate", "OnUpdate"]);
+        assert!(drain(&mut inf, never).is_empty());
+    }
+
+    #[test]
+    fn semantics_2_4_a_batch_is_one_apply_with_every_call_counted() {
+        let mut inf = SharedInformer::new(0, Box::new(crate::client::real_fifo::RealFifo::atomic()));
+        let h = inf.add_event_handler("h", 0, 0);
+        inf.process_delta(delta(DeltaType::Added, obj("a", 1)), false);
+        drain(&mut inf, h);
+        let applied = inf.process_batch(
+            vec![
+                delta(DeltaType::Updated, obj("a", 2)),
+                delta(DeltaType::Added, obj("b", 3)),
+                Delta { kind: DeltaType::Deleted, object: DeltaObject::Object(obj("c", 4)) },
+            ],
+            false,
+        );
+        assert_eq!(applied.calls, Calls { add: 1, update: 1, delete: 1 });
+        assert_eq!(applied.notified, vec![(h, true)]);
+        assert_eq!(drain(&mut inf, h), vec!["OnUpdate", "OnAdd", "OnDelete"]);
     }
 }

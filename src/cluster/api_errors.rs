@@ -79,6 +79,11 @@ impl Status {
             "" => kind.name().to_string(),
             g => format!("{}.{g}", kind.name()),
         };
+        Self::invalid_qualified(&qualified, name, detail)
+    }
+
+    /// `NewInvalid` for a group-qualified kind given as text (`ListOptions.meta.k8s.io`).
+    pub fn invalid_qualified(qualified: &str, name: &str, detail: String) -> Self {
         Self::new(422, "Invalid", format!("{qualified} {name:?} is invalid: {detail}"))
     }
 

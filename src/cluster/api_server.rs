@@ -28,6 +28,7 @@ use super::storage::{self, current, decode, decode_continue, list_from_etcd, pre
 use super::watch::{ApiWatchId, Filter, WatchEvent, Watcher};
 use super::watch_cache::{WatchCache, DEFAULT_CAPACITY};
 
+use super::request::NOT_OLDER_THAN;
 pub use super::request::{ListOptions, ListResponse, WatchOptions};
 pub use super::storage::storage_key;
 
@@ -35,13 +36,58 @@ pub use super::storage::storage_key;
 pub struct ApiServerConfig {
     /// Serve LIST `"0"`/N and WATCH from the watch cache (upstream default: true).
     pub watch_cache: bool,
-    /// Events kept in each resource's watch cache window (upstream starts at 100).
+    /// Events each resource's watch cache window starts with and never shrinks below
+    /// (upstream: 100; it doubles while its oldest event is younger than 75 s).
     pub watch_cache_capacity: usize,
+    /// The `WatchList` feature gate: WATCH accepts `sendInitialEvents` (from 1.34).
+    pub watch_list: bool,
+    /// How often a watcher gets a bookmark (`defaultBookmarkFrequency`: a minute; 0: never).
+    pub bookmark_frequency_ms: u64,
 }
 
 impl Default for ApiServerConfig {
     fn default() -> Self {
-        ApiServerConfig { watch_cache: true, watch_cache_capacity: DEFAULT_CAPACITY }
+        ApiServerConfig {
+            watch_cache: true,
+            watch_cache_capacity: DEFAULT_CAPACITY,
+            watch_list: true,
+            bookmark_frequency_ms: 60_000,
+        }
+    }
+}
+
+/// `validateWatchOptions` (apimachinery `apis/meta/internalversion/validation`): what a
+/// WATCH may combine with `sendInitialEvents` and `resourceVersionMatch`.
+fn validate_watch_options(opts: &WatchOptions, watch_list: bool) -> Result<(), Status> {
+    let mut errs = Vec::new();
+    let matching = opts.resource_version_match.as_str();
+    if opts.send_initial_events.is_some() {
+        if matching != NOT_OLDER_THAN {
+            errs.push(format!(
+                "resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to {NOT_OLDER_THAN}"
+            ));
+        }
+        if !watch_list {
+            errs.push(
+                "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"
+                    .into(),
+            );
+        }
+    }
+    if !matching.is_empty() {
+        if opts.send_initial_events.is_none() {
+            errs.push("resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided".into());
+        }
+        if matching != NOT_OLDER_THAN {
+            errs.push(format!(
+                "resourceVersionMatch: Unsupported value: {matching:?}: supported values: \"{NOT_OLDER_THAN}\""
+            ));
+        }
+    }
+    match errs.len() {
+        0 => Ok(()),
+        1 => Err(Status::invalid_qualified("ListOptions.meta.k8s.io", "", errs.remove(0))),
+        _ => Err(Status::invalid_qualified("ListOptions.meta.k8s.io", "", format!("[{}]", errs.join(", ")))),
     }
 }
 
@@ -348,11 +394,25 @@ impl ApiServer {
             fields: FieldSelector::parse(&opts.field_selector, kind)?,
         };
         self.authorize(user, "watch", kind, "", opts.namespace.as_deref().unwrap_or(""), filter.fields.single_name())?;
-        let start = match parse_rv(&opts.resource_version)? {
-            Rv::Unset | Rv::Any => WatchStart::CurrentState,
-            Rv::AtLeast(n) => WatchStart::After(n),
+        validate_watch_options(opts, self.config.watch_list)?;
+        let rv = parse_rv(&opts.resource_version)?;
+        let start = match (opts.send_initial_events, rv) {
+            // A watch-list: the state at least as fresh as asked (RV "" is a consistent read:
+            // etcd's current revision), then the bookmark that ends the initial events.
+            (Some(true), Rv::AtLeast(n)) if n > self.store.revision() => {
+                return Err(Status::too_large_resource_version(n, self.store.revision()))
+            }
+            (Some(true), _) => WatchStart::InitialEvents,
+            (Some(false), Rv::Unset | Rv::Any) => WatchStart::After(self.store.revision()),
+            (None, Rv::Unset | Rv::Any) => WatchStart::CurrentState,
+            (_, Rv::AtLeast(n)) => WatchStart::After(n),
         };
-        Ok(self.cacher.open(&mut self.store, &mut self.metrics, filter, start, opts.allow_bookmarks, &user.name))
+        let now = self.now_ms;
+        let deadline = if opts.timeout_secs > 0 { now + opts.timeout_secs * 1000 } else { 0 };
+        let watch =
+            self.cacher.open(&mut self.store, &mut self.metrics, filter, start, opts.allow_bookmarks, &user.name);
+        self.cacher.schedule_bookmarks(watch, now, deadline, self.config.bookmark_frequency_ms);
+        Ok(watch)
     }
 
     /// Takes the events waiting in a watch stream. A stream that was closed (by an error,
@@ -380,9 +440,19 @@ impl ApiServer {
         self.cacher.watchers()
     }
 
-    /// Sends a bookmark to every open cache watcher that allows bookmarks (§1.4).
-    pub fn send_bookmarks(&mut self) {
-        self.cacher.send_bookmarks(&self.store, &mut self.metrics);
+    /// Sends the bookmarks due now (§1.4); returns how many.
+    pub fn send_due_bookmarks(&mut self) -> usize {
+        self.cacher.send_due_bookmarks(self.now_ms, self.config.bookmark_frequency_ms, &mut self.metrics)
+    }
+
+    /// When the next bookmark is due, if any watcher waits for one.
+    pub fn next_bookmark_at(&self) -> Option<u64> {
+        self.cacher.next_bookmark_at()
+    }
+
+    /// etcd's progress notification reaches the watch caches: they learn its revision.
+    pub fn progress_notify(&mut self) {
+        self.cacher.progress_notify(&self.store);
     }
 
     /// Objects of a kind currently stored.

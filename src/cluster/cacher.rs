@@ -9,6 +9,13 @@
 //!   when it starts below the compaction point.
 //! - A watch from N is served from the cache's window; below it, the stream's only event is
 //!   `ERROR 410 Expired: too old resource version: N (M)`.
+//! - A watch-list (`sendInitialEvents=true`) gets the current state as ADDED events, then a
+//!   bookmark annotated `k8s.io/initial-events-end` at the revision that state was read at
+//!   (a consistent read first lifts the cache to etcd's revision), then changes.
+//! - Bookmarks go per watcher (`cache_watcher.go: nextBookmarkTime`): about a minute after the
+//!   watch starts and every minute after, and 2 s before its deadline, carrying the cache's
+//!   revision — which moves only with its own resource's events and etcd's progress
+//!   notifications (every 10 minutes by default). A bookmark promises no more than that.
 //! - A restart drops every stream and re-initialises the caches from a LIST at the current
 //!   revision.
 //!
@@ -27,9 +34,15 @@ use std::collections::BTreeMap;
 /// resourceVersion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WatchStart {
+    /// Synthetic ADDED events for the current state (RV unset or `"0"`).
     CurrentState,
+    /// A watch-list: the current state, then the initial-events-end bookmark.
+    InitialEvents,
     After(Revision),
 }
+
+/// etcd's default `--experimental-watch-progress-notify-interval`.
+pub const PROGRESS_NOTIFY_INTERVAL_MS: u64 = 10 * 60 * 1000;
 
 #[derive(Clone, Debug)]
 pub struct Cacher {
@@ -107,10 +120,20 @@ impl Cacher {
         let prefix = prefix(kind, filter.namespace.as_deref());
         let mut initial = Vec::new();
         let source = if self.enabled {
+            if start == WatchStart::InitialEvents {
+                // `waitUntilFreshLocked` with a consistent read: a progress request lifts the
+                // cache to etcd's current revision.
+                if let Some((cache, _)) = self.caches.get_mut(&kind) {
+                    cache.observe_progress(store.revision());
+                }
+            }
             let cache = &self.caches[&kind].0;
             match start {
-                WatchStart::CurrentState => {
-                    initial.extend(cache.list(&prefix).filter(|o| filter.matches(o)).cloned().map(WatchEvent::Added))
+                WatchStart::CurrentState | WatchStart::InitialEvents => {
+                    initial.extend(cache.list(&prefix).filter(|o| filter.matches(o)).cloned().map(WatchEvent::Added));
+                    if start == WatchStart::InitialEvents && allow_bookmarks {
+                        initial.push(WatchEvent::InitialEventsEnd(cache.revision()));
+                    }
                 }
                 WatchStart::After(n) => match cache.events_since(n) {
                     Ok(changes) => initial.extend(changes.iter().filter_map(|c| filter.convert(c))),
@@ -120,7 +143,7 @@ impl Cacher {
             WatchSource::Cache
         } else {
             let from = match start {
-                WatchStart::CurrentState => {
+                WatchStart::CurrentState | WatchStart::InitialEvents => {
                     let rev = store.revision();
                     store
                         .visit(&KeyRange::prefix(prefix.clone()), rev, |kv| {
@@ -131,6 +154,9 @@ impl Cacher {
                             true
                         })
                         .ok();
+                    if start == WatchStart::InitialEvents && allow_bookmarks {
+                        initial.push(WatchEvent::InitialEventsEnd(rev));
+                    }
                     rev + 1
                 }
                 WatchStart::After(n) => n + 1,
@@ -143,6 +169,8 @@ impl Cacher {
             filter,
             source,
             allow_bookmarks,
+            next_bookmark: None,
+            deadline: 0,
             user: user.to_string(),
             pending: Default::default(),
             closed: false,
@@ -189,19 +217,39 @@ impl Cacher {
         self.watchers.iter().map(|(id, w)| (*id, w))
     }
 
-    /// A bookmark with the watch cache's revision to every open cache watcher that allows
-    /// bookmarks (§1.4). Each cache first learns etcd's current revision, as from a progress
-    /// notification, so a quiet watch's bookmark carries the global revision.
-    pub fn send_bookmarks(&mut self, store: &MvccStore, metrics: &mut Metrics) {
-        let rev = store.revision();
-        for (cache, _) in self.caches.values_mut() {
-            cache.observe_progress(rev);
+    /// Schedules a new watcher's bookmarks: `frequency_ms` after `now` (0: none), or 2 s
+    /// before its deadline if that comes first.
+    pub fn schedule_bookmarks(&mut self, id: ApiWatchId, now: u64, deadline: u64, frequency_ms: u64) {
+        let Some(w) = self.watchers.get_mut(&id) else { return };
+        w.deadline = deadline;
+        if w.allow_bookmarks && w.source == WatchSource::Cache && frequency_ms > 0 {
+            w.next_bookmark = next_bookmark_time(now, deadline, frequency_ms);
         }
-        for w in self.watchers.values_mut().filter(|w| w.allow_bookmarks && w.source == WatchSource::Cache && !w.closed)
-        {
+    }
+
+    /// When the next bookmark of any open watcher is due.
+    pub fn next_bookmark_at(&self) -> Option<u64> {
+        self.watchers.values().filter(|w| !w.closed).filter_map(|w| w.next_bookmark).min()
+    }
+
+    /// Sends the bookmarks due at `now`, each with its cache's revision; returns how many.
+    pub fn send_due_bookmarks(&mut self, now: u64, frequency_ms: u64, metrics: &mut Metrics) -> usize {
+        let mut sent = 0;
+        for w in self.watchers.values_mut().filter(|w| !w.closed && w.next_bookmark.is_some_and(|t| t <= now)) {
             let rv = self.caches[&w.filter.kind].0.revision();
             metrics.sent(0, WatchEvent::Bookmark(rv).wire_size());
             w.push(WatchEvent::Bookmark(rv));
+            w.next_bookmark = next_bookmark_time(now, w.deadline, frequency_ms);
+            sent += 1;
+        }
+        sent
+    }
+
+    /// etcd's progress notification: every watch cache learns etcd's current revision.
+    pub fn progress_notify(&mut self, store: &MvccStore) {
+        let rev = store.revision();
+        for (cache, _) in self.caches.values_mut() {
+            cache.observe_progress(rev);
         }
     }
 
@@ -269,6 +317,14 @@ impl Cacher {
             }
         }
     }
+}
+
+/// `nextBookmarkTime`: a minute on, or 2 s before the deadline if that is sooner; none once
+/// that moment has passed.
+fn next_bookmark_time(now: u64, deadline: u64, frequency_ms: u64) -> Option<u64> {
+    let heartbeat = now + frequency_ms;
+    let at = if deadline > 0 { heartbeat.min(deadline.saturating_sub(2_000)) } else { heartbeat };
+    (at > now).then_some(at)
 }
 
 fn current_object(event: &Event) -> Option<ApiObject> {

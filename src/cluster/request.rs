@@ -35,4 +35,14 @@ pub struct WatchOptions {
     pub field_selector: String,
     pub resource_version: String,
     pub allow_bookmarks: bool,
+    /// `sendInitialEvents` (a watch-list): the current state as ADDED events first, closed by
+    /// a bookmark annotated `k8s.io/initial-events-end: "true"`.
+    pub send_initial_events: Option<bool>,
+    /// `resourceVersionMatch` (only `NotOlderThan` is allowed on a watch).
+    pub resource_version_match: String,
+    /// `timeoutSeconds`: the server ends the watch then (0: never, here).
+    pub timeout_secs: u64,
 }
+
+/// `metav1.ResourceVersionMatchNotOlderThan`.
+pub const NOT_OLDER_THAN: &str = "NotOlderThan";

@@ -21,6 +21,9 @@ pub enum WatchEvent {
     Deleted(ApiObject),
     /// Only `metadata.resourceVersion` is meaningful (semantics §1.4).
     Bookmark(Revision),
+    /// The bookmark that ends a watch-list's initial events: annotated
+    /// `k8s.io/initial-events-end: "true"`, at the revision the initial state was read at.
+    InitialEventsEnd(Revision),
     /// An in-stream error (e.g. 410 Expired); the stream ends after it.
     Error(Status),
 }
@@ -32,7 +35,7 @@ impl WatchEvent {
             WatchEvent::Added(_) => "ADDED",
             WatchEvent::Modified(_) => "MODIFIED",
             WatchEvent::Deleted(_) => "DELETED",
-            WatchEvent::Bookmark(_) => "BOOKMARK",
+            WatchEvent::Bookmark(_) | WatchEvent::InitialEventsEnd(_) => "BOOKMARK",
             WatchEvent::Error(_) => "ERROR",
         }
     }
@@ -47,7 +50,7 @@ impl WatchEvent {
     /// The resourceVersion the event carries (0 for an error).
     pub fn resource_version(&self) -> Revision {
         match self {
-            WatchEvent::Bookmark(rv) => *rv,
+            WatchEvent::Bookmark(rv) | WatchEvent::InitialEventsEnd(rv) => *rv,
             WatchEvent::Error(_) => 0,
             other => other.object().map_or(0, ApiObject::resource_version),
         }
@@ -57,6 +60,7 @@ impl WatchEvent {
     pub fn wire_size(&self) -> usize {
         match self {
             WatchEvent::Bookmark(_) => 96,
+            WatchEvent::InitialEventsEnd(_) => 160,
             WatchEvent::Error(s) => 64 + s.message.len(),
             other => 32 + other.object().map_or(0, |o| o.to_json().len()),
         }
@@ -115,6 +119,9 @@ pub struct Watcher {
     pub filter: Filter,
     pub source: WatchSource,
     pub allow_bookmarks: bool,
+    /// When this watcher's next bookmark is due (`nextBookmarkTime`), and its deadline.
+    pub next_bookmark: Option<u64>,
+    pub deadline: u64,
     pub user: String,
     pub pending: VecDeque<WatchEvent>,
     /// Closed streams deliver what is pending, then end.

@@ -4,6 +4,8 @@
 
 /// (English, Korean).
 pub const WORDS: &[(&str, &str)] = &[
+    ("the lesson cannot start: {why}", "레슨을 시작할 수 없습니다: {why}"),
+    ("the lesson {id} is told in {eras}, not in {era}: it opens in its own release", "레슨 {id}는 {eras}에서 진행되며 {era}에는 없습니다. 레슨의 릴리스로 엽니다"),
     ("Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile.", "모든 이벤트를 한 단계씩: etcd → API 서버 → Reflector → DeltaFIFO → Indexer → 핸들러 → 워크큐 → reconcile."),
     ("Store revision", "저장소 리비전"),
     ("Step back", "한 단계 뒤로"),
@@ -164,6 +166,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("no handler", "핸들러 없음"),
     (", {notified} of {listeners} handlers notified", ", 핸들러 {listeners}개 중 {notified}개에 알림"),
     ("{delta} {key}: indexer {write} → {call}", "{delta} {key}: indexer {write} → {call}"),
+    ("batch from {key}: indexer transaction → {call}", "{key}부터 배치: indexer 트랜잭션 → {call}"),
     ("nothing to process", "처리할 것 없음"),
     ("{call} lost before the handler ran (injected fault)", "{call} 핸들러가 실행되기 전에 유실 (장애 주입)"),
     (" (resync: same rv)", " (resync: 같은 rv)"),
@@ -184,7 +187,8 @@ pub const WORDS: &[(&str, &str)] = &[
     ("kubelet: {key} → {phase} failed: {err}", "kubelet: {key} → {phase} 실패: {err}"),
     ("polling LIST {resource} → {items} items at rv {rv}", "폴링 LIST {resource} → 항목 {items}개, rv {rv}"),
     ("polling LIST {resource} → {err}", "폴링 LIST {resource} → {err}"),
-    ("bookmark sent to watchers that allow them", "bookmark를 허용한 watch에 bookmark 전송"),
+    ("bookmark to {n} watchers, each at its watch cache's revision", "watcher {n}개에 북마크, 각자 watch cache의 리비전으로"),
+    ("etcd progress notification: watch caches now at rv {rv}", "etcd progress 알림: watch cache가 이제 rv {rv}"),
     ("{verb} failed: no {resource} matches {selector}", "{verb} 실패: {selector}에 맞는 {resource}가 없습니다"),
     ("{verb} failed: {err}", "{verb} 실패: {err}"),
     ("kubectl get {resource} -w: watch #{id} opened", "kubectl get {resource} -w: watch #{id} 열림"),

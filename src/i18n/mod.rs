@@ -62,7 +62,7 @@ pub fn summary(event: &TraceEvent, lang: Lang) -> String {
 }
 
 /// The command line's line for a step:
-/// `#12   1.205s reflector → delta-fifo  delta queued  default/a rv=7  Added default/a`.
+/// `#12   1.205s reflector → fifo  delta queued  default/a rv=7  Added default/a`.
 pub fn line(event: &TraceEvent) -> String {
     let secs = seconds(event.time_ms);
     let route = format!("{} → {}", event.from, event.to);

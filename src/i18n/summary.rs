@@ -119,7 +119,7 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             }
         }
         Outcome::PopEmpty => tr(lang, "queue empty").into(),
-        Outcome::Processed { delta, write, call, tombstone, notified, listeners } => {
+        Outcome::Processed { delta, batch, write, call, calls, tombstone, notified, listeners } => {
             let write = tr(
                 lang,
                 match write {
@@ -130,18 +130,32 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
                     IndexerWrite::None => "none",
                 },
             );
-            let call = call.map_or(tr(lang, "no handler"), |c| c.name());
+            let counted = [("OnAdd", calls.add), ("OnUpdate", calls.update), ("OnDelete", calls.delete)]
+                .iter()
+                .filter(|(_, n)| *n > 0)
+                .map(|(name, n)| format!("{n}× {name}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let call = match call {
+                Some(c) => c.name().to_string(),
+                None if counted.is_empty() => tr(lang, "no handler").into(),
+                None => counted,
+            };
             let what = if *tombstone { " (DeletedFinalStateUnknown)" } else { "" };
             let partial = if notified < listeners {
                 f(", {notified} of {listeners} handlers notified", &[("notified", notified), ("listeners", listeners)])
             } else {
                 String::new()
             };
-            f(
-                "{delta} {key}: indexer {write} → {call}",
-                &[("delta", &delta.name()), ("key", &key), ("write", &write), ("call", &call)],
-            ) + what
-                + &partial
+            let head = if *batch {
+                f("batch from {key}: indexer transaction → {call}", &[("key", &key), ("call", &call)])
+            } else {
+                f(
+                    "{delta} {key}: indexer {write} → {call}",
+                    &[("delta", &delta.name()), ("key", &key), ("write", &write), ("call", &call)],
+                )
+            };
+            head + what + &partial
         }
         Outcome::NothingToProcess => tr(lang, "nothing to process").into(),
         Outcome::HandlerCalled { handler, call, lost: true, .. } => {
@@ -217,7 +231,10 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             ),
             Err(s) => f("polling LIST {resource} → {err}", &[("resource", &kind.resource()), ("err", s)]),
         },
-        Outcome::BookmarksSent => tr(lang, "bookmark sent to watchers that allow them").into(),
+        Outcome::BookmarksSent { watchers } => {
+            f("bookmark to {n} watchers, each at its watch cache's revision", &[("n", watchers)])
+        }
+        Outcome::ProgressNotified => f("etcd progress notification: watch caches now at rv {rv}", &[("rv", &e.rv)]),
         Outcome::UserWrite { verb, kind, answer, no_match } => {
             let verb = tr(lang, user_verb(*verb));
             match (answer, no_match) {

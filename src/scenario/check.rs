@@ -2,7 +2,7 @@
 //! the field and what was expected, so that `validate` refuses whatever `run` cannot run and
 //! every check can fail.
 
-use super::format::{ControllerSpec, Event, Expectation, Scenario, Text};
+use super::format::{ControllerSpec, Event, Expectation, Note, Question, Scenario, Text};
 use super::pattern::Pattern;
 use super::ScenarioError;
 use crate::cluster::selector::{FieldSelector, LabelSelector};
@@ -119,6 +119,50 @@ fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), Sce
     }
 }
 
+/// The notes, questions and expectations of a lesson, or of one release of it (`prefix`
+/// names where they are: `""` or `eras["1.30"].`).
+fn check_part(
+    file: &str,
+    prefix: &str,
+    narration: &[Note],
+    questions: &[Question],
+    expect: &[Expectation],
+) -> Result<(), ScenarioError> {
+    for (i, note) in narration.iter().enumerate() {
+        Pattern::resolve(file, &format!("{prefix}narration[{i}].match"), &note.when)?;
+        check_text(file, &format!("{prefix}narration[{i}].text"), &note.text)?;
+        if let Some(look) = &note.look_at {
+            stage(file, &format!("{prefix}narration[{i}].look_at"), look)?;
+        }
+    }
+    for (i, q) in questions.iter().enumerate() {
+        let field = format!("{prefix}questions[{i}]");
+        Pattern::resolve(file, &format!("{field}.match"), &q.when)?;
+        check_text(file, &format!("{field}.ask"), &q.ask)?;
+        check_text(file, &format!("{field}.explain"), &q.explain)?;
+        if !(2..=4).contains(&q.choices.len()) {
+            return Err(ScenarioError(format!(
+                "{file}: {field}.choices: expected 2 to 4 choices, found {}",
+                q.choices.len()
+            )));
+        }
+        for (j, c) in q.choices.iter().enumerate() {
+            check_text(file, &format!("{field}.choices[{j}]"), c)?;
+        }
+        if q.answer >= q.choices.len() {
+            return Err(ScenarioError(format!(
+                "{file}: {field}.answer: expected a choice index below {}, found {}",
+                q.choices.len(),
+                q.answer
+            )));
+        }
+    }
+    for (i, e) in expect.iter().enumerate() {
+        check_expectation(file, &format!("{prefix}expect[{i}]"), e)?;
+    }
+    Ok(())
+}
+
 impl Scenario {
     /// Parses and checks a scenario file; `file` names it in every message.
     pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
@@ -158,43 +202,19 @@ impl Scenario {
             last = event.at_ms();
             self.action(file, &field, event)?;
         }
-        for (i, note) in self.narration.iter().enumerate() {
-            Pattern::resolve(file, &format!("narration[{i}].match"), &note.when)?;
-            check_text(file, &format!("narration[{i}].text"), &note.text)?;
-            if let Some(look) = &note.look_at {
-                stage(file, &format!("narration[{i}].look_at"), look)?;
-            }
-        }
-        for (i, q) in self.questions.iter().enumerate() {
-            let field = format!("questions[{i}]");
-            Pattern::resolve(file, &format!("{field}.match"), &q.when)?;
-            check_text(file, &format!("{field}.ask"), &q.ask)?;
-            check_text(file, &format!("{field}.explain"), &q.explain)?;
-            if !(2..=4).contains(&q.choices.len()) {
-                return Err(ScenarioError(format!(
-                    "{file}: {field}.choices: expected 2 to 4 choices, found {}",
-                    q.choices.len()
-                )));
-            }
-            for (j, c) in q.choices.iter().enumerate() {
-                check_text(file, &format!("{field}.choices[{j}]"), c)?;
-            }
-            if q.answer >= q.choices.len() {
-                return Err(ScenarioError(format!(
-                    "{file}: {field}.answer: expected a choice index below {}, found {}",
-                    q.choices.len(),
-                    q.answer
-                )));
-            }
-        }
-        for (i, e) in self.expect.iter().enumerate() {
-            check_expectation(file, &format!("expect[{i}]"), e)?;
+        check_part(file, "", &self.narration, &self.questions, &self.expect)?;
+        for (era, part) in &self.eras {
+            check_part(file, &format!("eras[\"{era}\"]."), &part.narration, &part.questions, &part.expect)?;
         }
         self.check_numbers(file)?;
         self.config_for(file)?;
-        // What `run` would do first: build the cluster. Duplicate objects, invalid names,
-        // a resourceVersion set on a manifest, … are refused here with the API server's words.
-        self.world_named(file).map(|_| ())
+        // What `run` would do first: build the cluster, in every release the lesson runs in.
+        // Duplicate objects, invalid names, a resourceVersion set on a manifest, … are refused
+        // here with the API server's words.
+        for era in self.declared_eras() {
+            self.in_era(era).map(|told| told.world_named(file)).transpose()?;
+        }
+        Ok(())
     }
 
     /// Every number within the playground's limits (`crate::limits`).
@@ -317,11 +337,12 @@ impl Scenario {
                 WorldConfig::polling(kind(file, "config.controller.watch", watch)?, *every_ms)
             }
         };
+        config.era = self.era;
         config.seed = self.seed;
         config.latency_ms = c.latency_ms;
         config.api.watch_cache = c.watch_cache;
         config.api.watch_cache_capacity = c.watch_cache_size.max(1);
-        config.bookmark_interval_ms = c.bookmark_seconds * 1000;
+        config.api.bookmark_frequency_ms = c.bookmark_seconds * 1000;
         config.sync_period_ms = c.resync_seconds * 1000;
         config.controller.max_concurrent = c.max_concurrent.max(1);
         config.controller.reconcile_ms = c.reconcile_ms;

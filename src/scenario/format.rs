@@ -2,6 +2,7 @@
 //! English, predict-then-reveal questions, and expectations the tests check. Every field is
 //! described by `static/scenarios/schema.json`; unknown fields are refused.
 
+use crate::era::Era;
 pub use crate::i18n::Lang;
 use crate::world::Tag;
 use serde::Deserialize;
@@ -85,7 +86,7 @@ pub struct Config {
     pub watch_cache_size: usize,
     #[serde(default = "default_latency")]
     pub latency_ms: u64,
-    /// How often the API server sends bookmarks, in seconds (0: never).
+    /// How often each watcher gets a bookmark, in seconds (upstream: 60; 0: never).
     #[serde(default = "default_bookmarks")]
     pub bookmark_seconds: u64,
     /// Cache scope: one namespace, and a label selector, for the first informer.
@@ -367,6 +368,15 @@ pub struct Scenario {
     pub title: Text,
     /// What the lesson shows, in a sentence or two.
     pub summary: Text,
+    /// The Kubernetes release the lesson is told in; it opens in this era (default: the
+    /// current release).
+    #[serde(default)]
+    pub era: Era,
+    /// The releases the lesson runs in (`era` among them), each with what holds only there:
+    /// notes, questions and expectations. Those at the top level hold in every one. Empty: the
+    /// lesson runs in `era` only.
+    #[serde(default)]
+    pub eras: BTreeMap<Era, EraPart>,
     /// The seed of the random source (backoff jitter, watch timeouts).
     #[serde(default = "one_u64")]
     pub seed: u64,
@@ -395,4 +405,46 @@ pub struct Scenario {
 
 fn one_u64() -> u64 {
     1
+}
+
+/// What a lesson says and expects in one release only.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct EraPart {
+    #[serde(default)]
+    pub narration: Vec<Note>,
+    #[serde(default)]
+    pub questions: Vec<Question>,
+    #[serde(default)]
+    pub expect: Vec<Expectation>,
+}
+
+impl Scenario {
+    /// The releases the lesson runs in, oldest first.
+    pub fn declared_eras(&self) -> Vec<Era> {
+        let mut eras: Vec<Era> = self.eras.keys().copied().collect();
+        if !eras.contains(&self.era) {
+            eras.push(self.era);
+        }
+        eras.sort();
+        eras
+    }
+
+    /// The lesson as told in `era`: its notes, questions and expectations for that release
+    /// joined to those of every release. `None` when the lesson does not run in `era`.
+    pub fn in_era(&self, era: Era) -> Option<Scenario> {
+        if !self.declared_eras().contains(&era) {
+            return None;
+        }
+        let mut told = self.clone();
+        told.era = era;
+        if let Some(part) = told.eras.get(&era).cloned() {
+            told.narration.extend(part.narration);
+            told.questions.extend(part.questions);
+            told.expect.extend(part.expect);
+        }
+        told.eras.clear();
+        Some(told)
+    }
 }

@@ -12,7 +12,9 @@ pub enum Stage {
     Store,
     ApiServer,
     Reflector,
-    DeltaFifo,
+    /// The informer's FIFO: a DeltaFIFO or a RealFIFO, by era.
+    #[serde(alias = "delta-fifo")]
+    Fifo,
     Informer,
     Indexer,
     Handler,
@@ -29,7 +31,7 @@ impl Stage {
         Stage::Store,
         Stage::ApiServer,
         Stage::Reflector,
-        Stage::DeltaFifo,
+        Stage::Fifo,
         Stage::Informer,
         Stage::Indexer,
         Stage::Handler,
@@ -37,8 +39,9 @@ impl Stage {
         Stage::Reconciler,
     ];
 
-    /// A stage by its name in the trace.
+    /// A stage by its name in the trace (`delta-fifo` is still read as `fifo`).
     pub fn named(name: &str) -> Option<Stage> {
+        let name = if name == "delta-fifo" { "fifo" } else { name };
         Stage::ALL.into_iter().find(|s| s.name() == name)
     }
 
@@ -48,7 +51,7 @@ impl Stage {
             Stage::Store => "store",
             Stage::ApiServer => "api-server",
             Stage::Reflector => "reflector",
-            Stage::DeltaFifo => "delta-fifo",
+            Stage::Fifo => "fifo",
             Stage::Informer => "informer",
             Stage::Indexer => "indexer",
             Stage::Handler => "handler",

@@ -160,7 +160,9 @@ pub fn app() -> Html {
     let lesson = views::lesson(&session);
     let look_at = lesson.narration.as_ref().and_then(|(_, look)| *look);
     let (object_rows, object_total) = views::objects(&session, 50);
+    let era = world.config.era;
     html! {
+        <ContextProvider<crate::era::Era> context={era}>
         <div class="page">
             <header class="masthead">
                 <h1>{ "informer-playground" }</h1>
@@ -209,6 +211,7 @@ pub fn app() -> Html {
                 </section>
             </main>
         </div>
+        </ContextProvider<crate::era::Era>>
     }
 }
 

@@ -20,6 +20,7 @@ pub struct Props {
 #[function_component(EventLog)]
 pub fn event_log(props: &Props) -> Html {
     let lang = props.lang;
+    let era = use_context::<crate::era::Era>().unwrap_or_default();
     let on_filter = props.on_action.reform(|e: Event| {
         let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
         Action::Filter(Stage::named(&value))
@@ -30,7 +31,7 @@ pub fn event_log(props: &Props) -> Html {
             <li class={classes!("line", class)}>
                 <span class="step">{ format!("#{}", e.step) }</span>
                 <span class="time">{ &e.time }</span>
-                <span class="route">{ format!("{} → {}", tr(lang, label(e.from)), tr(lang, label(e.to))) }</span>
+                <span class="route">{ format!("{} → {}", tr(lang, label(e.from, era)), tr(lang, label(e.to, era))) }</span>
                 <span class="kind">{ e.kind.name() }</span>
                 <span class="summary">{ &e.summary }</span>
             </li>
@@ -41,7 +42,7 @@ pub fn event_log(props: &Props) -> Html {
             <label class="inline" for="log-filter">{ tr(lang, "Filter log by stage") }</label>
             <select id="log-filter" onchange={on_filter}>
                 <option value="" selected={props.filter.is_none()}>{ tr(lang, "All stages") }</option>
-                { for Stage::ALL.iter().map(|s| html! { <option value={s.name()} selected={props.filter == Some(*s)}>{ tr(lang, label(*s)) }</option> }) }
+                { for Stage::ALL.iter().map(|s| html! { <option value={s.name()} selected={props.filter == Some(*s)}>{ tr(lang, label(*s, era)) }</option> }) }
             </select>
             <ol class="lines" role="log" aria-live="polite" aria-label={tr(lang, "Event log")}>{ for lines }</ol>
         </div>

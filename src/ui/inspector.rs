@@ -37,6 +37,7 @@ fn sentence(lang: Lang, template: &'static str, args: &[(&str, &dyn std::fmt::Di
 #[function_component(Inspector)]
 pub fn inspector(props: &Props) -> Html {
     let lang = props.lang;
+    let era = use_context::<crate::era::Era>().unwrap_or_default();
     let body = match &props.view {
         InspectorView::Store { rows, hidden } => html! { <RevisionTimeline rows={rows.clone()} hidden={*hidden} {lang} /> },
         InspectorView::ApiServer(view) => html! { <MetricsPanel view={view.clone()} {lang} /> },
@@ -135,7 +136,7 @@ pub fn inspector(props: &Props) -> Html {
     };
     html! {
         <section class="panel inspector" aria-labelledby="inspector-heading">
-            <h2 id="inspector-heading">{ format!("{}: {}", tr(lang, "Inspector"), tr(lang, label(props.stage))) }</h2>
+            <h2 id="inspector-heading">{ format!("{}: {}", tr(lang, "Inspector"), tr(lang, label(props.stage, era))) }</h2>
             { body }
         </section>
     }

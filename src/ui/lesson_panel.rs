@@ -17,6 +17,7 @@ pub struct Props {
 
 #[function_component(LessonPanel)]
 pub fn lesson_panel(props: &Props) -> Html {
+    let era = use_context::<crate::era::Era>().unwrap_or_default();
     let (lang, v) = (props.lang, &props.view);
     let current = v.current.clone().unwrap_or_default();
     let on_pick = props
@@ -28,7 +29,7 @@ pub fn lesson_panel(props: &Props) -> Html {
             <div class="narration" aria-live="polite">
                 <p lang={lang.code()}>{ text.get(lang) }</p>
                 if let Some(stage) = look {
-                    <p class="look-at">{ format!("{}: {}", tr(lang, "Look at"), tr(lang, label(*stage))) }</p>
+                    <p class="look-at">{ format!("{}: {}", tr(lang, "Look at"), tr(lang, label(*stage, era))) }</p>
                 }
             </div>
         }

@@ -1,6 +1,7 @@
 //! The pipeline as an SVG diagram: every stage a box, the current step a token travelling
 //! along its arrow, coloured (and labelled) by its kind. Clicking a stage opens its inspector.
 
+use crate::era::Era;
 use crate::i18n::Lang;
 use crate::i18n::{tr, trf};
 use crate::session::Action;
@@ -16,7 +17,7 @@ pub fn position(stage: Stage) -> (f64, f64) {
         Stage::ApiServer => (300.0, 165.0),
         Stage::Kubelet => (300.0, 45.0),
         Stage::Reflector => (520.0, 165.0),
-        Stage::DeltaFifo => (730.0, 165.0),
+        Stage::Fifo => (730.0, 165.0),
         Stage::Informer => (908.0, 165.0),
         Stage::Indexer => (908.0, 45.0),
         Stage::Handler => (908.0, 285.0),
@@ -25,14 +26,15 @@ pub fn position(stage: Stage) -> (f64, f64) {
     }
 }
 
-pub fn label(stage: Stage) -> &'static str {
+/// A stage's name on the page; the FIFO is named after the era's.
+pub fn label(stage: Stage, era: Era) -> &'static str {
     match stage {
         Stage::User => "You",
         Stage::Store => "etcd",
         Stage::ApiServer => "API server",
         Stage::Kubelet => "kubelet",
         Stage::Reflector => "Reflector",
-        Stage::DeltaFifo => "DeltaFIFO",
+        Stage::Fifo => era.fifo().name(),
         Stage::Informer => "Informer",
         Stage::Indexer => "Indexer",
         Stage::Handler => "Handlers",
@@ -62,8 +64,8 @@ pub fn token(kind: TraceKind) -> (&'static str, &'static str) {
 const FLOW: [(Stage, Stage); 10] = [
     (Stage::Store, Stage::ApiServer),
     (Stage::ApiServer, Stage::Reflector),
-    (Stage::Reflector, Stage::DeltaFifo),
-    (Stage::DeltaFifo, Stage::Informer),
+    (Stage::Reflector, Stage::Fifo),
+    (Stage::Fifo, Stage::Informer),
     (Stage::Informer, Stage::Indexer),
     (Stage::Informer, Stage::Handler),
     (Stage::Handler, Stage::Workqueue),
@@ -85,6 +87,7 @@ pub struct Props {
 #[function_component(PipelineDiagram)]
 pub fn pipeline_diagram(props: &Props) -> Html {
     let lang = props.lang;
+    let era = use_context::<crate::era::Era>().unwrap_or_default();
     let active = props.current.as_ref().map(|e| e.to);
     let arrows = FLOW.iter().map(|(a, b)| {
         let ((x1, y1), (x2, y2)) = (position(*a), position(*b));
@@ -114,9 +117,9 @@ pub fn pipeline_diagram(props: &Props) -> Html {
             })
         };
         html! {
-            <g class={class} role="button" tabindex="0" aria-label={trf(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage)))])} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
+            <g class={class} role="button" tabindex="0" aria-label={trf(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage, era)))])} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
                 <rect x={(x - 88.0).to_string()} y={(y - 30.0).to_string()} width="176" height="60" rx="10" />
-                <text x={x.to_string()} y={(y + 9.0).to_string()} text-anchor="middle">{ tr(lang, label(*stage)) }</text>
+                <text x={x.to_string()} y={(y + 9.0).to_string()} text-anchor="middle">{ tr(lang, label(*stage, era)) }</text>
             </g>
         }
     });

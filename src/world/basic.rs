@@ -4,6 +4,7 @@
 
 use super::{Action, World, WorldConfig};
 use crate::cluster::{storage, ApiObject, Kind, Status};
+use crate::era::Era;
 use serde_json::json;
 
 fn pod(name: &str) -> ApiObject {
@@ -13,9 +14,10 @@ fn pod(name: &str) -> ApiObject {
 }
 
 /// The world and the writes scheduled in it (already scheduled: just step it).
-pub fn basic(seed: u64) -> Result<World, Status> {
+pub fn basic(seed: u64, era: Era) -> Result<World, Status> {
     let mut config = WorldConfig::new(Kind::Pod);
     config.seed = seed;
+    config.era = era;
     let objects = vec![
         pod("web-1"),
         pod("web-2"),
@@ -54,15 +56,16 @@ fn deployment(replicas: i64) -> ApiObject {
 }
 
 /// The `scale` run (see the module comment).
-pub fn scale(seed: u64) -> Result<World, Status> {
-    scale_with_load(seed, 0)
+pub fn scale(seed: u64, era: Era) -> Result<World, Status> {
+    scale_with_load(seed, 0, era)
 }
 
 /// The `scale` run in a bigger cluster: `load` more Pods (in namespace `load`, owned by
 /// nobody) that every cache holds and the kubelet runs.
-pub fn scale_with_load(seed: u64, load: usize) -> Result<World, Status> {
+pub fn scale_with_load(seed: u64, load: usize, era: Era) -> Result<World, Status> {
     let mut config = WorldConfig::replicas(Kind::Deployment, false);
     config.seed = seed;
+    config.era = era;
     let mut objects = vec![deployment(3)];
     objects.extend((0..load).map(|i| {
         ApiObject::new(Kind::Pod, "load", &format!("load-{i:05}")).with_label("app", "load").with(

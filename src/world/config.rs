@@ -5,6 +5,7 @@ use crate::client::indexer::IndexFunc;
 use crate::client::reflector::ReflectorConfig;
 use crate::cluster::{ApiServerConfig, Kind};
 use crate::controller::reconciler::ReconcilerKind;
+use crate::era::Era;
 use crate::sim::Millis;
 
 /// controller-runtime's default `SyncPeriod`: 10 hours, jittered per informer in [0.9, 1.1).
@@ -73,6 +74,8 @@ pub struct PollConfig {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorldConfig {
+    /// The Kubernetes release whose behaviour the world has.
+    pub era: Era,
     pub seed: u64,
     /// Client ↔ API server latency, each way.
     pub latency_ms: Millis,
@@ -84,8 +87,6 @@ pub struct WorldConfig {
     /// Run a kubelet that moves new Pods to ContainerCreating, then Running.
     pub kubelet: bool,
     pub poll: Option<PollConfig>,
-    /// How often the API server sends bookmarks (0: never).
-    pub bookmark_interval_ms: Millis,
     /// The controller's service account.
     pub controller_namespace: String,
     pub controller_name: String,
@@ -97,6 +98,7 @@ impl WorldConfig {
     /// One informer on `kind` whose handler feeds a controller that observes each object.
     pub fn new(kind: Kind) -> Self {
         WorldConfig {
+            era: Era::CURRENT,
             seed: 1,
             latency_ms: 5,
             api: ApiServerConfig::default(),
@@ -105,7 +107,6 @@ impl WorldConfig {
             controller: ControllerConfig { reconciler: ReconcilerKind::Observe, max_concurrent: 1, reconcile_ms: 10 },
             kubelet: false,
             poll: None,
-            bookmark_interval_ms: 60_000,
             controller_namespace: "default".into(),
             controller_name: "playground-controller".into(),
             granted_verbs: ["get", "list", "watch"].map(String::from).to_vec(),

@@ -5,8 +5,9 @@ use super::config::{InformerConfig, Route};
 use super::message::{FifoOp, Msg};
 use super::outcome::{self, CallNote, EventType, HandlerFn, ListParams, Listed, Next, Outcome, ResyncOutcome};
 use super::{Hop, World};
-use crate::client::delta_fifo::{Delta, DeltaFifo};
-use crate::client::queue::Queued;
+use crate::client::delta_fifo::{Delta, DeltaFifo, DeltaType};
+use crate::client::queue::{Queue, Queued};
+use crate::client::real_fifo::{RealFifo, BATCH_SIZE};
 use crate::client::reflector::{self, Command, Reflector};
 use crate::client::shared_informer::{Notification, SharedInformer};
 use crate::cluster::api_server::ListOptions;
@@ -14,8 +15,18 @@ use crate::cluster::api_server::{ListResponse, WatchOptions};
 use crate::cluster::watch::{ApiWatchId, WatchEvent};
 use crate::cluster::ApiObject;
 use crate::cluster::Status;
+use crate::era::{Era, FifoKind};
 use crate::sim::{Millis, Stage, TraceKind};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// A popped item being processed: its deltas, oldest first, its `isInInitialList`, and
+/// whether it is a batch (`processDeltasInBatch`: applied in one step).
+#[derive(Clone, Debug)]
+struct Popping {
+    deltas: VecDeque<Delta>,
+    initial: bool,
+    batch: bool,
+}
 
 /// One informer and everything that feeds it.
 #[derive(Clone, Debug)]
@@ -23,8 +34,10 @@ pub struct InformerStack {
     pub config: InformerConfig,
     pub reflector: Reflector,
     pub informer: SharedInformer,
-    /// The deltas of the item being processed, and its `isInInitialList`.
-    popping: Option<(VecDeque<Delta>, bool)>,
+    /// What was popped and is being processed.
+    popping: Option<Popping>,
+    /// `PopBatch` (the era's informers process in batches).
+    batches: bool,
     pop_pending: bool,
     listener_pending: Vec<bool>,
     /// Server-side watches whose events are forwarded to the reflector.
@@ -39,8 +52,13 @@ pub struct InformerStack {
 }
 
 impl InformerStack {
-    pub(super) fn new(config: InformerConfig, resync_ms: Millis) -> Self {
-        let mut informer = SharedInformer::new(resync_ms, Box::new(DeltaFifo::new()));
+    pub(super) fn new(config: InformerConfig, resync_ms: Millis, era: Era) -> Self {
+        let fifo: Box<dyn Queue> = match era.fifo() {
+            FifoKind::DeltaFifo => Box::new(DeltaFifo::new()),
+            FifoKind::RealFifo => Box::new(RealFifo::new()),
+            FifoKind::AtomicRealFifo => Box::new(RealFifo::atomic()),
+        };
+        let mut informer = SharedInformer::new(resync_ms, fifo);
         for h in &config.handlers {
             informer.add_event_handler(&h.name, h.resync_ms.unwrap_or(resync_ms), 0);
         }
@@ -48,7 +66,8 @@ impl InformerStack {
         informer.indexer.add_indexers(config.indexes.clone()).ok();
         informer.start(0);
         InformerStack {
-            reflector: Reflector::new(config.reflector.clone(), 0),
+            reflector: Reflector::new(config.reflector.clone(), era, 0),
+            batches: era.fifo() == FifoKind::AtomicRealFifo,
             listener_pending: vec![false; config.handlers.len()],
             config,
             informer,
@@ -98,6 +117,16 @@ impl World {
         self.schedule_at(at, msg);
     }
 
+    /// Sets the cacher's bookmark timer for the earliest bookmark due, if it is not set for
+    /// then already.
+    pub(super) fn set_bookmark_timer(&mut self) {
+        let Some(at) = self.api.next_bookmark_at() else { return };
+        if self.bookmark_tick.is_none_or(|t| t > at) {
+            self.bookmark_tick = Some(at.max(self.now));
+            self.schedule_at(at.max(self.now), Msg::BookmarkTick);
+        }
+    }
+
     /// Forwards what the API server queued on every open watch stream.
     pub(super) fn flush_watch_events(&mut self) {
         for i in 0..self.informers.len() {
@@ -129,10 +158,12 @@ impl World {
                 self.later(self.config.latency_ms, Msg::ListRequest(i, options));
                 Some(next)
             }
-            Command::Watch { options, timeout_secs } => {
-                let next =
-                    Next::Watch { resource_version: options.resource_version.clone(), send_initial_events: false };
-                self.later(self.config.latency_ms, Msg::WatchRequest { informer: i, options, timeout_secs });
+            Command::Watch(options) => {
+                let next = Next::Watch {
+                    resource_version: options.resource_version.clone(),
+                    send_initial_events: options.send_initial_events == Some(true),
+                };
+                self.later(self.config.latency_ms, Msg::WatchRequest(i, options));
                 Some(next)
             }
             Command::StopWatch(id) => {
@@ -154,6 +185,13 @@ impl World {
             }
             Command::Delete(o) => {
                 self.later(0, fifo(FifoOp::Delete(o)));
+                None
+            }
+            Command::Bookmark(rv) => {
+                // Only FIFOs that queue bookmarks get a step for them.
+                if self.informers[i].batches {
+                    self.later(0, fifo(FifoOp::Bookmark(rv)));
+                }
                 None
             }
             Command::Backoff(delay) => {
@@ -222,7 +260,8 @@ impl World {
         Hop::plain(Stage::ApiServer, Stage::Reflector, kind, Outcome::WatchOpened { answer, next })
     }
 
-    pub(super) fn deliver_watch_request(&mut self, i: usize, options: WatchOptions, timeout_secs: u64) -> Hop {
+    pub(super) fn deliver_watch_request(&mut self, i: usize, options: WatchOptions) -> Hop {
+        let timeout_secs = options.timeout_secs;
         let kind = self.informers[i].config.reflector.kind;
         let answer = self.api.watch(&self.user, kind, &options);
         match answer {
@@ -231,6 +270,7 @@ impl World {
                 self.informers[i].open_watches.insert(id);
                 self.schedule_at(self.now + timeout_secs * 1000, Msg::WatchTimeout(i, id));
                 self.send_on_stream(i, id, Msg::WatchOpened(i, answer.clone()));
+                self.set_bookmark_timer();
             }
             Err(_) => self.later(self.config.latency_ms, Msg::WatchOpened(i, answer.clone())),
         }
@@ -239,7 +279,7 @@ impl World {
         let outcome = Outcome::WatchServed {
             resource_version: options.resource_version,
             timeout_secs,
-            send_initial_events: false,
+            send_initial_events: options.send_initial_events == Some(true),
             answer,
         };
         Hop::new(Stage::Reflector, Stage::ApiServer, TraceKind::WatchRequest, "", rv, outcome)
@@ -276,7 +316,7 @@ impl World {
             WatchEvent::Added(_) => (TraceKind::Added, EventType::Added),
             WatchEvent::Modified(_) => (TraceKind::Modified, EventType::Modified),
             WatchEvent::Deleted(_) => (TraceKind::Deleted, EventType::Deleted),
-            WatchEvent::Bookmark(_) => (TraceKind::Bookmark, EventType::Bookmark),
+            WatchEvent::Bookmark(_) | WatchEvent::InitialEventsEnd(_) => (TraceKind::Bookmark, EventType::Bookmark),
             WatchEvent::Error(_) => (TraceKind::WatchError, EventType::Error),
         };
         let key = event.object().map(ApiObject::key).unwrap_or_default();
@@ -290,10 +330,11 @@ impl World {
             WatchEvent::Error(s) => Some(s.clone()),
             _ => None,
         };
+        let initial_events_end = matches!(event, WatchEvent::InitialEventsEnd(_));
         let next = self.run_reflector(i, reflector::Input::Event(event));
         let outcome = match status {
             Some(status) => Outcome::WatchError { watch: id, status, next },
-            None => Outcome::WatchEvent { watch: id, event: event_type, initial_events_end: false, next },
+            None => Outcome::WatchEvent { watch: id, event: event_type, initial_events_end, next },
         };
         Hop::new(Stage::ApiServer, Stage::Reflector, kind, &key, rv, outcome)
     }
@@ -318,7 +359,7 @@ impl World {
             self.schedule_pop(i);
             resync
         };
-        Hop::plain(Stage::Reflector, Stage::DeltaFifo, TraceKind::Resync, Outcome::Resync(resync))
+        Hop::plain(Stage::Reflector, Stage::Fifo, TraceKind::Resync, Outcome::Resync(resync))
     }
 
     pub(super) fn deliver_fifo(&mut self, i: usize, op: FifoOp) -> Hop {
@@ -347,37 +388,50 @@ impl World {
                 let ignored = !fifo.delete(o, indexer);
                 (TraceKind::DeltaQueued, key, rv, outcome::FifoOp::Deleted { ignored })
             }
+            FifoOp::Bookmark(rv) => {
+                fifo.bookmark(rv);
+                (TraceKind::DeltaQueued, String::new(), rv, outcome::FifoOp::Bookmark { resource_version: rv })
+            }
         };
         let waiting = fifo.waiting(&key);
         self.schedule_pop(i);
-        Hop::new(Stage::Reflector, Stage::DeltaFifo, kind, &key, rv, Outcome::Queued { op, waiting })
+        Hop::new(Stage::Reflector, Stage::Fifo, kind, &key, rv, Outcome::Queued { op, waiting })
     }
 
     pub(super) fn deliver_pop(&mut self, i: usize) -> Hop {
         let stack = &mut self.informers[i];
         stack.pop_pending = false;
-        let Some(popped) = stack.informer.fifo.pop() else {
-            return Hop::plain(Stage::DeltaFifo, Stage::Informer, TraceKind::Pop, Outcome::PopEmpty);
+        let popped = if stack.batches { stack.informer.fifo.pop_batch(BATCH_SIZE) } else { stack.informer.fifo.pop() };
+        let Some(popped) = popped else {
+            return Hop::plain(Stage::Fifo, Stage::Informer, TraceKind::Pop, Outcome::PopEmpty);
         };
         let deltas = popped.deltas.iter().map(|d| d.kind).collect();
         let rv = popped.deltas.last().map_or(0, |d| d.object.resource_version());
         let outcome = Outcome::Popped { deltas, initial_list: popped.is_in_initial_list, batch: popped.keys };
-        stack.popping = Some((popped.deltas.into(), popped.is_in_initial_list));
+        stack.popping =
+            Some(Popping { deltas: popped.deltas.into(), initial: popped.is_in_initial_list, batch: popped.keys > 1 });
         self.later(0, Msg::ProcessDelta(i));
-        Hop::new(Stage::DeltaFifo, Stage::Informer, TraceKind::Pop, &popped.key, rv, outcome)
+        Hop::new(Stage::Fifo, Stage::Informer, TraceKind::Pop, &popped.key, rv, outcome)
     }
 
     pub(super) fn deliver_process_delta(&mut self, i: usize) -> Hop {
         let nothing =
             || Hop::plain(Stage::Informer, Stage::Indexer, TraceKind::IndexerWrite, Outcome::NothingToProcess);
         let stack = &mut self.informers[i];
-        let Some((mut deltas, initial)) = stack.popping.take() else { return nothing() };
-        let Some(delta) = deltas.pop_front() else {
-            self.schedule_pop(i);
-            return nothing();
+        let Some(mut popping) = stack.popping.take() else { return nothing() };
+        let (applied, kind, tombstone) = if popping.batch {
+            let deltas: Vec<Delta> = popping.deltas.drain(..).collect();
+            let kind = deltas.first().map_or(DeltaType::Sync, |d| d.kind);
+            (stack.informer.process_batch(deltas, popping.initial), kind, false)
+        } else {
+            let Some(delta) = popping.deltas.pop_front() else {
+                stack.informer.fifo.processed();
+                self.schedule_pop(i);
+                return nothing();
+            };
+            let (kind, tombstone) = (delta.kind, delta.object.is_tombstone());
+            (stack.informer.process_delta(delta, popping.initial), kind, tombstone)
         };
-        let (kind, tombstone) = (delta.kind, delta.object.is_tombstone());
-        let applied = stack.informer.process_delta(delta, initial);
         let listeners = stack.informer.listeners.len();
         let mut wake = Vec::new();
         for (l, was_idle) in &applied.notified {
@@ -386,9 +440,12 @@ impl World {
                 wake.push(*l);
             }
         }
-        let more = !deltas.is_empty();
+        let more = !popping.deltas.is_empty();
+        let batch = popping.batch;
         if more {
-            stack.popping = Some((deltas, initial));
+            stack.popping = Some(popping);
+        } else {
+            stack.informer.fifo.processed();
         }
         for l in wake {
             self.later(0, Msg::ListenerRun(i, l));
@@ -400,8 +457,10 @@ impl World {
         }
         let outcome = Outcome::Processed {
             delta: kind,
+            batch,
             write: applied.write,
             call: applied.call,
+            calls: applied.calls,
             tombstone,
             notified: applied.notified.len(),
             listeners,

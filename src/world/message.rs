@@ -84,6 +84,7 @@ pub(super) enum FifoOp {
     Add(Shared),
     Update(Shared),
     Delete(Shared),
+    Bookmark(i64),
 }
 
 /// One scheduled message. `usize` fields name an informer (by index) or a worker.
@@ -92,11 +93,7 @@ pub(super) enum Msg {
     ReflectorStart(usize),
     ListRequest(usize, ListOptions),
     ListResponse(usize, Result<ListResponse, Status>),
-    WatchRequest {
-        informer: usize,
-        options: WatchOptions,
-        timeout_secs: u64,
-    },
+    WatchRequest(usize, WatchOptions),
     WatchOpened(usize, Result<ApiWatchId, Status>),
     WatchEvent(usize, ApiWatchId, WatchEvent),
     /// Server-side: the watch reached its timeout.
@@ -126,14 +123,20 @@ pub(super) enum Msg {
         phase: crate::controller::kubelet::PodPhase,
     },
     PollTick,
+    /// The cacher's bookmark timer: watchers whose bookmark is due get one.
     BookmarkTick,
+    /// etcd's progress notification to the watch caches' etcd watches (every 10 minutes).
+    ProgressNotify,
     User(Action),
 }
 
 impl Msg {
     /// Timers that keep firing in a quiet world.
     pub(super) fn is_background(&self) -> bool {
-        matches!(self, Msg::WatchTimeout(..) | Msg::ResyncTick(..) | Msg::BookmarkTick | Msg::PollTick)
+        matches!(
+            self,
+            Msg::WatchTimeout(..) | Msg::ResyncTick(..) | Msg::BookmarkTick | Msg::ProgressNotify | Msg::PollTick
+        )
     }
 
     pub(super) fn describe(&self) -> String {
@@ -162,6 +165,7 @@ impl Msg {
             Msg::KubeletStatus { namespace, name, phase } => format!("kubelet: {namespace}/{name} → {phase:?}"),
             Msg::PollTick => "poll timer".into(),
             Msg::BookmarkTick => "bookmark timer".into(),
+            Msg::ProgressNotify => "etcd progress notification".into(),
             Msg::User(a) => format!("user action {a:?}"),
         }
     }

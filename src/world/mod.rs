@@ -37,8 +37,9 @@ pub use workers::Worker;
 use crate::client::reflector::Reflector;
 use crate::client::shared_informer::SharedInformer;
 use crate::client::workqueue::Workqueue;
+use crate::cluster::cacher::PROGRESS_NOTIFY_INTERVAL_MS;
 use crate::cluster::rbac::{PolicyRule, Role, RoleBinding, Subject};
-use crate::cluster::{ApiObject, ApiServer, Kind, Status, UserInfo};
+use crate::cluster::{ApiObject, ApiServer, ApiServerConfig, Kind, Status, UserInfo};
 use crate::controller::kubelet::Kubelet;
 use crate::controller::poller::Poller;
 use crate::controller::reconciler::Reconciler;
@@ -92,6 +93,8 @@ pub struct World {
     drop_next_notification: bool,
     user: UserInfo,
     status_clock: StatusClock,
+    /// When the cacher's bookmark timer is set to fire next.
+    bookmark_tick: Option<Millis>,
     pub reconciles: u64,
     pub requeues: u64,
 }
@@ -99,7 +102,9 @@ pub struct World {
 impl World {
     /// A world at time 0 with `objects` already in the cluster; the reflectors start at once.
     pub fn new(config: WorldConfig, objects: Vec<ApiObject>) -> Result<Self, Status> {
-        let mut api = ApiServer::new(config.api.clone());
+        // The era decides what the API server accepts.
+        let api_config = ApiServerConfig { watch_list: config.era.watch_list_server(), ..config.api.clone() };
+        let mut api = ApiServer::new(api_config);
         for obj in objects {
             api.create(&UserInfo::admin(), obj)?;
         }
@@ -139,7 +144,7 @@ impl World {
                 } else {
                     (config.sync_period_ms as f64 * (rng.float64() / 5.0 + 0.9)) as Millis
                 };
-                InformerStack::new(c.clone(), resync)
+                InformerStack::new(c.clone(), resync, config.era)
             })
             .collect();
         let workers = config.controller.max_concurrent.max(1);
@@ -161,6 +166,7 @@ impl World {
             drop_next_notification: false,
             user,
             status_clock: StatusClock::default(),
+            bookmark_tick: None,
             reconciles: 0,
             requeues: 0,
             config,
@@ -168,9 +174,7 @@ impl World {
         for i in 0..world.informers.len() {
             world.schedule_at(0, Msg::ReflectorStart(i));
         }
-        if world.config.bookmark_interval_ms > 0 {
-            world.schedule_at(world.config.bookmark_interval_ms, Msg::BookmarkTick);
-        }
+        world.schedule_at(PROGRESS_NOTIFY_INTERVAL_MS, Msg::ProgressNotify);
         if world.poller.is_some() {
             world.schedule_at(0, Msg::PollTick);
         }
@@ -306,9 +310,7 @@ impl World {
             Msg::ReflectorStart(i) => self.deliver_reflector_start(i),
             Msg::ListRequest(i, options) => self.deliver_list_request(i, options),
             Msg::ListResponse(i, result) => self.deliver_list_response(i, result),
-            Msg::WatchRequest { informer, options, timeout_secs } => {
-                self.deliver_watch_request(informer, options, timeout_secs)
-            }
+            Msg::WatchRequest(i, options) => self.deliver_watch_request(i, options),
             Msg::WatchOpened(i, result) => self.deliver_watch_opened(i, result),
             Msg::WatchEvent(i, id, event) => self.deliver_watch_event(i, id, event),
             Msg::WatchTimeout(i, id) => self.deliver_watch_timeout(i, id),
@@ -329,11 +331,25 @@ impl World {
             Msg::KubeletStatus { namespace, name, phase } => self.deliver_kubelet(namespace, name, phase),
             Msg::PollTick => self.deliver_poll(),
             Msg::BookmarkTick => {
-                self.later(self.config.bookmark_interval_ms, Msg::BookmarkTick);
-                self.api.send_bookmarks();
+                self.bookmark_tick = None;
+                let watchers = self.api.send_due_bookmarks();
                 self.flush_watch_events();
+                self.set_bookmark_timer();
                 let rv = self.api.store().revision();
-                Hop::new(Stage::ApiServer, Stage::ApiServer, TraceKind::Bookmark, "", rv, Outcome::BookmarksSent)
+                Hop::new(
+                    Stage::ApiServer,
+                    Stage::ApiServer,
+                    TraceKind::Bookmark,
+                    "",
+                    rv,
+                    Outcome::BookmarksSent { watchers },
+                )
+            }
+            Msg::ProgressNotify => {
+                self.later(PROGRESS_NOTIFY_INTERVAL_MS, Msg::ProgressNotify);
+                self.api.progress_notify();
+                let rv = self.api.store().revision();
+                Hop::new(Stage::Store, Stage::ApiServer, TraceKind::Bookmark, "", rv, Outcome::ProgressNotified)
             }
             Msg::User(action) => self.deliver_action(action),
         }

@@ -9,7 +9,7 @@
 //! deduplicates" without reading text.
 
 use crate::client::delta_fifo::DeltaType;
-pub use crate::client::shared_informer::{HandlerFn, IndexerWrite};
+pub use crate::client::shared_informer::{Calls, HandlerFn, IndexerWrite};
 use crate::client::workqueue::AddOutcome;
 use crate::cluster::watch::ApiWatchId;
 use crate::cluster::{Kind, Status};
@@ -253,8 +253,12 @@ pub enum Outcome {
     /// `processDeltas` applied one delta and notified `notified` of `listeners` handlers.
     Processed {
         delta: DeltaType,
+        /// Several keys' deltas applied as one transaction (`processDeltasInBatch`).
+        batch: bool,
         write: IndexerWrite,
         call: Option<HandlerFn>,
+        /// Every handler call the apply made (several for `ReplacedAll`, `SyncAll`, batches).
+        calls: Calls,
         tombstone: bool,
         notified: usize,
         listeners: usize,
@@ -309,7 +313,12 @@ pub enum Outcome {
         kind: Kind,
         answer: Answer<Listed>,
     },
-    BookmarksSent,
+    /// The cacher's bookmark timer: this many watchers were due a bookmark.
+    BookmarksSent {
+        watchers: usize,
+    },
+    /// etcd told the watch caches its current revision.
+    ProgressNotified,
     UserWrite {
         verb: UserVerb,
         kind: Option<Kind>,
@@ -570,7 +579,11 @@ impl Outcome {
                     tags.push(Tag::Lost);
                 }
             }
-            Outcome::NothingBuffered | Outcome::NothingQueued | Outcome::WorkerIdle | Outcome::BookmarksSent => {}
+            Outcome::NothingBuffered
+            | Outcome::NothingQueued
+            | Outcome::WorkerIdle
+            | Outcome::BookmarksSent { .. }
+            | Outcome::ProgressNotified => {}
             Outcome::WorkqueueAdd(add) | Outcome::WorkqueueReady(Some(add)) => tags.push(add_tag(*add)),
             Outcome::WorkqueueReady(None) => tags.push(Tag::Superseded),
             Outcome::ReconcileStarts { decisions, reads, .. } => {
