@@ -31,14 +31,27 @@ async function stepTimes(page, n) {
   for (let i = 0; i < n; i++) await page.getByRole('button', { name: 'Step forward' }).click();
 }
 
-test('a LIST hands its resourceVersion to the WATCH (semantics §1.2)', async () => {
-  const { page, errors, close } = await openPlayground();
+test('in 1.30 a LIST hands its resourceVersion to the WATCH (semantics §1.2)', async () => {
+  const { page, errors, close } = await openPlayground({ query: '?era=1.30' });
   try {
     await screenshot(page, 'default-1280');
     await stepUntil(page, /LIST response/);
     assert.match(await current(page), /items at rv 2; WATCH from rv="2"/);
     await stepUntil(page, /WATCH started/);
     assert.match(await log(page), /resourceVersion="0"&limit=500 → 1 items at rv 2/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the current release syncs with one watch-list: initial events, the end bookmark, no LIST (semantics §1.5)', async () => {
+  const { page, errors, close } = await openPlayground();
+  try {
+    await stepUntil(page, /WATCH request .*sendInitialEvents=true/);
+    await stepUntil(page, /BOOKMARK with k8s\.io\/initial-events-end: the initial list is complete/);
+    await stepUntil(page, /ReplacedAll at rv \d+: indexer replace/);
+    assert.doesNotMatch(await log(page), /LIST response/);
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -55,7 +68,7 @@ test('a disconnected watch resumes from the last resourceVersion without a relis
     await stepUntil(page, /WATCH request .*from rv="\d+"/);
     await page.getByRole('button', { name: 'Inspect Reflector' }).click();
     const inspector = page.getByRole('region', { name: /Inspector: Reflector/ });
-    assert.match(await inspector.textContent(), /1 LISTs/);
+    assert.match(await inspector.textContent(), /\b0 LISTs/, 'no relist (and in 1.37 no LIST at all)');
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -70,7 +83,7 @@ test('a restart behind a write elsewhere gives 410 Expired, then a relist (seman
     await page.getByRole('status').filter({ hasText: 'configmap/demo created' }).waitFor();
     await page.getByRole('button', { name: 'Restart API server' }).click();
     await stepUntil(page, /too old resource version: \d+ \(\d+\)/);
-    await stepUntil(page, /LIST request .*resourceVersion="\d+" →/);
+    await stepUntil(page, /WATCH request .*from rv="\d+".*sendInitialEvents=true/);
     await page.getByRole('button', { name: 'Compact store' }).click();
     assert.match(await current(page), /etcd compacted at revision \d+/);
     await page.getByRole('button', { name: 'Inspect etcd' }).click();
@@ -82,8 +95,26 @@ test('a restart behind a write elsewhere gives 410 Expired, then a relist (seman
   }
 });
 
-test('revoking list shows the forbidden log line and the reflector backs off (semantics §1.3)', async () => {
+test('in the current release revoking watch fails the watch-list, which falls back to LIST, then the WATCH: one structured error line (semantics §1.3, §1.5)', async () => {
   const { page, errors, close } = await openPlayground();
+  try {
+    await stepTimes(page, 40);
+    await page.getByRole('button', { name: 'Revoke watch' }).click();
+    await page.getByRole('button', { name: 'Restart API server' }).click();
+    await page.getByRole('button', { name: 'Inspect Reflector' }).click();
+    const reflectorLog = page.getByLabel('Deployment reflector log');
+    await stepUntilText(page, reflectorLog, /Failed to watch/);
+    const logText = await reflectorLog.textContent();
+    assert.match(logText, /reflector\.go:227\] "Failed to watch" err="deployments\.apps is forbidden: User \\"system:serviceaccount:default:playground-controller\\" cannot watch resource \\"deployments\\" in API group \\"apps\\" at the cluster scope" logger="UnhandledError" reflector="pkg\/mod\/k8s\.io\/client-go@v0\.37\.2\/tools\/cache\/reflector\.go:343" type="\*v1\.Deployment"/);
+    assert.doesNotMatch(logText, /reflector\.go:547/, 'no W line since 1.33');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('in 1.30 revoking list shows the forbidden W/E pair and the reflector backs off (semantics §1.3)', async () => {
+  const { page, errors, close } = await openPlayground({ query: '?era=1.30' });
   try {
     await stepTimes(page, 40);
     await page.getByRole('button', { name: 'Revoke list' }).click();
@@ -93,7 +124,7 @@ test('revoking list shows the forbidden log line and the reflector backs off (se
     const reflectorLog = page.getByLabel('Deployment reflector log');
     await stepUntilText(page, reflectorLog, /is forbidden/);
     const logText = await reflectorLog.textContent();
-    assert.match(logText, /reflector\.go:547\] k8s\.io\/client-go\/informers\/factory\.go:160: failed to list \*v1\.Deployment: deployments\.apps is forbidden: User "system:serviceaccount:default:playground-controller" cannot list resource "deployments" in API group "apps" at the cluster scope/);
+    assert.match(logText, /reflector\.go:547\] pkg\/mod\/k8s\.io\/client-go@v0\.30\.14\/tools\/cache\/reflector\.go:232: failed to list \*v1\.Deployment: deployments\.apps is forbidden: User "system:serviceaccount:default:playground-controller" cannot list resource "deployments" in API group "apps" at the cluster scope/);
     assert.match(logText, /reflector\.go:150\] .*Failed to watch \*v1\.Deployment: failed to list \*v1\.Deployment/);
     await screenshot(page, 'inspector-reflector-1280');
     assert.deepEqual(errors, []);
@@ -103,7 +134,8 @@ test('revoking list shows the forbidden log line and the reflector backs off (se
 });
 
 test('stepping back shows the earlier state in the inspectors (semantics §9)', async () => {
-  const { page, errors, close } = await openPlayground();
+  // 1.30: the Deployment's own indexer write is one step of its own (a DeltaFIFO pop).
+  const { page, errors, close } = await openPlayground({ query: '?era=1.30' });
   try {
     await page.getByRole('button', { name: 'Inspect Indexer' }).click();
     const inspector = page.getByRole('region', { name: /Inspector: Indexer/ });

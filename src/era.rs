@@ -11,6 +11,7 @@
 //! | server streams initial events | no | no | yes | apiserver `WatchList` |
 //! | reflector errors | W + E printf pair | one structured E | one structured E | `reflector.go: DefaultWatchErrorHandler`, `list` |
 //! | backoff reset | after 2 min without a backoff | same | every 2 min | `wait.NewExponentialBackoffManager` / `Backoff.DelayWithReset` |
+//! | workers start after | caches synced | caches synced | caches and handlers synced | controller-runtime `source/kind.go: WaitForSync` |
 //! | controller-runtime queue | rate-limited workqueue | rate-limited workqueue | priority queue | `pkg/controller/controller.go: UsePriorityQueue` |
 
 use serde::{Deserialize, Serialize};
@@ -139,6 +140,13 @@ impl Era {
             Era::V1_30 => LogStyle::Printf,
             Era::V1_33 | Era::V1_37 => LogStyle::Structured,
         }
+    }
+
+    /// Before its workers start, a controller waits for its caches to sync; from
+    /// controller-runtime v0.22 also for each of its event handlers to have been handed the
+    /// initial list (`source/kind.go: WaitForSync`, `handlerRegistration.HasSynced`).
+    pub fn workers_wait_for_handlers(self) -> bool {
+        self == Era::V1_37
     }
 
     /// controller-runtime's default queue is its priority queue (opt-in in v0.21, the default

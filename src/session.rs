@@ -510,6 +510,23 @@ mod tests {
     }
 
     #[test]
+    fn another_era_replays_the_same_lesson_actions_and_step_in_that_release() {
+        let mut s = Session::from_query("?scenario=delta-fifo-grouping&lang=ko");
+        assert_eq!(s.era, Era::V1_30, "a lesson opens in the release it is told in");
+        s.apply(Action::JumpTo(10));
+        s.apply(Action::Create(Session::example(Kind::ConfigMap, "default", "extra")));
+        s.apply(Action::JumpTo(30));
+        s.apply(Action::SetEra(Era::V1_37));
+        assert_eq!((s.era, s.world().config.era, s.world().steps()), (Era::V1_37, Era::V1_37, 30));
+        assert_eq!(s.scenario.as_ref().map(|l| l.id.as_str()), Some("delta-fifo-grouping"));
+        assert_eq!(s.lang, Lang::Ko);
+        assert!(s.visible_trace().iter().any(|e| e.key == "default/extra"), "the create was replayed");
+        assert_eq!(s.link().era, Some(Era::V1_37), "the link names an era other than the lesson's");
+        s.apply(Action::SetEra(Era::V1_30));
+        assert_eq!(s.link().era, None, "the lesson's own era goes without saying");
+    }
+
+    #[test]
     fn bad_input_is_answered_and_keeps_the_world() {
         let mut s = Session::default();
         s.apply(Action::Create(Session::example(Kind::ConfigMap, "default", "demo")));

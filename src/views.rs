@@ -166,7 +166,10 @@ pub struct HandlerView {
 /// The workqueue's sets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorkqueueView {
-    pub queue: Vec<String>,
+    /// controller-runtime's priority queue (false: client-go's FIFO workqueue).
+    pub prioritised: bool,
+    /// The ready line in hand-out order, with priorities.
+    pub queue: Vec<(String, i32)>,
     pub dirty: Vec<String>,
     pub processing: Vec<String>,
     /// (key, ready at ms).
@@ -335,7 +338,8 @@ pub fn inspector(session: &Session) -> InspectorView {
         Stage::Workqueue => {
             let q = &world.queue;
             InspectorView::Workqueue(WorkqueueView {
-                queue: q.queued().take(SHOWN).cloned().collect(),
+                prioritised: q.is_prioritised(),
+                queue: q.queued().take(SHOWN).map(|(k, p)| (k.clone(), p)).collect(),
                 dirty: q.dirty().take(SHOWN).cloned().collect(),
                 processing: q.processing().take(SHOWN).cloned().collect(),
                 waiting: q.waiting().take(SHOWN).map(|(k, at)| (k.clone(), *at)).collect(),
@@ -400,6 +404,10 @@ pub struct QuestionView {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LessonView {
     pub lessons: Vec<(String, crate::scenario::Text)>,
+    /// The release the world behaves as, and those it may switch to (a lesson's declared
+    /// eras; every era in free play).
+    pub era: crate::era::Era,
+    pub eras: Vec<crate::era::Era>,
     pub current: Option<String>,
     pub summary: Option<crate::scenario::Text>,
     pub narration: Option<(crate::scenario::Text, Option<Stage>)>,
@@ -410,8 +418,15 @@ pub fn lesson(session: &Session) -> LessonView {
     let lessons = crate::scenario::library::all()
         .map(|all| all.iter().map(|s| (s.id.clone(), s.title.clone())).collect())
         .unwrap_or_default();
+    let eras = session
+        .scenario
+        .as_ref()
+        .and_then(|s| crate::scenario::library::find(&s.id))
+        .map_or(crate::era::Era::ALL.to_vec(), |lesson| lesson.declared_eras());
     LessonView {
         lessons,
+        era: session.era,
+        eras,
         current: session.scenario.as_ref().map(|s| s.id.clone()),
         summary: session.scenario.as_ref().map(|s| s.summary.clone()),
         narration: session.narration().map(|(text, look)| (text.clone(), look.and_then(Stage::named))),

@@ -119,6 +119,8 @@ fn semantics_8_watch_without_rv_starts_with_synthetic_adds() {
 fn semantics_8_watch_cache_window_expires_old_resource_versions() {
     let mut api = ApiServer::new(ApiServerConfig { watch_cache: true, watch_cache_capacity: 3, ..Default::default() });
     for i in 0..6 {
+        // Events 80 s apart: older than 75 s, so the window does not grow.
+        api.set_time(i * 80_000);
         create(&mut api, cm(&format!("c{i}")));
     }
     // Revisions 2..=7; the window holds 5, 6, 7: the oldest servable RV is 4.

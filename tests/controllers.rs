@@ -359,3 +359,63 @@ fn creates_refused_by_the_api_server_are_no_longer_expected() {
     w.run_until(5_000, |_, w| w.is_idle() && pods_of(w, "web").len() == 3);
     assert_eq!(pods_of(&w, "web").len(), 3, "after the grant the controller creates again");
 }
+
+/// A Pod of `owner` (a ReplicaSet), as its controller would have made it.
+fn owned_pod(owner: &ApiObject, name: &str) -> ApiObject {
+    let mut pod = ApiObject::new(Kind::Pod, "default", name)
+        .with_label("app", &owner.metadata.name)
+        .with("spec", json!({"containers": [{"name": "web", "image": "nginx:1.27"}]}));
+    pod.metadata.owner_references.push(informer_playground::cluster::api_object::OwnerReference {
+        api_version: "apps/v1".into(),
+        kind: owner.kind.clone(),
+        name: owner.metadata.name.clone(),
+        // The ReplicaSet is the first object created: it gets the first uid.
+        uid: informer_playground::cluster::registry::uid(1),
+        controller: Some(true),
+    });
+    pod
+}
+
+#[test]
+fn semantics_6_workers_start_only_once_the_caches_have_synced() {
+    // controller-runtime's Start waits for every source's WaitForSync before "Starting
+    // workers": a ReplicaSet whose 3 Pods already exist is never mistaken for one with fewer.
+    for era in Era::ALL {
+        let mut config = WorldConfig::replicas(Kind::ReplicaSet, false);
+        config.era = era;
+        let rs = owner(Kind::ReplicaSet, "web", 3);
+        let pods = (1..=3).map(|i| owned_pod(&rs, &format!("web-{i}"))).collect();
+        let mut objects = vec![rs];
+        objects.extend::<Vec<ApiObject>>(pods);
+        let mut w = World::new(config, objects).unwrap();
+        let trace = w.run_until_idle(5_000);
+        let start = trace.iter().position(|e| e.kind == TraceKind::WorkersStart).expect("the workers start");
+        let first_get = trace.iter().position(|e| e.kind == TraceKind::WorkqueueGet).expect("a reconcile");
+        assert!(start < first_get, "{era}: no key is taken before the workers start");
+        let synced_at = trace[..start].iter().filter(|e| e.kind == TraceKind::IndexerWrite).count();
+        assert!(synced_at >= 2, "{era}: both caches had their initial lists applied first");
+        let creates_or_deletes = trace
+            .iter()
+            .filter(|e| matches!(e.outcome, Outcome::ApiWrite { op: WriteOp::Create | WriteOp::Delete, .. }))
+            .count();
+        assert_eq!(creates_or_deletes, 0, "{era}: nothing created or deleted");
+        assert_eq!(pods_of(&w, "web").len(), 3, "{era}");
+    }
+}
+
+#[test]
+fn semantics_6_an_observing_controller_reads_the_kind_it_watches() {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.era = Era::V1_30;
+    let mut w = World::new(config, vec![ApiObject::new(Kind::ConfigMap, "default", "settings")]).unwrap();
+    let trace = w.run_until_idle(500);
+    let decisions: Vec<&Decision> = trace
+        .iter()
+        .filter_map(|e| match &e.outcome {
+            Outcome::ReconcileStarts { decisions, .. } => Some(decisions),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert!(matches!(decisions[..], [Decision::Found { .. }]), "not `*v1.Pod is not cached`: {decisions:?}");
+}

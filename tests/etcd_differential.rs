@@ -211,7 +211,10 @@ fn etcd_binary() -> Option<PathBuf> {
 
 impl Etcd {
     fn start(binary: &PathBuf, tag: usize) -> Etcd {
-        let dir = std::env::temp_dir().join(format!("informer-playground-etcd-{}-{tag}", std::process::id()));
+        // Each etcd its own data directory: both differential tests run at once, same seeds.
+        static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("informer-playground-etcd-{}-{tag}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("etcd data dir");
         let (port, peer) = (free_port(), free_port());

@@ -9,9 +9,17 @@ use web_sys::{Element, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Renders the app into a fresh `<div>` of its own and returns it.
-async fn render() -> Element {
-    let document = web_sys::window().unwrap().document().unwrap();
+/// Renders the app, opened at the link `query` (`?era=1.30`), into a fresh `<div>` of its own
+/// and returns it.
+async fn render_at(query: &str) -> Element {
+    let window = web_sys::window().unwrap();
+    let path = window.location().pathname().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{query}")))
+        .unwrap();
+    let document = window.document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
     yew::Renderer::<App>::with_root(root.clone()).render();
@@ -39,7 +47,7 @@ async fn click(root: &Element, name: &str) {
 
 #[wasm_bindgen_test]
 async fn semantics_1_2_the_first_steps_list_before_they_watch() {
-    let root = render().await;
+    let root = render_at("?era=1.30").await;
     assert!(text(&root, "[data-testid=current-step]").starts_with("Press Step forward"));
     click(&root, "Step forward").await;
     assert!(text(&root, "[data-testid=current-step]")
@@ -53,8 +61,21 @@ async fn semantics_1_2_the_first_steps_list_before_they_watch() {
 }
 
 #[wasm_bindgen_test]
+async fn semantics_1_5_the_current_release_syncs_with_a_watch_list() {
+    let root = render_at("").await;
+    click(&root, "Step forward").await;
+    let current = text(&root, "[data-testid=current-step]");
+    assert!(
+        current.starts_with(
+            r#"#1 reflector → reflector: WATCH request ListAndWatch starts; WATCH from rv="" sendInitialEvents=true"#
+        ),
+        "{current}"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn semantics_8_a_write_reports_like_kubectl_and_a_second_one_is_an_alert() {
-    let root = render().await;
+    let root = render_at("").await;
     click(&root, "Create").await;
     assert_eq!(text(&root, "[role=status]"), "configmap/demo created (resourceVersion 3)");
     assert_eq!(text(&root, "[data-testid=store-revision]"), "3");
@@ -63,11 +84,15 @@ async fn semantics_8_a_write_reports_like_kubectl_and_a_second_one_is_an_alert()
 }
 
 #[wasm_bindgen_test]
-async fn a_stage_opens_its_inspector() {
-    let root = render().await;
-    let fifo: HtmlElement = root.query_selector("[aria-label='Inspect DeltaFIFO']").unwrap().unwrap().unchecked_into();
-    let event = web_sys::MouseEvent::new("click").unwrap();
-    fifo.dispatch_event(&event).unwrap();
-    yew::scheduler::flush().await;
-    assert_eq!(text(&root, "#inspector-heading"), "Inspector: DeltaFIFO");
+async fn a_stage_opens_its_inspector_named_as_the_era_names_it() {
+    for (query, fifo) in [("?era=1.30", "DeltaFIFO"), ("", "RealFIFO")] {
+        let root = render_at(query).await;
+        let stage: HtmlElement =
+            root.query_selector(&format!("[aria-label='Inspect {fifo}']")).unwrap().unwrap().unchecked_into();
+        let event = web_sys::MouseEvent::new("click").unwrap();
+        stage.dispatch_event(&event).unwrap();
+        yew::scheduler::flush().await;
+        assert_eq!(text(&root, "#inspector-heading"), format!("Inspector: {fifo}"));
+        root.remove();
+    }
 }

@@ -3,8 +3,11 @@
 //! - per-item exponential: the k-th failure of an item (k from 0) waits `base · 2^k`, capped;
 //! - token bucket (`golang.org/x/time/rate`): tokens refill at `qps` up to `burst`, start
 //!   full; each `When` reserves one token, even when that means waiting;
+//! - fast-slow (`NewItemFastSlowRateLimiter`): the first `max_fast` failures of an item wait
+//!   `fast`, every later one `slow`;
 //! - max-of: the longest wait of its limiters — `DefaultControllerRateLimiter()` is
-//!   max-of(exponential 5 ms … 1000 s, bucket 10 qps / burst 100).
+//!   max-of(exponential 5 ms … 1000 s, bucket 10 qps / burst 100). controller-runtime's
+//!   priority queue uses the exponential one alone (`pkg/controller/controller.go`, v0.22+).
 
 use crate::sim::Millis;
 use std::collections::BTreeMap;
@@ -13,6 +16,7 @@ use std::collections::BTreeMap;
 pub enum RateLimiter {
     ItemExponential { base_ms: f64, max_ms: f64, failures: BTreeMap<String, u32> },
     Bucket { qps: f64, burst: f64, tokens: f64, last_ms: Millis },
+    FastSlow { fast_ms: Millis, slow_ms: Millis, max_fast: u32, failures: BTreeMap<String, u32> },
     MaxOf(Vec<RateLimiter>),
 }
 
@@ -23,6 +27,10 @@ impl RateLimiter {
 
     pub fn bucket(qps: f64, burst: u32) -> Self {
         RateLimiter::Bucket { qps, burst: f64::from(burst), tokens: f64::from(burst), last_ms: 0 }
+    }
+
+    pub fn fast_slow(fast_ms: Millis, slow_ms: Millis, max_fast: u32) -> Self {
+        RateLimiter::FastSlow { fast_ms, slow_ms, max_fast, failures: BTreeMap::new() }
     }
 
     /// `DefaultControllerRateLimiter()` (unchanged from client-go v0.20 to today).
@@ -53,6 +61,15 @@ impl RateLimiter {
                     (-*tokens / *qps * 1000.0).ceil() as Millis
                 }
             }
+            RateLimiter::FastSlow { fast_ms, slow_ms, max_fast, failures } => {
+                let n = failures.entry(item.to_string()).or_insert(0);
+                *n += 1;
+                if *n <= *max_fast {
+                    *fast_ms
+                } else {
+                    *slow_ms
+                }
+            }
             RateLimiter::MaxOf(limiters) => limiters.iter_mut().map(|l| l.when(item, now)).max().unwrap_or(0),
         }
     }
@@ -60,7 +77,7 @@ impl RateLimiter {
     /// Stops tracking `item` (its next failure starts again at the base delay).
     pub fn forget(&mut self, item: &str) {
         match self {
-            RateLimiter::ItemExponential { failures, .. } => {
+            RateLimiter::ItemExponential { failures, .. } | RateLimiter::FastSlow { failures, .. } => {
                 failures.remove(item);
             }
             RateLimiter::Bucket { .. } => {}
@@ -70,7 +87,9 @@ impl RateLimiter {
 
     pub fn num_requeues(&self, item: &str) -> u32 {
         match self {
-            RateLimiter::ItemExponential { failures, .. } => failures.get(item).copied().unwrap_or(0),
+            RateLimiter::ItemExponential { failures, .. } | RateLimiter::FastSlow { failures, .. } => {
+                failures.get(item).copied().unwrap_or(0)
+            }
             RateLimiter::Bucket { .. } => 0,
             RateLimiter::MaxOf(limiters) => limiters.iter().map(|l| l.num_requeues(item)).max().unwrap_or(0),
         }
@@ -115,5 +134,15 @@ mod tests {
             l.when(&format!("b{i}"), 0);
         }
         assert_eq!(l.when("c", 0), 100, "the bucket dominates once the burst is spent");
+    }
+
+    #[test]
+    fn semantics_5_fast_slow_waits_fast_then_slow() {
+        let mut l = RateLimiter::fast_slow(5, 10_000, 3);
+        let waits: Vec<Millis> = (0..5).map(|_| l.when("x", 0)).collect();
+        assert_eq!(waits, vec![5, 5, 5, 10_000, 10_000]);
+        assert_eq!(l.num_requeues("x"), 5);
+        l.forget("x");
+        assert_eq!(l.when("x", 0), 5);
     }
 }

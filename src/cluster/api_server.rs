@@ -169,6 +169,7 @@ impl ApiServer {
     /// Sets the virtual time, used for creation timestamps.
     pub fn set_time(&mut self, now_ms: u64) {
         self.now_ms = now_ms;
+        self.cacher.set_time(now_ms);
     }
 
     /// Restarts the API server: every watch stream breaks (events not yet sent are lost) and

@@ -52,15 +52,21 @@ pub struct Cacher {
     caches: BTreeMap<Kind, (WatchCache, StoreWatchId)>,
     watchers: BTreeMap<ApiWatchId, Watcher>,
     next_watch: ApiWatchId,
+    /// The API server's clock (virtual ms): when events are recorded.
+    now: u64,
 }
 
 impl Cacher {
     /// Caches for every kind, initialised from the store as it is.
     pub fn new(store: &mut MvccStore, enabled: bool, capacity: usize) -> Self {
         let mut cacher =
-            Cacher { enabled, capacity, caches: BTreeMap::new(), watchers: BTreeMap::new(), next_watch: 1 };
+            Cacher { enabled, capacity, caches: BTreeMap::new(), watchers: BTreeMap::new(), next_watch: 1, now: 0 };
         cacher.start_caches(store);
         cacher
+    }
+
+    pub fn set_time(&mut self, now: u64) {
+        self.now = now;
     }
 
     pub fn enabled(&self) -> bool {
@@ -255,7 +261,8 @@ impl Cacher {
 
     /// Moves new store revisions into the watch caches and every watcher's queue.
     pub fn propagate(&mut self, store: &mut MvccStore, metrics: &mut Metrics) {
-        let Cacher { caches, watchers, .. } = self;
+        let Cacher { caches, watchers, now, .. } = self;
+        let now = *now;
         for (kind, (cache, store_watch)) in caches.iter_mut() {
             for response in store.poll_watch(*store_watch) {
                 let WatchResponse::Events { events, .. } = response else { continue };
@@ -273,7 +280,7 @@ impl Cacher {
                             w.push(ev);
                         }
                     }
-                    cache.apply(change);
+                    cache.apply(change, now);
                 }
             }
         }

@@ -8,8 +8,13 @@
 //! nothing has been evicted since the list, else the oldest buffered event's RV) the watch
 //! gets the in-stream error `410 Expired: too old resource version: N (oldest - 1)`.
 //!
-//! Simplification: the window has a fixed capacity (upstream starts at 100 and doubles or
-//! halves with the age of its oldest event); the scenario picks the capacity.
+//! The window's capacity follows the age of its events (`watch_cache.go: resizeCacheLocked`,
+//! v1.30 and v1.37 alike): when a new event finds it full and its oldest event is younger
+//! than 75 s (`eventFreshDuration`), it doubles, up to 102,400; when it is full and the event
+//! a quarter from the newest end is older than 75 s, it halves, never below its starting
+//! capacity (100 upstream; a lesson may start smaller). A burst of events therefore grows the
+//! window instead of evicting; only old events fall out. As upstream, halving drops the oldest
+//! events without marking the window as evicted since the list.
 
 use super::api_errors::Status;
 use super::api_object::ApiObject;
@@ -27,12 +32,18 @@ pub struct ObjectChange {
     pub cur: Option<ApiObject>,
 }
 
-/// Upstream's default initial capacity of the event window.
+/// Upstream's default initial capacity of the event window (`defaultLowerBoundCapacity`).
 pub const DEFAULT_CAPACITY: usize = 100;
+/// `defaultUpperBoundCapacity`.
+pub const UPPER_BOUND_CAPACITY: usize = 100 * 1024;
+/// `eventFreshDuration`: events younger than this keep the window growing.
+pub const EVENT_FRESH_MS: u64 = 75_000;
 
 #[derive(Clone, Debug)]
 pub struct WatchCache {
     capacity: usize,
+    /// The capacity it starts with and never shrinks below.
+    lower_bound: usize,
     /// The revision of the LIST the cache (re)started from.
     list_rv: Revision,
     /// Whether an event has been evicted from the window since that LIST.
@@ -40,6 +51,8 @@ pub struct WatchCache {
     /// The newest revision the cache has applied.
     revision: Revision,
     events: VecDeque<ObjectChange>,
+    /// When each buffered event was recorded (virtual ms), in step with `events`.
+    recorded: VecDeque<u64>,
     /// Current objects by storage key (shared with copies of the cache: they never change
     /// in place, a change replaces them).
     objects: BTreeMap<String, Rc<ApiObject>>,
@@ -51,10 +64,12 @@ impl WatchCache {
         let objects = objects.into_iter().map(|(k, o)| (k, Rc::new(o))).collect();
         WatchCache {
             capacity: capacity.max(1),
+            lower_bound: capacity.max(1),
             list_rv,
             evicted: false,
             revision: list_rv,
             events: VecDeque::new(),
+            recorded: VecDeque::new(),
             objects,
         }
     }
@@ -77,17 +92,38 @@ impl WatchCache {
         oldest - 1
     }
 
-    /// Applies one change from etcd and remembers it in the window.
-    pub fn apply(&mut self, change: ObjectChange) {
+    /// Applies one change from etcd, recorded at `now`, and remembers it in the window.
+    pub fn apply(&mut self, change: ObjectChange, now: u64) {
         match &change.cur {
             Some(obj) => self.objects.insert(change.key.clone(), Rc::new(obj.clone())),
             None => self.objects.remove(&change.key),
         };
         self.revision = self.revision.max(change.revision);
-        self.events.push_back(change);
-        if self.events.len() > self.capacity {
+        self.resize(now);
+        if self.events.len() >= self.capacity {
             self.events.pop_front();
+            self.recorded.pop_front();
             self.evicted = true;
+        }
+        self.events.push_back(change);
+        self.recorded.push_back(now);
+    }
+
+    /// `resizeCacheLocked`: double while a full window's oldest event is fresh, halve when a
+    /// full window's newest quarter reaches back past the fresh duration.
+    fn resize(&mut self, now: u64) {
+        if self.events.len() < self.capacity {
+            return;
+        }
+        let age = |i: usize| now.saturating_sub(self.recorded[i]);
+        if age(0) < EVENT_FRESH_MS {
+            self.capacity = (self.capacity * 2).min(UPPER_BOUND_CAPACITY.max(self.lower_bound));
+        } else if age(self.events.len() - self.capacity / 4 - 1) > EVENT_FRESH_MS {
+            let smaller = (self.capacity / 2).max(self.lower_bound);
+            let drop = self.events.len().saturating_sub(smaller);
+            self.events.drain(..drop);
+            self.recorded.drain(..drop);
+            self.capacity = smaller;
         }
     }
 
@@ -156,7 +192,7 @@ mod tests {
         assert!(cache.events_since(10).unwrap().is_empty());
         assert_eq!(cache.events_since(9).unwrap_err().message, "too old resource version: 9 (10)");
         for rev in 11..=13 {
-            cache.apply(change(rev, &format!("c{rev}")));
+            cache.apply(change(rev, &format!("c{rev}")), 0);
         }
         assert_eq!(cache.events_since(11).unwrap().len(), 2);
         assert_eq!(cache.events_since(10).unwrap().len(), 3, "nothing evicted yet: list_rv still servable");
@@ -166,12 +202,37 @@ mod tests {
     fn semantics_8_eviction_moves_the_window() {
         let mut cache = WatchCache::new(2, 10, BTreeMap::new());
         for rev in 11..=14 {
-            cache.apply(change(rev, "c"));
+            // Events a minute and a half apart: too old to grow the window.
+            cache.apply(change(rev, "c"), rev as u64 * 90_000);
         }
         assert_eq!(cache.oldest_servable(), 12);
         let err = cache.events_since(11).unwrap_err();
         assert_eq!((err.code, err.reason, err.message.as_str()), (410, "Expired", "too old resource version: 11 (12)"));
         assert_eq!(cache.events_since(12).unwrap().len(), 2);
         assert_eq!(cache.len(), 1);
+    }
+
+    #[test]
+    fn semantics_8_a_burst_grows_the_window_instead_of_evicting() {
+        let mut cache = WatchCache::new(100, 10, BTreeMap::new());
+        for rev in 11..=410 {
+            cache.apply(change(rev, "c"), 1_000 + rev as u64);
+        }
+        assert_eq!(cache.capacity(), 400, "100 → 200 → 400 while the oldest event is under 75 s old");
+        assert_eq!(cache.oldest_servable(), 10, "nothing evicted: a watch from the list still resumes");
+        // Two minutes later every event is stale: the next one halves the window.
+        cache.apply(change(411, "c"), 200_000);
+        assert_eq!(cache.capacity(), 200);
+        assert_eq!(cache.window().count(), 200);
+    }
+
+    #[test]
+    fn semantics_8_the_window_stops_growing_at_102400() {
+        let mut cache = WatchCache::new(100, 0, BTreeMap::new());
+        for rev in 1..=110_000 {
+            cache.apply(change(rev, "c"), 5);
+        }
+        assert_eq!(cache.capacity(), UPPER_BOUND_CAPACITY);
+        assert_eq!(cache.window().count(), UPPER_BOUND_CAPACITY);
     }
 }

@@ -9,7 +9,7 @@
 //!   `AddAfter(d)`; `Terminal` → no requeue, no `Forget` (§6).
 //!
 //! Kinds:
-//! - `Observe`: reads its object and succeeds (the basic controller);
+//! - `Observe`: reads its object, of the kind it watches, and succeeds (the basic controller);
 //! - `Replicas`: a ReplicaSet-style controller (ReplicaSet or Deployment → Pods it owns by
 //!   ownerReference and selector): creates or deletes Pods to match `spec.replicas`, then
 //!   writes `status` (replicas, readyReplicas, observedGeneration). Like the ReplicaSet
@@ -40,10 +40,17 @@ pub trait Cache {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReconcilerKind {
-    Observe,
-    Replicas { owner: Kind, edge_triggered: bool },
+    /// Reads the object of the kind it watches, and succeeds.
+    Observe(Kind),
+    Replicas {
+        owner: Kind,
+        edge_triggered: bool,
+    },
     StampConfigMap,
-    Failing { failures: u32, terminal: bool },
+    Failing {
+        failures: u32,
+        terminal: bool,
+    },
     RequeueAfter(Millis),
 }
 
@@ -257,6 +264,7 @@ impl Reconciler {
     /// The kind whose keys fill the workqueue.
     pub fn primary(&self) -> Kind {
         match self.kind {
+            ReconcilerKind::Observe(kind) => kind,
             ReconcilerKind::Replicas { owner, .. } => owner,
             ReconcilerKind::StampConfigMap => Kind::ConfigMap,
             _ => Kind::Pod,
@@ -298,7 +306,7 @@ impl Reconciler {
     pub fn plan(&mut self, key: &str, cache: &mut dyn Cache, rng: &mut Rng) -> Plan {
         let (namespace, name) = key.split_once('/').unwrap_or(("", key));
         match self.kind.clone() {
-            ReconcilerKind::Observe => match cache.get(self.primary(), namespace, name) {
+            ReconcilerKind::Observe(kind) => match cache.get(kind, namespace, name) {
                 Ok(o) => Plan::done(Decision::Found { rv: o.resource_version() }, ReconcileResult::Success),
                 Err(e) => Plan::not_found(e),
             },

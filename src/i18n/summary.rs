@@ -149,6 +149,11 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             };
             let head = if *batch {
                 f("batch from {key}: indexer transaction → {call}", &[("key", &key), ("call", &call)])
+            } else if key.is_empty() {
+                f(
+                    "{delta} at rv {rv}: indexer {write} → {call}",
+                    &[("delta", &delta.name()), ("rv", &e.rv), ("write", &write), ("call", &call)],
+                )
             } else {
                 f(
                     "{delta} {key}: indexer {write} → {call}",
@@ -173,7 +178,10 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             format!("{handler}.{}({key}){note}{add}", call.name())
         }
         Outcome::NothingBuffered => tr(lang, "nothing buffered").into(),
-        Outcome::WorkqueueAdd(add) => format!("Add({key}): {}", tr(lang, added(*add))),
+        Outcome::WorkqueueAdd { added: add, priority: None } => format!("Add({key}): {}", tr(lang, added(*add))),
+        Outcome::WorkqueueAdd { added: add, priority: Some(p) } => {
+            format!("AddWithOpts({key}, Priority={p}): {}", tr(lang, added(*add)))
+        }
         Outcome::WorkqueueReady(Some(add)) => {
             f("{key} is due after its delay: {what}", &[("key", &key), ("what", &tr(lang, added(*add)))])
         }
@@ -234,6 +242,10 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         Outcome::BookmarksSent { watchers } => {
             f("bookmark to {n} watchers, each at its watch cache's revision", &[("n", watchers)])
         }
+        Outcome::WorkersStarted { workers, queued } => f(
+            "caches synced: Starting workers (worker count {workers}), {queued} keys waiting",
+            &[("workers", workers), ("queued", queued)],
+        ),
         Outcome::ProgressNotified => f("etcd progress notification: watch caches now at rv {rv}", &[("rv", &e.rv)]),
         Outcome::UserWrite { verb, kind, answer, no_match } => {
             let verb = tr(lang, user_verb(*verb));
@@ -281,6 +293,7 @@ pub(super) fn added(add: AddOutcome) -> &'static str {
     match add {
         AddOutcome::Queued => "queued",
         AddOutcome::AlreadyQueued => "already queued: deduplicated",
+        AddOutcome::PriorityRaised => "already queued: deduplicated, moved up to the higher priority",
         AddOutcome::WhileProcessing => "being reconciled: marked dirty, runs again after Done",
         AddOutcome::AlreadyDirty => "being reconciled and already marked to run again: nothing changes",
         AddOutcome::ShuttingDown => "shutting down: ignored",

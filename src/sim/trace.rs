@@ -98,11 +98,13 @@ pub enum TraceKind {
     ReconcileEnd,
     ApiWrite,
     Fault,
+    /// The controller's caches have synced: its workers start.
+    WorkersStart,
 }
 
 impl TraceKind {
     /// Every kind of step.
-    pub const ALL: [TraceKind; 26] = [
+    pub const ALL: [TraceKind; 27] = [
         TraceKind::ListRequest,
         TraceKind::ListResponse,
         TraceKind::WatchRequest,
@@ -129,6 +131,7 @@ impl TraceKind {
         TraceKind::ReconcileEnd,
         TraceKind::ApiWrite,
         TraceKind::Fault,
+        TraceKind::WorkersStart,
     ];
 
     /// A kind by its name in the event log (`Pop`, `ERROR`, `LIST response`, …), any case.
@@ -164,6 +167,7 @@ impl TraceKind {
             TraceKind::ReconcileEnd => "reconcile end",
             TraceKind::ApiWrite => "API write",
             TraceKind::Fault => "fault",
+            TraceKind::WorkersStart => "workers start",
         }
     }
 }

@@ -115,8 +115,14 @@ pub fn inspector(props: &Props) -> Html {
         InspectorView::Workqueue(q) => {
             let list = |items: &[String]| html! { <span class="mono">{ if items.is_empty() { "—".to_string() } else { items.join(", ") } }</span> };
             let waiting: Vec<String> = q.waiting.iter().map(|(k, at)| trf(lang, "{key} until {at}", &[("key", k), ("at", &seconds(*at))])).collect();
+            let line: Vec<String> = q
+                .queue
+                .iter()
+                .map(|(k, p)| if q.prioritised { format!("{k} ({p})") } else { k.clone() })
+                .collect();
+            let heading = if q.prioritised { tr(lang, "priority queue (priority)") } else { "queue" };
             html! { <dl class="sets">
-                <dt>{ "queue" }</dt><dd>{ list(&q.queue) }</dd>
+                <dt>{ heading }</dt><dd>{ list(&line) }</dd>
                 <dt>{ "dirty" }</dt><dd>{ list(&q.dirty) }</dd>
                 <dt>{ "processing" }</dt><dd>{ list(&q.processing) }</dd>
                 <dt>{ "waiting" }</dt><dd>{ list(&waiting) }</dd>

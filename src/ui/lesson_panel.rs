@@ -24,6 +24,10 @@ pub fn lesson_panel(props: &Props) -> Html {
         .on_action
         .reform(|e: Event| Action::LoadScenario(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()));
     let set_lang = |l: Lang| props.on_action.reform(move |_| Action::SetLang(l));
+    let on_era = props.on_action.reform(|e: Event| {
+        let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+        Action::SetEra(crate::era::Era::parse(&value).unwrap_or_default())
+    });
     let narration = v.narration.as_ref().map(|(text, look)| {
         html! {
             <div class="narration" aria-live="polite">
@@ -67,6 +71,14 @@ pub fn lesson_panel(props: &Props) -> Html {
                     <option value="" selected={current.is_empty()}>{ tr(lang, "Free play (Deployment, Pods, kubelet)") }</option>
                     { for v.lessons.iter().enumerate().map(|(n, (id, title))| html! {
                         <option value={id.clone()} selected={*id == current}>{ format!("{}. {}", n + 1, title.get(lang)) }</option>
+                    }) }
+                </select>
+                <label class="inline" for="era">{ tr(lang, "Kubernetes release") }</label>
+                <select id="era" onchange={on_era}>
+                    { for v.eras.iter().map(|e| html! {
+                        <option value={e.name()} selected={*e == v.era}>{
+                            if *e == crate::era::Era::CURRENT { trf(lang, "{release} (current)", &[("release", e)]) } else { e.to_string() }
+                        }</option>
                     }) }
                 </select>
                 <span class="lang" role="group" aria-label={tr(lang, "Language")}>

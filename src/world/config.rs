@@ -104,7 +104,11 @@ impl WorldConfig {
             api: ApiServerConfig::default(),
             informers: vec![InformerConfig::new(kind, Route::EnqueueSelf)],
             sync_period_ms: 0,
-            controller: ControllerConfig { reconciler: ReconcilerKind::Observe, max_concurrent: 1, reconcile_ms: 10 },
+            controller: ControllerConfig {
+                reconciler: ReconcilerKind::Observe(kind),
+                max_concurrent: 1,
+                reconcile_ms: 10,
+            },
             kubelet: false,
             poll: None,
             controller_namespace: "default".into(),

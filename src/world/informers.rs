@@ -10,6 +10,7 @@ use crate::client::queue::{Queue, Queued};
 use crate::client::real_fifo::{RealFifo, BATCH_SIZE};
 use crate::client::reflector::{self, Command, Reflector};
 use crate::client::shared_informer::{Notification, SharedInformer};
+use crate::client::workqueue::LOW_PRIORITY;
 use crate::cluster::api_server::ListOptions;
 use crate::cluster::api_server::{ListResponse, WatchOptions};
 use crate::cluster::watch::{ApiWatchId, WatchEvent};
@@ -240,8 +241,9 @@ impl World {
 
     pub(super) fn deliver_reflector_start(&mut self, i: usize) -> Hop {
         let next = self.run_reflector(i, reflector::Input::Start);
-        let outcome = Outcome::ListAndWatchStarts { next };
-        Hop::plain(Stage::Reflector, Stage::Reflector, TraceKind::ListRequest, outcome)
+        let kind =
+            if matches!(next[..], [Next::Watch { .. }]) { TraceKind::WatchRequest } else { TraceKind::ListRequest };
+        Hop::plain(Stage::Reflector, Stage::Reflector, kind, Outcome::ListAndWatchStarts { next })
     }
 
     pub(super) fn deliver_list_response(&mut self, i: usize, result: Result<ListResponse, Status>) -> Hop {
@@ -395,6 +397,8 @@ impl World {
         };
         let waiting = fifo.waiting(&key);
         self.schedule_pop(i);
+        // An empty first list syncs the informer at once.
+        self.start_workers_once_synced();
         Hop::new(Stage::Reflector, Stage::Fifo, kind, &key, rv, Outcome::Queued { op, waiting })
     }
 
@@ -446,6 +450,7 @@ impl World {
             stack.popping = Some(popping);
         } else {
             stack.informer.fifo.processed();
+            self.start_workers_once_synced();
         }
         for l in wake {
             self.later(0, Msg::ListenerRun(i, l));
@@ -478,6 +483,7 @@ impl World {
             stack.listener_pending[l] = true;
             self.later(0, Msg::ListenerRun(i, l));
         }
+        self.start_workers_once_synced();
         let handler = self.informers[i].config.handlers[l].clone();
         let (key, rv) = (n.key(), n.resource_version());
         let call = match &n {
@@ -504,7 +510,11 @@ impl World {
             Route::Record => None,
         };
         if let Some(target) = &target {
-            self.later(0, Msg::WorkqueueAdd(target.clone()));
+            // `WithLowPriorityWhenUnchanged`: the initial list and resyncs wait behind changes
+            // (only a priority queue tells priorities apart).
+            let unchanged = matches!(note, CallNote::InitialList | CallNote::ResyncSameRv);
+            let priority = if unchanged { LOW_PRIORITY } else { 0 };
+            self.later(0, Msg::WorkqueueAdd(target.clone(), priority));
         }
         let outcome = Outcome::HandlerCalled { handler: handler.name, call, note, enqueued: target, lost: false };
         Hop::new(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, &key, rv, outcome)

@@ -107,7 +107,8 @@ pub(super) enum Msg {
     ProcessDelta(usize),
     /// An informer's handler (listener) takes its next notification.
     ListenerRun(usize, usize),
-    WorkqueueAdd(String),
+    /// A handler adds a key, with the priority controller-runtime's handlers give it.
+    WorkqueueAdd(String, i32),
     WorkqueueReady(String, Millis),
     WorkerGet(usize),
     /// A reconcile's write reaches the API server.
@@ -123,6 +124,8 @@ pub(super) enum Msg {
         phase: crate::controller::kubelet::PodPhase,
     },
     PollTick,
+    /// Every source has synced: the controller starts its workers.
+    StartWorkers,
     /// The cacher's bookmark timer: watchers whose bookmark is due get one.
     BookmarkTick,
     /// etcd's progress notification to the watch caches' etcd watches (every 10 minutes).
@@ -155,7 +158,7 @@ impl Msg {
             Msg::Pop(_) => "Pop".into(),
             Msg::ProcessDelta(_) => "process delta".into(),
             Msg::ListenerRun(_, l) => format!("handler {l} run"),
-            Msg::WorkqueueAdd(k) => format!("workqueue add {k}"),
+            Msg::WorkqueueAdd(k, _) => format!("workqueue add {k}"),
             Msg::WorkqueueReady(k, _) => format!("{k} ready (AddAfter)"),
             Msg::WorkerGet(w) => format!("worker {w} get"),
             Msg::ApiRequest(_, w) => format!("{} in flight", w.describe()),
@@ -166,6 +169,7 @@ impl Msg {
             Msg::PollTick => "poll timer".into(),
             Msg::BookmarkTick => "bookmark timer".into(),
             Msg::ProgressNotify => "etcd progress notification".into(),
+            Msg::StartWorkers => "workers start".into(),
             Msg::User(a) => format!("user action {a:?}"),
         }
     }

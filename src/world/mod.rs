@@ -95,6 +95,9 @@ pub struct World {
     status_clock: StatusClock,
     /// When the cacher's bookmark timer is set to fire next.
     bookmark_tick: Option<Millis>,
+    /// The controller's workers take keys (its sources have synced), or are about to.
+    workers_started: bool,
+    workers_starting: bool,
     pub reconciles: u64,
     pub requeues: u64,
 }
@@ -156,7 +159,7 @@ impl World {
             steps: 0,
             api,
             informers,
-            queue: Workqueue::default(),
+            queue: if config.era.priority_queue() { Workqueue::priority() } else { Workqueue::default() },
             reconciler: Reconciler::new(config.controller.reconciler.clone()),
             workers: vec![Worker::Idle; workers],
             worker_pending: vec![false; workers],
@@ -167,6 +170,8 @@ impl World {
             user,
             status_clock: StatusClock::default(),
             bookmark_tick: None,
+            workers_started: false,
+            workers_starting: false,
             reconciles: 0,
             requeues: 0,
             config,
@@ -180,6 +185,7 @@ impl World {
         }
         world.start_kubelet();
         world.flush_kubelet();
+        world.start_workers_once_synced();
         Ok(world)
     }
 
@@ -321,7 +327,7 @@ impl World {
             Msg::Pop(i) => self.deliver_pop(i),
             Msg::ProcessDelta(i) => self.deliver_process_delta(i),
             Msg::ListenerRun(i, l) => self.deliver_listener(i, l),
-            Msg::WorkqueueAdd(key) => self.deliver_workqueue_add(key),
+            Msg::WorkqueueAdd(key, priority) => self.deliver_workqueue_add(key, priority),
             Msg::WorkqueueReady(key, at) => self.deliver_workqueue_ready(key, at),
             Msg::WorkerGet(w) => self.deliver_worker_get(w),
             Msg::ApiRequest(w, write) => self.deliver_api_request(w, write),
@@ -344,6 +350,12 @@ impl World {
                     rv,
                     Outcome::BookmarksSent { watchers },
                 )
+            }
+            Msg::StartWorkers => {
+                self.workers_started = true;
+                self.schedule_workers();
+                let outcome = Outcome::WorkersStarted { workers: self.workers.len(), queued: self.queue.len() };
+                Hop::plain(Stage::Reconciler, Stage::Workqueue, TraceKind::WorkersStart, outcome)
             }
             Msg::ProgressNotify => {
                 self.later(PROGRESS_NOTIFY_INTERVAL_MS, Msg::ProgressNotify);

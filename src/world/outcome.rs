@@ -273,7 +273,11 @@ pub enum Outcome {
         lost: bool,
     },
     NothingBuffered,
-    WorkqueueAdd(AddOutcome),
+    /// `Add` (with the priority given, where the queue is a priority queue).
+    WorkqueueAdd {
+        added: AddOutcome,
+        priority: Option<i32>,
+    },
     /// An `AddAfter` timer fired (`None`: superseded by an earlier one).
     WorkqueueReady(Option<AddOutcome>),
     /// A worker takes a key and plans its reconcile.
@@ -319,6 +323,12 @@ pub enum Outcome {
     },
     /// etcd told the watch caches its current revision.
     ProgressNotified,
+    /// `Starting workers`: every source's cache (and, where the era waits for them, every
+    /// handler) has synced; the workers take keys from now on.
+    WorkersStarted {
+        workers: usize,
+        queued: usize,
+    },
     UserWrite {
         verb: UserVerb,
         kind: Option<Kind>,
@@ -583,8 +593,9 @@ impl Outcome {
             | Outcome::NothingQueued
             | Outcome::WorkerIdle
             | Outcome::BookmarksSent { .. }
-            | Outcome::ProgressNotified => {}
-            Outcome::WorkqueueAdd(add) | Outcome::WorkqueueReady(Some(add)) => tags.push(add_tag(*add)),
+            | Outcome::ProgressNotified
+            | Outcome::WorkersStarted { .. } => {}
+            Outcome::WorkqueueAdd { added: add, .. } | Outcome::WorkqueueReady(Some(add)) => tags.push(add_tag(*add)),
             Outcome::WorkqueueReady(None) => tags.push(Tag::Superseded),
             Outcome::ReconcileStarts { decisions, reads, .. } => {
                 for d in decisions {
@@ -677,7 +688,7 @@ fn decision_tag(d: &Decision) -> Option<Tag> {
 fn add_tag(add: AddOutcome) -> Tag {
     match add {
         AddOutcome::Queued => Tag::Queued,
-        AddOutcome::AlreadyQueued => Tag::Deduplicated,
+        AddOutcome::AlreadyQueued | AddOutcome::PriorityRaised => Tag::Deduplicated,
         AddOutcome::WhileProcessing => Tag::WhileProcessing,
         AddOutcome::AlreadyDirty => Tag::AlreadyDirty,
         AddOutcome::ShuttingDown => Tag::Ignored,

@@ -60,7 +60,27 @@ impl World {
         WorldCache { informers: &mut self.informers }.list(kind, opts)
     }
 
+    /// controller-runtime's `Start`: once every source has synced (its informer, and in eras
+    /// that wait for them its handler too), "Starting workers".
+    pub(super) fn start_workers_once_synced(&mut self) {
+        if self.workers_started || self.workers_starting {
+            return;
+        }
+        let handlers = self.config.era.workers_wait_for_handlers();
+        let synced = self.informers.iter().all(|s| {
+            s.informer.has_synced()
+                && (!handlers || (0..s.informer.listeners.len()).all(|l| s.informer.handler_has_synced(l)))
+        });
+        if synced {
+            self.workers_starting = true;
+            self.later(0, Msg::StartWorkers);
+        }
+    }
+
     pub(super) fn schedule_workers(&mut self) {
+        if !self.workers_started {
+            return;
+        }
         let pending = self.worker_pending.iter().filter(|p| **p).count();
         let mut available = self.queue.len().saturating_sub(pending);
         for w in 0..self.workers.len() {
@@ -75,10 +95,12 @@ impl World {
         }
     }
 
-    pub(super) fn deliver_workqueue_add(&mut self, key: String) -> Hop {
-        let outcome = self.queue.add(&key);
+    pub(super) fn deliver_workqueue_add(&mut self, key: String, priority: i32) -> Hop {
+        let outcome = self.queue.add_with_priority(&key, priority);
         self.schedule_workers();
-        Hop::new(Stage::Handler, Stage::Workqueue, TraceKind::WorkqueueAdd, &key, 0, Outcome::WorkqueueAdd(outcome))
+        let priority = self.queue.is_prioritised().then_some(priority);
+        let outcome = Outcome::WorkqueueAdd { added: outcome, priority };
+        Hop::new(Stage::Handler, Stage::Workqueue, TraceKind::WorkqueueAdd, &key, 0, outcome)
     }
 
     pub(super) fn deliver_workqueue_ready(&mut self, key: String, at: Millis) -> Hop {
@@ -224,7 +246,8 @@ impl World {
             }
             ReconcileResult::Error(_) => {
                 self.requeues += 1;
-                let (delay_ms, ready) = self.queue.add_rate_limited(&key, self.now);
+                let priority = self.queue.priority_of(&key);
+                let (delay_ms, ready) = self.queue.add_rate_limited(&key, self.now, priority);
                 if let Some(at) = ready {
                     self.schedule_at(at, Msg::WorkqueueReady(key.clone(), at));
                 }
@@ -233,7 +256,8 @@ impl World {
             ReconcileResult::RequeueAfter(d) => {
                 self.requeues += 1;
                 self.queue.forget(&key);
-                if let Some(at) = self.queue.add_after(&key, *d, self.now) {
+                let priority = self.queue.priority_of(&key);
+                if let Some(at) = self.queue.add_after(&key, *d, self.now, priority) {
                     self.schedule_at(at, Msg::WorkqueueReady(key.clone(), at));
                 }
                 Requeue::After { delay_ms: *d }
