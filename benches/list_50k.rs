@@ -52,5 +52,5 @@ fn main() {
         rest.len(),
         per_step(drain, rest.len())
     );
-    println!("  reconciles: {}, indexer objects: {}", world.reconciles, world.informer().indexer.len());
+    println!("  reconciles: {}, indexer objects: {}", world.reconciles(), world.informer().indexer.len());
 }

@@ -418,7 +418,8 @@ mod tests {
         let w = world();
         let pods = output(run("kubectl get pods", "", &w));
         let lines: Vec<&str> = pods.lines().collect();
-        assert_eq!(lines[0], "NAME        READY   STATUS    RESTARTS   AGE");
+        assert_eq!(lines[0].split_whitespace().collect::<Vec<_>>(), vec!["NAME", "READY", "STATUS", "RESTARTS", "AGE"]);
+        assert_eq!(lines[0].find("READY"), lines[1].find("1/1"), "columns line up");
         assert_eq!(lines.len(), 4);
         assert!(lines[1].starts_with("web-") && lines[1].contains("   1/1     Running   0          "), "{}", lines[1]);
         let deploy = output(run("get deploy web", "", &w));
@@ -426,6 +427,10 @@ mod tests {
             deploy.lines().nth(1).unwrap().split_whitespace().take(4).collect::<Vec<_>>(),
             vec!["web", "3/3", "3", "3"]
         );
+        let sets = output(run("get rs", "", &w));
+        let set: Vec<&str> = sets.lines().nth(1).unwrap().split_whitespace().collect();
+        assert!(set[0].starts_with("web-") && set[1..4] == ["3", "3", "3"], "the Deployment's ReplicaSet: {sets}");
+        assert!(lines[1].starts_with(&format!("{}-", set[0])), "its Pods are named after it");
         assert_eq!(output(run("get cm", "", &w)), "No resources found in default namespace.");
         assert!(output(run("get deploy web -o yaml", "", &w)).contains("\nspec:\n  replicas: 3\n"));
         assert!(matches!(run("get pods -w", "", &w), Outcome::Watch(Kind::Pod, Some(_), _)));

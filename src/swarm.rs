@@ -83,7 +83,7 @@ impl Plan {
             2 => WorldConfig::stamp(),
             _ => {
                 let mut c = WorldConfig::new(Kind::ConfigMap);
-                c.controller.reconciler = ReconcilerKind::Failing { failures: 2, terminal: false };
+                c.controllers[0].reconciler = ReconcilerKind::Failing { failures: 2, terminal: false };
                 c
             }
         };
@@ -94,7 +94,10 @@ impl Plan {
         config.api.bookmark_frequency_ms = pick(&mut rng, &[0, 5_000, 60_000]);
         config.era = pick(&mut rng, &Era::ALL);
         config.sync_period_ms = pick(&mut rng, &[0, 0, 7_000, 20_000, config.sync_period_ms]);
-        config.controller.max_concurrent = 1 + (rng.next_u64() % 3) as usize;
+        let workers = 1 + (rng.next_u64() % 3) as usize;
+        for controller in &mut config.controllers {
+            controller.max_concurrent = workers;
+        }
         let replicas = shape == 1;
         let mut objects: Vec<ApiObject> = (0..rng.next_u64() % 6).map(|i| config_map(&format!("c{i}"), i)).collect();
         if replicas {
@@ -317,9 +320,10 @@ impl Checker {
                 return Err(self.fail(format!("a {} handler's buffer did not drain", scope.kind)));
             }
         }
-        let q = &self.world.queue;
-        if !q.is_empty() || q.processing().next().is_some() {
-            return Err(self.fail("the workqueue did not drain".into()));
+        for c in &self.world.controllers {
+            if !c.queue.is_empty() || c.queue.processing().next().is_some() {
+                return Err(self.fail(format!("the {} workqueue did not drain", c.name)));
+            }
         }
         Ok(())
     }

@@ -64,7 +64,7 @@ pub enum Mark {
 pub fn ruler(session: &Session) -> Vec<(Mark, i64)> {
     let world = session.world();
     let store = world.api.store();
-    let kind = world.reconciler.primary();
+    let kind = world.controllers.first().map_or(Kind::Pod, |c| c.reconciler.primary());
     let stack = world.informer_for(kind).or(world.informers.first());
     let mut marks = vec![(Mark::Etcd, store.revision())];
     if let Some(c) = store.compact_revision() {
@@ -166,6 +166,8 @@ pub struct HandlerView {
 /// The workqueue's sets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WorkqueueView {
+    /// The controller it belongs to.
+    pub controller: String,
     /// controller-runtime's priority queue (false: client-go's FIFO workqueue).
     pub prioritised: bool,
     /// The ready line in hand-out order, with priorities.
@@ -192,7 +194,7 @@ pub enum InspectorView {
     Fifos(Vec<FifoView>),
     Indexers { indexers: Vec<IndexerView>, opened: Option<(String, String, String)> },
     Handlers(Vec<HandlerView>),
-    Workqueue(WorkqueueView),
+    Workqueues(Vec<WorkqueueView>),
     Workers { workers: Vec<Option<(String, u64)>>, reconciles: u64, requeues: u64, last: Vec<LogLine> },
 }
 
@@ -335,16 +337,23 @@ pub fn inspector(session: &Session) -> InspectorView {
                 })
                 .collect(),
         ),
-        Stage::Workqueue => {
-            let q = &world.queue;
-            InspectorView::Workqueue(WorkqueueView {
-                prioritised: q.is_prioritised(),
-                queue: q.queued().take(SHOWN).map(|(k, p)| (k.clone(), p)).collect(),
-                dirty: q.dirty().take(SHOWN).cloned().collect(),
-                processing: q.processing().take(SHOWN).cloned().collect(),
-                waiting: q.waiting().take(SHOWN).map(|(k, at)| (k.clone(), *at)).collect(),
-            })
-        }
+        Stage::Workqueue => InspectorView::Workqueues(
+            world
+                .controllers
+                .iter()
+                .map(|c| {
+                    let q = &c.queue;
+                    WorkqueueView {
+                        controller: c.name.clone(),
+                        prioritised: q.is_prioritised(),
+                        queue: q.queued().take(SHOWN).map(|(k, p)| (k.clone(), p)).collect(),
+                        dirty: q.dirty().take(SHOWN).cloned().collect(),
+                        processing: q.processing().take(SHOWN).cloned().collect(),
+                        waiting: q.waiting().take(SHOWN).map(|(k, at)| (k.clone(), *at)).collect(),
+                    }
+                })
+                .collect(),
+        ),
         Stage::Reconciler => {
             let costs = world.costs();
             InspectorView::Workers {
@@ -458,7 +467,7 @@ mod tests {
         assert_eq!(before, (log(&s, None, 5), costs(&s, 400, 40), ruler(&s)), "the same step, the same views");
         assert_eq!(before.0[0].step, 40);
         s.apply(Action::Inspect(Stage::Fifo));
-        assert!(matches!(inspector(&s), InspectorView::Fifos(f) if f.len() == 2 && f[0].queue.name == "RealFIFO"));
+        assert!(matches!(inspector(&s), InspectorView::Fifos(f) if f.len() == 3 && f[0].queue.name == "RealFIFO"));
         s.apply(Action::StepForward);
         assert_ne!(before.0, log(&s, None, 5), "a step moves the log");
         let english = log(&s, None, 40);

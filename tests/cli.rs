@@ -72,7 +72,7 @@ fn run_scale_converges_and_a_closed_pipe_is_not_an_error() {
     let (code, out, _) = run(&["run", "scale"]);
     assert_eq!(code, 0);
     assert!(out.contains("kubelet: default/web-"));
-    assert!(out.lines().last().unwrap().contains("Done(default/web)"));
+    assert!(out.lines().last().unwrap().contains("Done(default/web"));
     let mut child = Command::new(env!("CARGO_BIN_EXE_informer-playground"))
         .args(["run", "scale"])
         .stdout(std::process::Stdio::piped())

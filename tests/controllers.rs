@@ -33,13 +33,18 @@ fn stored(w: &World, kind: Kind, name: &str) -> ApiObject {
     obj
 }
 
+fn stored_all(w: &World, resource: &str) -> Vec<ApiObject> {
+    let list = w.api.store().range(&KeyRange::prefix(format!("/registry/{resource}/default/")), 0, 0).unwrap();
+    list.kvs.iter().map(|kv| ApiObject::from_json(&kv.value).unwrap()).collect()
+}
+
+/// The Pods `owner_name` owns, directly (a ReplicaSet) or through its ReplicaSets (a
+/// Deployment).
 fn pods_of(w: &World, owner_name: &str) -> Vec<ApiObject> {
-    let list = w.api.store().range(&KeyRange::prefix("/registry/pods/default/"), 0, 0).unwrap();
-    list.kvs
-        .iter()
-        .map(|kv| ApiObject::from_json(&kv.value).unwrap())
-        .filter(|p| p.metadata.owner_references.iter().any(|r| r.name == owner_name))
-        .collect()
+    let owns = |o: &ApiObject, name: &str| o.metadata.owner_references.iter().any(|r| r.name == name);
+    let sets: Vec<String> =
+        stored_all(w, "replicasets").into_iter().filter(|rs| owns(rs, owner_name)).map(|rs| rs.metadata.name).collect();
+    stored_all(w, "pods").into_iter().filter(|p| owns(p, owner_name) || sets.iter().any(|rs| owns(p, rs))).collect()
 }
 
 fn scale(w: &World, kind: Kind, name: &str, replicas: i64) -> Action {
@@ -60,7 +65,7 @@ fn semantics_6_scaling_a_deployment_3_to_5_to_2_converges_hop_by_hop() {
     assert_eq!(pods_of(&w, "web").len(), 3);
     assert_eq!(
         status(&w, Kind::Deployment, "web"),
-        json!({"replicas": 3, "readyReplicas": 3, "observedGeneration": 1})
+        json!({"replicas": 3, "readyReplicas": 3, "updatedReplicas": 3, "availableReplicas": 3, "observedGeneration": 1})
     );
 
     w.act(scale(&w, Kind::Deployment, "web", 5));
@@ -68,7 +73,7 @@ fn semantics_6_scaling_a_deployment_3_to_5_to_2_converges_hop_by_hop() {
     assert_eq!(pods_of(&w, "web").len(), 5);
     assert_eq!(
         status(&w, Kind::Deployment, "web"),
-        json!({"replicas": 5, "readyReplicas": 5, "observedGeneration": 2})
+        json!({"replicas": 5, "readyReplicas": 5, "updatedReplicas": 5, "availableReplicas": 5, "observedGeneration": 2})
     );
 
     w.act(scale(&w, Kind::Deployment, "web", 2));
@@ -76,7 +81,7 @@ fn semantics_6_scaling_a_deployment_3_to_5_to_2_converges_hop_by_hop() {
     assert_eq!(pods_of(&w, "web").len(), 2);
     assert_eq!(
         status(&w, Kind::Deployment, "web"),
-        json!({"replicas": 2, "readyReplicas": 2, "observedGeneration": 3})
+        json!({"replicas": 2, "readyReplicas": 2, "updatedReplicas": 2, "availableReplicas": 2, "observedGeneration": 3})
     );
     assert_eq!(w.informer_for(Kind::Pod).unwrap().informer.indexer.len(), 2, "the cache agrees with the store");
 
@@ -91,11 +96,18 @@ fn semantics_6_scaling_a_deployment_3_to_5_to_2_converges_hop_by_hop() {
     assert_eq!(writes(WriteOp::Delete), 3);
     let kubelet = trace.iter().filter(|e| matches!(e.outcome, Outcome::KubeletReport { gone: false, .. })).count();
     assert!(kubelet >= 10, "each Pod goes ContainerCreating, then Running");
-    let enqueued = trace
-        .iter()
-        .filter(|e| matches!(&e.outcome, Outcome::HandlerCalled { enqueued: Some(k), .. } if k == "default/web"))
-        .count();
-    assert!(enqueued > 5, "Pod events enqueue their owner");
+    let sets = stored_all(&w, "replicasets");
+    assert_eq!(sets.len(), 1, "the Deployment owns one ReplicaSet, which owns the Pods");
+    let set = format!("default/{}", sets[0].metadata.name);
+    assert_eq!(stored(&w, Kind::ReplicaSet, &sets[0].metadata.name).spec().unwrap()["replicas"], 2);
+    let enqueued = |handler: &str, key: &str| {
+        trace
+            .iter()
+            .filter(|e| matches!(&e.outcome, Outcome::HandlerCalled { handler: h, enqueued: Some(k), .. } if h == handler && k == key))
+            .count()
+    };
+    assert!(enqueued("replicaset-controller", &set) > 5, "Pod events enqueue their ReplicaSet");
+    assert!(enqueued("deployment-controller", "default/web") > 2, "ReplicaSet events enqueue their Deployment");
     let route: Vec<(&str, &str)> = trace.iter().map(|e| (e.from.name(), e.to.name())).collect();
     for hop in [
         ("reconciler", "api-server"),
@@ -202,7 +214,7 @@ fn semantics_1_3_trap_2_rbac_without_list_leaves_the_cache_empty_until_granted()
     let mut w = World::new(config, vec![owner(Kind::ReplicaSet, "web", 2)]).unwrap();
     w.run_until(300, |_, _| false);
     assert!(w.informer().indexer.is_empty());
-    assert_eq!(w.reconciles, 0, "nothing reaches the controller");
+    assert_eq!(w.reconciles(), 0, "nothing reaches the controller");
     assert!(w.log_lines().iter().any(|l| l.contains("failed to list *v1.ReplicaSet: replicasets.apps is forbidden")));
     assert_eq!(
         w.cache_get(Kind::ReplicaSet, "default", "web").unwrap_err().to_string(),
@@ -238,7 +250,7 @@ fn semantics_6_level_triggered_heals_where_edge_triggered_stays_wrong() {
 
 fn failing(kind: ReconcilerKind) -> Vec<TraceEvent> {
     let mut config = WorldConfig::new(Kind::ConfigMap);
-    config.controller.reconciler = kind;
+    config.controllers[0].reconciler = kind;
     let mut w = World::new(config, vec![ApiObject::new(Kind::ConfigMap, "default", "a")]).unwrap();
     w.run_until_idle(500)
 }
@@ -263,7 +275,7 @@ fn semantics_5_and_6_reconcile_results_drive_the_workqueue() {
     assert!(matches!(ends[0].outcome, Outcome::ReconcileEnds { then: Requeue::Not, .. }));
 
     let mut config = WorldConfig::new(Kind::ConfigMap);
-    config.controller.reconciler = ReconcilerKind::RequeueAfter(30_000);
+    config.controllers[0].reconciler = ReconcilerKind::RequeueAfter(30_000);
     let mut w = World::new(config, vec![ApiObject::new(Kind::ConfigMap, "default", "a")]).unwrap();
     let trace = w.run_until(200, |e, _| e.kind == TraceKind::WorkqueueGet && e.time_ms >= 30_000);
     let again = trace.last().unwrap();
@@ -273,8 +285,8 @@ fn semantics_5_and_6_reconcile_results_drive_the_workqueue() {
 #[test]
 fn semantics_5_concurrent_workers_never_share_a_key() {
     let mut config = WorldConfig::new(Kind::ConfigMap);
-    config.controller.max_concurrent = 2;
-    config.controller.reconcile_ms = 100;
+    config.controllers[0].max_concurrent = 2;
+    config.controllers[0].reconcile_ms = 100;
     let objects = (0..6).map(|i| ApiObject::new(Kind::ConfigMap, "default", &format!("c{i}"))).collect();
     let mut w = World::new(config, objects).unwrap();
     let trace = w.run_until_idle(1_000);
@@ -294,7 +306,7 @@ fn semantics_5_concurrent_workers_never_share_a_key() {
             _ => {}
         }
     }
-    assert_eq!(w.reconciles, 6);
+    assert_eq!(w.reconciles(), 6);
     assert!(trace.last().unwrap().time_ms < 6 * 100, "two at a time finish sooner than six in a row");
 }
 
@@ -418,4 +430,26 @@ fn semantics_6_an_observing_controller_reads_the_kind_it_watches() {
         .flatten()
         .collect();
     assert!(matches!(decisions[..], [Decision::Found { .. }]), "not `*v1.Pod is not cached`: {decisions:?}");
+}
+
+#[test]
+fn semantics_6_a_new_pod_template_gets_a_new_replica_set_and_the_old_one_scales_to_zero() {
+    let mut w =
+        World::new(WorldConfig::replicas(Kind::Deployment, false), vec![owner(Kind::Deployment, "web", 2)]).unwrap();
+    w.run_until_idle(5_000);
+    let first = stored_all(&w, "replicasets").remove(0);
+    let mut deployment = stored(&w, Kind::Deployment, "web");
+    deployment.body.get_mut("spec").unwrap()["template"]["spec"]["containers"][0]["image"] = json!("nginx:1.28");
+    w.act(Action::Update(deployment));
+    w.run_until_idle(5_000);
+    let sets = stored_all(&w, "replicasets");
+    assert_eq!(sets.len(), 2, "one ReplicaSet per template");
+    let replicas = |rs: &ApiObject| rs.spec().unwrap()["replicas"].as_i64().unwrap();
+    let (old, new): (Vec<&ApiObject>, Vec<&ApiObject>) =
+        sets.iter().partition(|rs| rs.metadata.name == first.metadata.name);
+    assert_eq!((replicas(old[0]), replicas(new[0])), (0, 2));
+    assert_ne!(new[0].metadata.labels["pod-template-hash"], first.metadata.labels["pod-template-hash"]);
+    let pods = pods_of(&w, "web");
+    assert_eq!(pods.len(), 2);
+    assert!(pods.iter().all(|p| p.spec().unwrap()["containers"][0]["image"] == "nginx:1.28"));
 }

@@ -210,7 +210,18 @@ fn etcd_binary() -> Option<PathBuf> {
 }
 
 impl Etcd {
+    /// Starts an etcd, trying again (new ports, new directory) when one does not come up:
+    /// a port picked free can be taken before etcd binds it.
     fn start(binary: &PathBuf, tag: usize) -> Etcd {
+        for _ in 0..2 {
+            if let Some(etcd) = Etcd::try_start(binary, tag) {
+                return etcd;
+            }
+        }
+        Etcd::try_start(binary, tag).unwrap_or_else(|| panic!("etcd did not become ready three times ({binary:?})"))
+    }
+
+    fn try_start(binary: &PathBuf, tag: usize) -> Option<Etcd> {
         // Each etcd its own data directory: both differential tests run at once, same seeds.
         static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -231,18 +242,24 @@ impl Etcd {
             .stderr(log)
             .spawn()
             .expect("start etcd");
-        let etcd = Etcd { child, dir, port };
-        let deadline = Instant::now() + Duration::from_secs(20);
+        let mut etcd = Etcd { child, dir, port };
+        let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
             if TcpStream::connect(("127.0.0.1", port)).is_ok() {
                 let status = std::panic::catch_unwind(|| call(port, "/v3/kv/range", json!({"key": b64("probe")})));
                 if status.is_ok_and(|v| v.get("header").is_some()) {
-                    return etcd;
+                    return Some(etcd);
                 }
+            }
+            if etcd.child.try_wait().is_ok_and(|exited| exited.is_some()) {
+                let log = std::fs::read_to_string(etcd.dir.join("etcd.log")).unwrap_or_default();
+                eprintln!("etcd exited at start; its log ends:\n{}", &log[log.len().saturating_sub(800)..]);
+                return None;
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        panic!("etcd did not become ready; see {}", etcd.dir.join("etcd.log").display());
+        eprintln!("etcd did not answer within 30 s on port {port}");
+        None
     }
 }
 
@@ -508,8 +525,11 @@ fn ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
 }
 
-/// Runs the sequences against one etcd binary, two at a time.
+/// Runs the sequences against one etcd binary, two at a time; one binary at a time (two
+/// cores, two etcds).
 fn differential(binary: &PathBuf, compaction: Compaction, name: &str) {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     let sequences: u64 = std::env::var("ETCD_DIFF_SEQUENCES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
     let first: u64 = std::env::var("ETCD_DIFF_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
     let started = Instant::now();

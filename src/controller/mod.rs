@@ -2,6 +2,7 @@
 //! their results, and a kubelet that moves Pods through their phases.
 
 pub mod cache_reader;
+pub mod deployment;
 pub mod kubelet;
 pub mod poller;
 pub mod reconciler;

@@ -16,8 +16,8 @@
 //!   controller it keeps *expectations* — creates and deletes it has made but not yet seen in
 //!   its cache — and makes no new ones until they are observed. Level-triggered it counts
 //!   Pods in the cache; edge-triggered it keeps a count from the events it was handed, so a
-//!   lost event leaves it wrong for good. (The real Deployment controller manages Pods
-//!   through ReplicaSets; here one level does both, so each hop stays visible.)
+//!   lost event leaves it wrong for good. Deployments reach their Pods through the
+//!   Deployment controller (`deployment.rs`), which owns ReplicaSets, and this one.
 //! - `StampConfigMap`: the stale-read example — Get, set `data.updated="true"`, Update, Get
 //!   again from the cache (still the old object), then from the API reader (the new one).
 //!   It is idempotent, so its own update's event triggers a reconcile that changes nothing.
@@ -42,6 +42,8 @@ pub trait Cache {
 pub enum ReconcilerKind {
     /// Reads the object of the kind it watches, and succeeds.
     Observe(Kind),
+    /// The Deployment controller: Deployments own ReplicaSets (`deployment.rs`).
+    Deployment,
     Replicas {
         owner: Kind,
         edge_triggered: bool,
@@ -133,6 +135,17 @@ pub enum Decision {
     CheckAgainIn {
         ms: Millis,
     },
+    /// The Deployment controller creates the ReplicaSet of its current template.
+    NewReplicaSet {
+        name: String,
+        replicas: i64,
+    },
+    /// The Deployment controller scales one of its ReplicaSets.
+    ScaleReplicaSet {
+        name: String,
+        from: i64,
+        to: i64,
+    },
 }
 
 impl Write {
@@ -207,17 +220,17 @@ pub struct Plan {
 }
 
 impl Plan {
-    fn done(decision: Decision, result: ReconcileResult) -> Self {
+    pub(super) fn done(decision: Decision, result: ReconcileResult) -> Self {
         Plan { ops: VecDeque::new(), decisions: vec![decision], result }
     }
 
-    fn read_failed(list: bool, error: ReadError) -> Self {
+    pub(super) fn read_failed(list: bool, error: ReadError) -> Self {
         let result = ReconcileResult::Error(error.to_string());
         Plan::done(Decision::ReadFailed { list, error, ignored: false }, result)
     }
 
     /// A failed read the reconciler shrugs off: it succeeds with nothing to do.
-    fn not_found(error: ReadError) -> Self {
+    pub(super) fn not_found(error: ReadError) -> Self {
         Plan::done(Decision::ReadFailed { list: false, error, ignored: true }, ReconcileResult::Success)
     }
 }
@@ -248,8 +261,9 @@ fn generated_name(base: &str, rng: &mut Rng) -> String {
     format!("{base}-{suffix}")
 }
 
-fn controller_of(pod: &ApiObject) -> Option<&OwnerReference> {
-    pod.metadata.owner_references.iter().find(|r| r.controller == Some(true))
+/// The owner reference marked as the object's controller.
+pub fn controller_of(obj: &ApiObject) -> Option<&OwnerReference> {
+    obj.metadata.owner_references.iter().find(|r| r.controller == Some(true))
 }
 
 fn phase(pod: &ApiObject) -> &str {
@@ -265,6 +279,7 @@ impl Reconciler {
     pub fn primary(&self) -> Kind {
         match self.kind {
             ReconcilerKind::Observe(kind) => kind,
+            ReconcilerKind::Deployment => Kind::Deployment,
             ReconcilerKind::Replicas { owner, .. } => owner,
             ReconcilerKind::StampConfigMap => Kind::ConfigMap,
             _ => Kind::Pod,
@@ -327,6 +342,7 @@ impl Reconciler {
                 Plan::done(Decision::CheckAgainIn { ms: d }, ReconcileResult::RequeueAfter(d))
             }
             ReconcilerKind::StampConfigMap => self.plan_stamp(namespace, name, cache),
+            ReconcilerKind::Deployment => super::deployment::plan(namespace, name, cache),
             ReconcilerKind::Replicas { owner, edge_triggered } => {
                 self.plan_replicas(owner, edge_triggered, key, namespace, name, cache, rng)
             }

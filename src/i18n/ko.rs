@@ -4,12 +4,14 @@
 
 /// (English, Korean).
 pub const WORDS: &[(&str, &str)] = &[
+    ("no ReplicaSet for the template: create {name} with {n} replicas", "템플릿에 맞는 ReplicaSet 없음: {name}를 replicas {n}로 생성"),
+    ("scale ReplicaSet {name} from {from} to {to}", "ReplicaSet {name}를 {from}에서 {to}로 스케일"),
     ("Kubernetes release", "Kubernetes 릴리스"),
     ("{release} (current)", "{release} (현재)"),
     ("{delta} at rv {rv}: indexer {write} → {call}", "rv {rv}의 {delta}: indexer {write} → {call}"),
     ("already queued: deduplicated, moved up to the higher priority", "이미 큐에 있음: 중복 제거, 더 높은 우선순위로 앞당김"),
     ("priority queue (priority)", "priority queue (우선순위)"),
-    ("caches synced: Starting workers (worker count {workers}), {queued} keys waiting", "캐시 동기화 완료: Starting workers (worker count {workers}), 대기 중인 키 {queued}개"),
+    ("{controller}: caches synced: Starting workers (worker count {workers}), {queued} keys waiting", "{controller}: 캐시 동기화 완료: Starting workers (worker count {workers}), 대기 중인 키 {queued}개"),
     ("the lesson cannot start: {why}", "레슨을 시작할 수 없습니다: {why}"),
     ("the lesson {id} is told in {eras}, not in {era}: it opens in its own release", "레슨 {id}는 {eras}에서 진행되며 {era}에는 없습니다. 레슨의 릴리스로 엽니다"),
     ("Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile.", "모든 이벤트를 한 단계씩: etcd → API 서버 → Reflector → DeltaFIFO → Indexer → 핸들러 → 워크큐 → reconcile."),

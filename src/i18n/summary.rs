@@ -186,7 +186,7 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             f("{key} is due after its delay: {what}", &[("key", &key), ("what", &tr(lang, added(*add)))])
         }
         Outcome::WorkqueueReady(None) => f("{key}: timer superseded", &[("key", &key)]),
-        Outcome::ReconcileStarts { worker, decisions, reads } => {
+        Outcome::ReconcileStarts { worker, decisions, reads, .. } => {
             let mut parts: Vec<String> = decisions.iter().map(|d| decision(d, key, lang)).collect();
             parts.extend(reads.iter().map(|r| read(r, lang)));
             format!("worker {worker}: Get() → {key}: {}", parts.join("; "))
@@ -242,9 +242,9 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         Outcome::BookmarksSent { watchers } => {
             f("bookmark to {n} watchers, each at its watch cache's revision", &[("n", watchers)])
         }
-        Outcome::WorkersStarted { workers, queued } => f(
-            "caches synced: Starting workers (worker count {workers}), {queued} keys waiting",
-            &[("workers", workers), ("queued", queued)],
+        Outcome::WorkersStarted { controller, workers, queued } => f(
+            "{controller}: caches synced: Starting workers (worker count {workers}), {queued} keys waiting",
+            &[("controller", controller), ("workers", workers), ("queued", queued)],
         ),
         Outcome::ProgressNotified => f("etcd progress notification: watch caches now at rv {rv}", &[("rv", &e.rv)]),
         Outcome::UserWrite { verb, kind, answer, no_match } => {
@@ -304,7 +304,7 @@ fn decision(d: &Decision, key: &str, lang: Lang) -> String {
     let f = |template: &'static str, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     match d {
         Decision::Found { rv } => f("Get: found at rv {rv}", &[("rv", rv)]),
-        Decision::ReadFailed { list: true, error, .. } => format!("List Pods: {error}"),
+        Decision::ReadFailed { list: true, error, .. } => format!("List: {error}"),
         Decision::ReadFailed { error, ignored: true, .. } if error.is_not_found() => {
             f("Get: {err}: nothing to do", &[("err", error)])
         }
@@ -330,6 +330,12 @@ fn decision(d: &Decision, key: &str, lang: Lang) -> String {
         Decision::Attempt { n, .. } => f("attempt {n} succeeds", &[("n", n)]),
         Decision::TerminalFailure => tr(lang, "terminal failure").into(),
         Decision::CheckAgainIn { ms } => f("check again in {ms} ms", &[("ms", ms)]),
+        Decision::NewReplicaSet { name, replicas } => {
+            f("no ReplicaSet for the template: create {name} with {n} replicas", &[("name", name), ("n", replicas)])
+        }
+        Decision::ScaleReplicaSet { name, from, to } => {
+            f("scale ReplicaSet {name} from {from} to {to}", &[("name", name), ("from", from), ("to", to)])
+        }
     }
 }
 

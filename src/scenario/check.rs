@@ -329,7 +329,7 @@ impl Scenario {
             ControllerSpec::Stamp => WorldConfig::stamp(),
             ControllerSpec::Failing { failures } => {
                 let mut config = WorldConfig::new(Kind::ConfigMap);
-                config.controller.reconciler =
+                config.controllers[0].reconciler =
                     crate::controller::reconciler::ReconcilerKind::Failing { failures: *failures, terminal: false };
                 config
             }
@@ -344,8 +344,10 @@ impl Scenario {
         config.api.watch_cache_capacity = c.watch_cache_size.max(1);
         config.api.bookmark_frequency_ms = c.bookmark_seconds * 1000;
         config.sync_period_ms = c.resync_seconds * 1000;
-        config.controller.max_concurrent = c.max_concurrent.max(1);
-        config.controller.reconcile_ms = c.reconcile_ms;
+        for controller in &mut config.controllers {
+            controller.max_concurrent = c.max_concurrent.max(1);
+            controller.reconcile_ms = c.reconcile_ms;
+        }
         if let (Some(every_ms), Some(first)) = (c.poll_every_ms, config.informers.first()) {
             config.poll = Some(crate::world::PollConfig { kind: first.reflector.kind, every_ms });
         }

@@ -293,7 +293,8 @@ pub enum Expectation {
     LogContains { text: String },
     /// The first informer's cache holds exactly what the store holds for its kind.
     CacheMatchesStore,
-    /// How many objects of a kind the store holds (optionally owned by `owner`).
+    /// How many objects of a kind the store holds (optionally owned by `owner`, directly or
+    /// through what it owns: a Deployment's Pods through its ReplicaSets).
     Count {
         kind: String,
         #[serde(default)]

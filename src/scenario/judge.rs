@@ -68,23 +68,20 @@ pub fn judge(scenario: &Scenario, world: &World, trace: &[TraceEvent]) -> Vec<Ve
                 },
                 Expectation::Count { kind: k, owner, equals } => {
                     let Some(k) = Kind::parse(k) else { return unmet(e, "unknown kind") };
-                    let prefix = crate::cluster::storage::prefix(k, None);
-                    let n = world
-                        .api
-                        .store()
-                        .range(&KeyRange::prefix(prefix), 0, 0)
-                        .map(|r| {
-                            r.kvs
-                                .iter()
-                                .filter_map(|kv| ApiObject::from_json(&kv.value).ok())
-                                .filter(|o| {
-                                    owner
-                                        .as_ref()
-                                        .is_none_or(|name| o.metadata.owner_references.iter().any(|r| &r.name == name))
-                                })
-                                .count()
+                    let stored = |kind: Kind| -> Vec<ApiObject> {
+                        let prefix = crate::cluster::storage::prefix(kind, None);
+                        let kvs = world.api.store().range(&KeyRange::prefix(prefix), 0, 0).map(|r| r.kvs);
+                        kvs.unwrap_or_default().iter().filter_map(|kv| ApiObject::from_json(&kv.value).ok()).collect()
+                    };
+                    let owners = owner.as_ref().map(|name| descendants(name, &Kind::ALL.map(stored).concat()));
+                    let n = stored(k)
+                        .iter()
+                        .filter(|o| {
+                            owners
+                                .as_ref()
+                                .is_none_or(|names| o.metadata.owner_references.iter().any(|r| names.contains(&r.name)))
                         })
-                        .unwrap_or(0);
+                        .count();
                     (n == *equals, format!("{n}"))
                 }
                 Expectation::Requests { verb, at_least, at_most } => {
@@ -125,10 +122,27 @@ pub fn judge(scenario: &Scenario, world: &World, trace: &[TraceEvent]) -> Vec<Ve
                     }
                 }
                 Expectation::Reconciles { at_least, at_most } => {
-                    (within(world.reconciles, *at_least, *at_most), format!("{}", world.reconciles))
+                    (within(world.reconciles(), *at_least, *at_most), format!("{}", world.reconciles()))
                 }
             };
             Verdict { expectation: format!("{e:?}"), met, detail }
         })
         .collect()
+}
+
+/// `name` and the names of everything it owns, directly or through what it owns (a
+/// Deployment's ReplicaSets, whose Pods then count as the Deployment's).
+fn descendants(name: &str, objects: &[ApiObject]) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::from([name.to_string()]);
+    loop {
+        let before = names.len();
+        for o in objects {
+            if o.metadata.owner_references.iter().any(|r| names.contains(&r.name)) {
+                names.insert(o.metadata.name.clone());
+            }
+        }
+        if names.len() == before {
+            return names;
+        }
+    }
 }

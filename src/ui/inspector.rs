@@ -112,7 +112,7 @@ pub fn inspector(props: &Props) -> Html {
                 ("name", &h.name), ("buffered", &h.buffered), ("delivered", &h.delivered), ("period", &period),
             ]) }</li> }
         }) }</ul> },
-        InspectorView::Workqueue(q) => {
+        InspectorView::Workqueues(queues) => html! { <>{ for queues.iter().map(|q| {
             let list = |items: &[String]| html! { <span class="mono">{ if items.is_empty() { "—".to_string() } else { items.join(", ") } }</span> };
             let waiting: Vec<String> = q.waiting.iter().map(|(k, at)| trf(lang, "{key} until {at}", &[("key", k), ("at", &seconds(*at))])).collect();
             let line: Vec<String> = q
@@ -121,13 +121,16 @@ pub fn inspector(props: &Props) -> Html {
                 .map(|(k, p)| if q.prioritised { format!("{k} ({p})") } else { k.clone() })
                 .collect();
             let heading = if q.prioritised { tr(lang, "priority queue (priority)") } else { "queue" };
-            html! { <dl class="sets">
-                <dt>{ heading }</dt><dd>{ list(&line) }</dd>
-                <dt>{ "dirty" }</dt><dd>{ list(&q.dirty) }</dd>
-                <dt>{ "processing" }</dt><dd>{ list(&q.processing) }</dd>
-                <dt>{ "waiting" }</dt><dd>{ list(&waiting) }</dd>
-            </dl> }
-        }
+            html! { <>
+                <h4>{ &q.controller }</h4>
+                <dl class="sets">
+                    <dt>{ heading }</dt><dd>{ list(&line) }</dd>
+                    <dt>{ "dirty" }</dt><dd>{ list(&q.dirty) }</dd>
+                    <dt>{ "processing" }</dt><dd>{ list(&q.processing) }</dd>
+                    <dt>{ "waiting" }</dt><dd>{ list(&waiting) }</dd>
+                </dl>
+            </> }
+        }) }</> },
         InspectorView::Workers { workers, reconciles, requeues, last } => html! { <>
             <ul>{ for workers.iter().enumerate().map(|(i, w)| html! { <li>{ match w {
                 None => trf(lang, "worker {i}: idle", &[("i", &i)]),

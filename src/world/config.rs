@@ -1,5 +1,7 @@
-//! How a world is set up: the informers (one per watched kind, as controller-runtime makes
-//! one per GVK), their handlers and indexes, the reconciler, the kubelet, latency, seed, RBAC.
+//! How a world is set up: the informers (one per watched kind, shared by the controllers as a
+//! shared informer factory or a manager's cache shares them), their handlers and indexes,
+//! the controllers (each a reconciler with its own workqueue and workers), the kubelet,
+//! latency, seed, RBAC.
 
 use crate::client::indexer::IndexFunc;
 use crate::client::reflector::ReflectorConfig;
@@ -29,11 +31,19 @@ pub struct HandlerConfig {
     /// Requested resync period; `None`: the informer's default.
     pub resync_ms: Option<Millis>,
     pub route: Route,
+    /// The controller (by index) whose workqueue it feeds.
+    pub controller: usize,
 }
 
 impl HandlerConfig {
+    /// A handler feeding the first controller.
     pub fn new(name: &str, route: Route) -> Self {
-        HandlerConfig { name: name.into(), resync_ms: None, route }
+        HandlerConfig { name: name.into(), resync_ms: None, route, controller: 0 }
+    }
+
+    /// A handler feeding controller `controller`.
+    pub fn feeding(name: &str, route: Route, controller: usize) -> Self {
+        HandlerConfig { controller, ..Self::new(name, route) }
     }
 }
 
@@ -58,11 +68,19 @@ impl InformerConfig {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ControllerConfig {
+    /// Its name in logs and the page (`replicaset-controller`).
+    pub name: String,
     pub reconciler: ReconcilerKind,
     /// `MaxConcurrentReconciles` (default 1).
     pub max_concurrent: usize,
     /// Time a reconcile spends thinking before its first write or its result.
     pub reconcile_ms: Millis,
+}
+
+impl ControllerConfig {
+    pub fn new(name: &str, reconciler: ReconcilerKind) -> Self {
+        ControllerConfig { name: name.into(), reconciler, max_concurrent: 1, reconcile_ms: 10 }
+    }
 }
 
 /// A periodic LIST instead of a watch: the polling controller of the cost comparison.
@@ -83,7 +101,8 @@ pub struct WorldConfig {
     pub informers: Vec<InformerConfig>,
     /// The informers' default resync (`SyncPeriod`), jittered per informer; 0: none.
     pub sync_period_ms: Millis,
-    pub controller: ControllerConfig,
+    /// The controllers, each fed by the handlers that name it.
+    pub controllers: Vec<ControllerConfig>,
     /// Run a kubelet that moves new Pods to ContainerCreating, then Running.
     pub kubelet: bool,
     pub poll: Option<PollConfig>,
@@ -104,11 +123,7 @@ impl WorldConfig {
             api: ApiServerConfig::default(),
             informers: vec![InformerConfig::new(kind, Route::EnqueueSelf)],
             sync_period_ms: 0,
-            controller: ControllerConfig {
-                reconciler: ReconcilerKind::Observe(kind),
-                max_concurrent: 1,
-                reconcile_ms: 10,
-            },
+            controllers: vec![ControllerConfig::new("controller", ReconcilerKind::Observe(kind))],
             kubelet: false,
             poll: None,
             controller_namespace: "default".into(),
@@ -117,12 +132,30 @@ impl WorldConfig {
         }
     }
 
-    /// A ReplicaSet-style controller for `owner` (ReplicaSet or Deployment) and the Pods it
-    /// owns, with a kubelet.
+    /// Workloads and their Pods, with a kubelet: for a ReplicaSet, the ReplicaSet controller;
+    /// for a Deployment, the Deployment controller (Deployments → ReplicaSets) and the
+    /// ReplicaSet controller (ReplicaSets → Pods), sharing the ReplicaSet informer.
     pub fn replicas(owner: Kind, edge_triggered: bool) -> Self {
+        let replica_sets = ReconcilerKind::Replicas { owner: Kind::ReplicaSet, edge_triggered };
         let mut config = WorldConfig::new(owner);
-        config.informers.push(InformerConfig::new(Kind::Pod, Route::EnqueueOwner));
-        config.controller.reconciler = ReconcilerKind::Replicas { owner, edge_triggered };
+        if owner == Kind::Deployment {
+            config.informers[0].handlers = vec![HandlerConfig::feeding("deployment-controller", Route::EnqueueSelf, 0)];
+            let mut sets = InformerConfig::new(Kind::ReplicaSet, Route::EnqueueOwner);
+            sets.handlers = vec![
+                HandlerConfig::feeding("deployment-controller", Route::EnqueueOwner, 0),
+                HandlerConfig::feeding("replicaset-controller", Route::EnqueueSelf, 1),
+            ];
+            let mut pods = InformerConfig::new(Kind::Pod, Route::EnqueueOwner);
+            pods.handlers = vec![HandlerConfig::feeding("replicaset-controller", Route::EnqueueOwner, 1)];
+            config.informers.extend([sets, pods]);
+            config.controllers = vec![
+                ControllerConfig::new("deployment-controller", ReconcilerKind::Deployment),
+                ControllerConfig::new("replicaset-controller", replica_sets),
+            ];
+        } else {
+            config.informers.push(InformerConfig::new(Kind::Pod, Route::EnqueueOwner));
+            config.controllers[0].reconciler = replica_sets;
+        }
         config.kubelet = true;
         config.sync_period_ms = DEFAULT_SYNC_PERIOD_MS;
         config.granted_verbs = ["get", "list", "watch", "create", "update", "delete"].map(String::from).to_vec();
@@ -140,7 +173,7 @@ impl WorldConfig {
     /// The stale-read ConfigMap reconciler.
     pub fn stamp() -> Self {
         let mut config = WorldConfig::new(Kind::ConfigMap);
-        config.controller.reconciler = ReconcilerKind::StampConfigMap;
+        config.controllers[0].reconciler = ReconcilerKind::StampConfigMap;
         config.sync_period_ms = DEFAULT_SYNC_PERIOD_MS;
         config.granted_verbs = ["get", "list", "watch", "update"].map(String::from).to_vec();
         config

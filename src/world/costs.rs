@@ -72,8 +72,8 @@ impl World {
             bytes_sent: metrics.bytes_sent,
             objects_sent: metrics.objects_sent,
             cached,
-            reconciles: self.reconciles,
-            requeues: self.requeues,
+            reconciles: self.reconciles(),
+            requeues: self.requeues(),
             status_latency_ms: self.status_clock.latencies().to_vec(),
         }
     }

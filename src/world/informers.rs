@@ -506,7 +506,7 @@ impl World {
         }
         let target = match handler.route {
             Route::EnqueueSelf => Some(key.clone()),
-            Route::EnqueueOwner => self.owner_key(&n),
+            Route::EnqueueOwner => self.owner_key(handler.controller, &n),
             Route::Record => None,
         };
         if let Some(target) = &target {
@@ -514,24 +514,25 @@ impl World {
             // (only a priority queue tells priorities apart).
             let unchanged = matches!(note, CallNote::InitialList | CallNote::ResyncSameRv);
             let priority = if unchanged { LOW_PRIORITY } else { 0 };
-            self.later(0, Msg::WorkqueueAdd(target.clone(), priority));
+            self.later(0, Msg::WorkqueueAdd(handler.controller, target.clone(), priority));
         }
         let outcome = Outcome::HandlerCalled { handler: handler.name, call, note, enqueued: target, lost: false };
         Hop::new(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, &key, rv, outcome)
     }
 
-    /// `EnqueueRequestForOwner`: the controlling owner's key, if it is the controller's kind.
-    /// The reconciler's expectations and edge-triggered counts learn of the event here.
-    fn owner_key(&mut self, n: &Notification) -> Option<String> {
+    /// `EnqueueRequestForOwner`: the controlling owner's key, if it is controller `c`'s kind.
+    /// Its reconciler's expectations and edge-triggered counts learn of the event here.
+    fn owner_key(&mut self, c: usize, n: &Notification) -> Option<String> {
         let obj = n.object()?;
         let owner = obj.metadata.owner_references.iter().find(|r| r.controller == Some(true))?;
-        if owner.kind != self.reconciler.primary().name() {
+        let reconciler = &mut self.controllers.get_mut(c)?.reconciler;
+        if owner.kind != reconciler.primary().name() {
             return None;
         }
         let key = format!("{}/{}", obj.metadata.namespace, owner.name);
         let added = matches!(n, Notification::Add { .. });
         let deleted = matches!(n, Notification::Delete(_));
-        self.reconciler.observe_owned(&key, added, deleted);
+        reconciler.observe_owned(&key, added, deleted);
         Some(key)
     }
 }

@@ -107,9 +107,10 @@ pub(super) enum Msg {
     ProcessDelta(usize),
     /// An informer's handler (listener) takes its next notification.
     ListenerRun(usize, usize),
-    /// A handler adds a key, with the priority controller-runtime's handlers give it.
-    WorkqueueAdd(String, i32),
-    WorkqueueReady(String, Millis),
+    /// A handler adds a key to controller `usize`'s queue, with the priority
+    /// controller-runtime's handlers give it.
+    WorkqueueAdd(usize, String, i32),
+    WorkqueueReady(usize, String, Millis),
     WorkerGet(usize),
     /// A reconcile's write reaches the API server.
     ApiRequest(usize, Write),
@@ -124,8 +125,8 @@ pub(super) enum Msg {
         phase: crate::controller::kubelet::PodPhase,
     },
     PollTick,
-    /// Every source has synced: the controller starts its workers.
-    StartWorkers,
+    /// Every source of controller `usize` has synced: it starts its workers.
+    StartWorkers(usize),
     /// The cacher's bookmark timer: watchers whose bookmark is due get one.
     BookmarkTick,
     /// etcd's progress notification to the watch caches' etcd watches (every 10 minutes).
@@ -158,8 +159,8 @@ impl Msg {
             Msg::Pop(_) => "Pop".into(),
             Msg::ProcessDelta(_) => "process delta".into(),
             Msg::ListenerRun(_, l) => format!("handler {l} run"),
-            Msg::WorkqueueAdd(k, _) => format!("workqueue add {k}"),
-            Msg::WorkqueueReady(k, _) => format!("{k} ready (AddAfter)"),
+            Msg::WorkqueueAdd(_, k, _) => format!("workqueue add {k}"),
+            Msg::WorkqueueReady(_, k, _) => format!("{k} ready (AddAfter)"),
             Msg::WorkerGet(w) => format!("worker {w} get"),
             Msg::ApiRequest(_, w) => format!("{} in flight", w.describe()),
             Msg::ApiResponse(..) => "API response in flight".into(),
@@ -169,7 +170,7 @@ impl Msg {
             Msg::PollTick => "poll timer".into(),
             Msg::BookmarkTick => "bookmark timer".into(),
             Msg::ProgressNotify => "etcd progress notification".into(),
-            Msg::StartWorkers => "workers start".into(),
+            Msg::StartWorkers(_) => "workers start".into(),
             Msg::User(a) => format!("user action {a:?}"),
         }
     }

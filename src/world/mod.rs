@@ -1,6 +1,7 @@
 //! The world: one cluster (store + API server) and one controller process — an informer per
-//! watched kind (Reflector → DeltaFIFO → informer → indexer → handlers), a workqueue and
-//! reconcile workers — plus an optional kubelet and polling client, wired by a single routing
+//! watched kind (Reflector → FIFO → informer → indexer → handlers) shared by its controllers,
+//! each with its own workqueue and reconcile workers — plus an optional kubelet and polling
+//! client, wired by a single routing
 //! loop over a scheduler in virtual time (DESIGN: sans-IO components, one step = one
 //! delivered message = one trace event; semantics §9).
 //!
@@ -32,17 +33,15 @@ pub use history::{History, MAX_SNAPSHOTS};
 pub use informers::InformerStack;
 pub use message::{Action, Fault};
 pub use outcome::{Outcome, Tag, TraceEvent};
-pub use workers::Worker;
+pub use workers::{Controller, Worker};
 
 use crate::client::reflector::Reflector;
 use crate::client::shared_informer::SharedInformer;
-use crate::client::workqueue::Workqueue;
 use crate::cluster::cacher::PROGRESS_NOTIFY_INTERVAL_MS;
 use crate::cluster::rbac::{PolicyRule, Role, RoleBinding, Subject};
 use crate::cluster::{ApiObject, ApiServer, ApiServerConfig, Kind, Status, UserInfo};
 use crate::controller::kubelet::Kubelet;
 use crate::controller::poller::Poller;
-use crate::controller::reconciler::Reconciler;
 use crate::sim::{Millis, Rng, Scheduler, Stage, TraceKind};
 use console::ConsoleWatches;
 use message::Msg;
@@ -82,8 +81,8 @@ pub struct World {
     foreground: usize,
     pub api: ApiServer,
     pub informers: Vec<InformerStack>,
-    pub queue: Workqueue,
-    pub reconciler: Reconciler,
+    /// The controllers; their workers are numbered across all of them in `workers`.
+    pub controllers: Vec<Controller>,
     pub workers: Vec<Worker>,
     worker_pending: Vec<bool>,
     kubelet: Option<Kubelet>,
@@ -95,11 +94,6 @@ pub struct World {
     status_clock: StatusClock,
     /// When the cacher's bookmark timer is set to fire next.
     bookmark_tick: Option<Millis>,
-    /// The controller's workers take keys (its sources have synced), or are about to.
-    workers_started: bool,
-    workers_starting: bool,
-    pub reconciles: u64,
-    pub requeues: u64,
 }
 
 impl World {
@@ -150,7 +144,15 @@ impl World {
                 InformerStack::new(c.clone(), resync, config.era)
             })
             .collect();
-        let workers = config.controller.max_concurrent.max(1);
+        let mut controllers = Vec::new();
+        for (c, cc) in config.controllers.iter().enumerate() {
+            let first = controllers.last().map_or(0, |c: &Controller| c.workers.end);
+            let sources = (0..config.informers.len())
+                .filter(|i| config.informers[*i].handlers.iter().any(|h| h.controller == c))
+                .collect();
+            controllers.push(Controller::new(cc, config.era, first, sources));
+        }
+        let workers = controllers.last().map_or(0, |c| c.workers.end);
         let mut world = World {
             rng,
             sched: Scheduler::default(),
@@ -159,8 +161,7 @@ impl World {
             steps: 0,
             api,
             informers,
-            queue: if config.era.priority_queue() { Workqueue::priority() } else { Workqueue::default() },
-            reconciler: Reconciler::new(config.controller.reconciler.clone()),
+            controllers,
             workers: vec![Worker::Idle; workers],
             worker_pending: vec![false; workers],
             kubelet: config.kubelet.then(Kubelet::default),
@@ -170,10 +171,6 @@ impl World {
             user,
             status_clock: StatusClock::default(),
             bookmark_tick: None,
-            workers_started: false,
-            workers_starting: false,
-            reconciles: 0,
-            requeues: 0,
             config,
         };
         for i in 0..world.informers.len() {
@@ -327,8 +324,8 @@ impl World {
             Msg::Pop(i) => self.deliver_pop(i),
             Msg::ProcessDelta(i) => self.deliver_process_delta(i),
             Msg::ListenerRun(i, l) => self.deliver_listener(i, l),
-            Msg::WorkqueueAdd(key, priority) => self.deliver_workqueue_add(key, priority),
-            Msg::WorkqueueReady(key, at) => self.deliver_workqueue_ready(key, at),
+            Msg::WorkqueueAdd(c, key, priority) => self.deliver_workqueue_add(c, key, priority),
+            Msg::WorkqueueReady(c, key, at) => self.deliver_workqueue_ready(c, key, at),
             Msg::WorkerGet(w) => self.deliver_worker_get(w),
             Msg::ApiRequest(w, write) => self.deliver_api_request(w, write),
             Msg::ApiResponse(w, result) => self.deliver_api_response(w, result),
@@ -351,12 +348,7 @@ impl World {
                     Outcome::BookmarksSent { watchers },
                 )
             }
-            Msg::StartWorkers => {
-                self.workers_started = true;
-                self.schedule_workers();
-                let outcome = Outcome::WorkersStarted { workers: self.workers.len(), queued: self.queue.len() };
-                Hop::plain(Stage::Reconciler, Stage::Workqueue, TraceKind::WorkersStart, outcome)
-            }
+            Msg::StartWorkers(c) => self.deliver_start_workers(c),
             Msg::ProgressNotify => {
                 self.later(PROGRESS_NOTIFY_INTERVAL_MS, Msg::ProgressNotify);
                 self.api.progress_notify();

@@ -282,6 +282,8 @@ pub enum Outcome {
     WorkqueueReady(Option<AddOutcome>),
     /// A worker takes a key and plans its reconcile.
     ReconcileStarts {
+        /// The controller whose worker took the key.
+        controller: String,
         worker: usize,
         decisions: Vec<Decision>,
         reads: Vec<Read>,
@@ -326,6 +328,7 @@ pub enum Outcome {
     /// `Starting workers`: every source's cache (and, where the era waits for them, every
     /// handler) has synced; the workers take keys from now on.
     WorkersStarted {
+        controller: String,
         workers: usize,
         queued: usize,
     },

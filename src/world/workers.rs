@@ -1,15 +1,59 @@
-//! The world's controller half: the workqueue, reconcile workers and their round trips to the
-//! API server, the kubelet and the polling controller (semantics §5–§6).
+//! The world's controller half: each controller's workqueue, its reconcile workers and their
+//! round trips to the API server (semantics §5–§6).
 
 use super::informers::InformerStack;
 use super::message::Msg;
 use super::outcome::{Outcome, Read, Requeue};
 use super::{Hop, World};
+use crate::client::workqueue::Workqueue;
 use crate::cluster::{ApiObject, Kind, Status, UserInfo};
 use crate::controller::cache_reader::{self, CacheList, ReadError};
-use crate::controller::reconciler::{Cache, Plan, PlanOp, ReconcileResult, Write};
+use crate::controller::reconciler::{Cache, Plan, PlanOp, ReconcileResult, Reconciler, Write};
+use crate::era::Era;
 use crate::sim::{Millis, Stage, TraceKind};
 use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// One controller (controller-runtime's `Controller`, or one of kube-controller-manager's): a
+/// reconciler, its workqueue and its workers, fed by the handlers that name it.
+#[derive(Clone, Debug)]
+pub struct Controller {
+    pub name: String,
+    pub reconciler: Reconciler,
+    pub queue: Workqueue,
+    /// Its workers' numbers in `World::workers`.
+    pub workers: Range<usize>,
+    /// The informers it has handlers on: what it waits for before its workers start.
+    pub sources: Vec<usize>,
+    /// Time a reconcile spends thinking before its first write or its result.
+    pub reconcile_ms: Millis,
+    /// Its workers take keys (its sources have synced), or are about to.
+    started: bool,
+    starting: bool,
+    pub reconciles: u64,
+    pub requeues: u64,
+}
+
+impl Controller {
+    pub(super) fn new(config: &super::ControllerConfig, era: Era, first_worker: usize, sources: Vec<usize>) -> Self {
+        Controller {
+            name: config.name.clone(),
+            reconciler: Reconciler::new(config.reconciler.clone()),
+            queue: if era.priority_queue() { Workqueue::priority() } else { Workqueue::default() },
+            workers: first_worker..first_worker + config.max_concurrent.max(1),
+            sources,
+            reconcile_ms: config.reconcile_ms,
+            started: false,
+            starting: false,
+            reconciles: 0,
+            requeues: 0,
+        }
+    }
+
+    pub fn started(&self) -> bool {
+        self.started
+    }
+}
 
 /// What one worker is doing.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,30 +104,71 @@ impl World {
         WorldCache { informers: &mut self.informers }.list(kind, opts)
     }
 
-    /// controller-runtime's `Start`: once every source has synced (its informer, and in eras
-    /// that wait for them its handler too), "Starting workers".
+    /// Reconciles run so far, by every controller.
+    pub fn reconciles(&self) -> u64 {
+        self.controllers.iter().map(|c| c.reconciles).sum()
+    }
+
+    /// Requeues so far, by every controller.
+    pub fn requeues(&self) -> u64 {
+        self.controllers.iter().map(|c| c.requeues).sum()
+    }
+
+    /// The controller worker `w` belongs to.
+    fn controller_of_worker(&self, w: usize) -> usize {
+        self.controllers.iter().position(|c| c.workers.contains(&w)).unwrap_or(0)
+    }
+
+    /// controller-runtime's `Start`, per controller: once each of its sources has synced (its
+    /// informer, and in eras that wait for them its handlers too), "Starting workers".
     pub(super) fn start_workers_once_synced(&mut self) {
-        if self.workers_started || self.workers_starting {
-            return;
-        }
         let handlers = self.config.era.workers_wait_for_handlers();
-        let synced = self.informers.iter().all(|s| {
-            s.informer.has_synced()
-                && (!handlers || (0..s.informer.listeners.len()).all(|l| s.informer.handler_has_synced(l)))
-        });
-        if synced {
-            self.workers_starting = true;
-            self.later(0, Msg::StartWorkers);
+        for c in 0..self.controllers.len() {
+            let controller = &self.controllers[c];
+            if controller.started || controller.starting {
+                continue;
+            }
+            let synced = controller.sources.iter().all(|&i| {
+                let stack = &self.informers[i];
+                stack.informer.has_synced()
+                    && (!handlers
+                        || stack
+                            .config
+                            .handlers
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, h)| h.controller == c)
+                            .all(|(l, _)| stack.informer.handler_has_synced(l)))
+            });
+            if synced {
+                self.controllers[c].starting = true;
+                self.later(0, Msg::StartWorkers(c));
+            }
         }
     }
 
-    pub(super) fn schedule_workers(&mut self) {
-        if !self.workers_started {
+    pub(super) fn deliver_start_workers(&mut self, c: usize) -> Hop {
+        self.controllers[c].started = true;
+        self.schedule_workers(c);
+        let controller = &self.controllers[c];
+        let outcome = Outcome::WorkersStarted {
+            controller: controller.name.clone(),
+            workers: controller.workers.len(),
+            queued: controller.queue.len(),
+        };
+        Hop::plain(Stage::Reconciler, Stage::Workqueue, TraceKind::WorkersStart, outcome)
+    }
+
+    /// Hands queued keys of controller `c` to its idle workers.
+    pub(super) fn schedule_workers(&mut self, c: usize) {
+        let controller = &self.controllers[c];
+        if !controller.started {
             return;
         }
-        let pending = self.worker_pending.iter().filter(|p| **p).count();
-        let mut available = self.queue.len().saturating_sub(pending);
-        for w in 0..self.workers.len() {
+        let workers = controller.workers.clone();
+        let pending = workers.clone().filter(|w| self.worker_pending[*w]).count();
+        let mut available = controller.queue.len().saturating_sub(pending);
+        for w in workers {
             if available == 0 {
                 break;
             }
@@ -95,33 +180,36 @@ impl World {
         }
     }
 
-    pub(super) fn deliver_workqueue_add(&mut self, key: String, priority: i32) -> Hop {
-        let outcome = self.queue.add_with_priority(&key, priority);
-        self.schedule_workers();
-        let priority = self.queue.is_prioritised().then_some(priority);
-        let outcome = Outcome::WorkqueueAdd { added: outcome, priority };
+    pub(super) fn deliver_workqueue_add(&mut self, c: usize, key: String, priority: i32) -> Hop {
+        let queue = &mut self.controllers[c].queue;
+        let added = queue.add_with_priority(&key, priority);
+        let priority = queue.is_prioritised().then_some(priority);
+        self.schedule_workers(c);
+        let outcome = Outcome::WorkqueueAdd { added, priority };
         Hop::new(Stage::Handler, Stage::Workqueue, TraceKind::WorkqueueAdd, &key, 0, outcome)
     }
 
-    pub(super) fn deliver_workqueue_ready(&mut self, key: String, at: Millis) -> Hop {
-        let outcome = self.queue.ready(&key, at);
-        self.schedule_workers();
+    pub(super) fn deliver_workqueue_ready(&mut self, c: usize, key: String, at: Millis) -> Hop {
+        let outcome = self.controllers[c].queue.ready(&key, at);
+        self.schedule_workers(c);
         Hop::new(Stage::Workqueue, Stage::Workqueue, TraceKind::WorkqueueAdd, &key, 0, Outcome::WorkqueueReady(outcome))
     }
 
     pub(super) fn deliver_worker_get(&mut self, w: usize) -> Hop {
         self.worker_pending[w] = false;
-        let Some(key) = self.queue.get() else {
+        let c = self.controller_of_worker(w);
+        let Some(key) = self.controllers[c].queue.get() else {
             return Hop::plain(Stage::Workqueue, Stage::Reconciler, TraceKind::WorkqueueGet, Outcome::NothingQueued);
         };
         let mut cache = WorldCache { informers: &mut self.informers };
-        let plan = self.reconciler.plan(&key, &mut cache, &mut self.rng);
+        let plan = self.controllers[c].reconciler.plan(&key, &mut cache, &mut self.rng);
         let decisions = plan.decisions.clone();
         self.workers[w] =
             Worker::Reconciling { key: key.clone(), since: self.now, plan, failed: None, written: BTreeMap::new() };
-        let think = self.config.controller.reconcile_ms;
+        let think = self.controllers[c].reconcile_ms;
         let reads = self.advance(w, think);
-        let outcome = Outcome::ReconcileStarts { worker: w, decisions, reads };
+        let outcome =
+            Outcome::ReconcileStarts { controller: self.controllers[c].name.clone(), worker: w, decisions, reads };
         Hop::new(Stage::Workqueue, Stage::Reconciler, TraceKind::WorkqueueGet, &key, 0, outcome)
     }
 
@@ -133,9 +221,10 @@ impl World {
             let Worker::Reconciling { key, plan, failed, .. } = &mut self.workers[w] else { return reads };
             if failed.is_some() {
                 // After a failed write the rest is skipped; what was skipped is not expected.
+                let c = self.controllers.iter().position(|c| c.workers.contains(&w)).unwrap_or(0);
                 for op in plan.ops.drain(..) {
                     if let PlanOp::Write(write) = op {
-                        self.reconciler.write_failed(key, write.op());
+                        self.controllers[c].reconciler.write_failed(key, write.op());
                     }
                 }
             }
@@ -175,7 +264,8 @@ impl World {
         let result = self.controller_write(&user, write);
         if result.is_err() {
             if let Worker::Reconciling { key, .. } = &self.workers[w] {
-                self.reconciler.write_failed(&key.clone(), op);
+                let c = self.controller_of_worker(w);
+                self.controllers[c].reconciler.write_failed(&key.clone(), op);
             }
         }
         let key = result.as_ref().map(ApiObject::key).unwrap_or(sent);
@@ -238,32 +328,32 @@ impl World {
             Some(err) => ReconcileResult::Error(err.clone()),
             None => plan.result.clone(),
         };
-        self.reconciles += 1;
-        let then = match &result {
+        let c = self.controller_of_worker(w);
+        let now = self.now;
+        let controller = &mut self.controllers[c];
+        controller.reconciles += 1;
+        let queue = &mut controller.queue;
+        let priority = queue.priority_of(&key);
+        let (then, ready) = match &result {
             ReconcileResult::Success => {
-                self.queue.forget(&key);
-                Requeue::Forget
+                queue.forget(&key);
+                (Requeue::Forget, None)
             }
             ReconcileResult::Error(_) => {
-                self.requeues += 1;
-                let priority = self.queue.priority_of(&key);
-                let (delay_ms, ready) = self.queue.add_rate_limited(&key, self.now, priority);
-                if let Some(at) = ready {
-                    self.schedule_at(at, Msg::WorkqueueReady(key.clone(), at));
-                }
-                Requeue::RateLimited { delay_ms, requeues: self.queue.num_requeues(&key) }
+                controller.requeues += 1;
+                let (delay_ms, ready) = queue.add_rate_limited(&key, now, priority);
+                (Requeue::RateLimited { delay_ms, requeues: queue.num_requeues(&key) }, ready)
             }
             ReconcileResult::RequeueAfter(d) => {
-                self.requeues += 1;
-                self.queue.forget(&key);
-                let priority = self.queue.priority_of(&key);
-                if let Some(at) = self.queue.add_after(&key, *d, self.now, priority) {
-                    self.schedule_at(at, Msg::WorkqueueReady(key.clone(), at));
-                }
-                Requeue::After { delay_ms: *d }
+                controller.requeues += 1;
+                queue.forget(&key);
+                (Requeue::After { delay_ms: *d }, queue.add_after(&key, *d, now, priority))
             }
-            ReconcileResult::Terminal(_) => Requeue::Not,
+            ReconcileResult::Terminal(_) => (Requeue::Not, None),
         };
+        if let Some(at) = ready {
+            self.schedule_at(at, Msg::WorkqueueReady(c, key.clone(), at));
+        }
         self.later(0, Msg::WorkqueueDone(w));
         let outcome = Outcome::ReconcileEnds { result, then };
         Hop::new(Stage::Reconciler, Stage::Workqueue, TraceKind::ReconcileEnd, &key, 0, outcome)
@@ -273,8 +363,9 @@ impl World {
         let Worker::Reconciling { key, .. } = std::mem::replace(&mut self.workers[w], Worker::Idle) else {
             return Hop::plain(Stage::Reconciler, Stage::Workqueue, TraceKind::WorkqueueDone, Outcome::WorkerIdle);
         };
-        let again = self.queue.done(&key);
-        self.schedule_workers();
+        let c = self.controller_of_worker(w);
+        let again = self.controllers[c].queue.done(&key);
+        self.schedule_workers(c);
         Hop::new(
             Stage::Reconciler,
             Stage::Workqueue,
