@@ -61,3 +61,28 @@ test('switching to Korean changes the page and is remembered', async () => {
     await close();
   }
 });
+
+test('two releases side by side: the same lesson, the same instant, the differences marked (eras)', async () => {
+  const { page, errors, close } = await openPlayground({ query: '?scenario=delta-fifo-grouping&compare=1.33' });
+  try {
+    const panel = page.getByRole('region', { name: 'Compare releases' });
+    await panel.waitFor();
+    await page.getByLabel('Timeline').fill('60');
+    const left = panel.getByRole('region', { name: 'Kubernetes 1.30' });
+    const right = panel.getByRole('region', { name: 'Kubernetes 1.33' });
+    await left.locator('.line.differs').first().waitFor();
+    assert.match(await left.textContent(), /Pop default\/a \[Updated, Updated, Deleted\]/);
+    assert.match(await right.textContent(), /Pop default\/a \[Deleted\]/);
+    assert.ok((await right.locator('.line.differs').count()) >= 3, 'three Pops where 1.30 has one');
+    await screenshot(page, 'compare-1280');
+    await page.getByLabel('Compare with').selectOption('');
+    await panel.waitFor({ state: 'detached' });
+    await page.setViewportSize({ width: 700, height: 900 });
+    await page.getByLabel('Compare with').selectOption('1.37');
+    await page.getByRole('region', { name: 'Kubernetes 1.37' }).waitFor();
+    await screenshot(page, 'compare-700');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

@@ -10,6 +10,7 @@
 pub mod base64;
 pub mod client;
 pub mod cluster;
+pub mod compare;
 pub mod controller;
 pub mod era;
 pub mod i18n;

@@ -36,6 +36,8 @@ pub enum Theme {
 pub struct Link {
     pub scenario: Option<String>,
     pub era: Option<Era>,
+    /// A second release shown beside the first, advancing with it.
+    pub compare: Option<Era>,
     pub step: Option<u64>,
     pub lang: Option<Lang>,
     pub seed: Option<u64>,
@@ -171,9 +173,9 @@ pub fn percent_encode(s: &str) -> String {
         .collect()
 }
 
-const KNOWN: [&str; 16] = [
-    "scenario", "era", "step", "lang", "seed", "objects", "speed", "inspect", "present", "embed", "theme", "from",
-    "to", "host", "actions", "v",
+const KNOWN: [&str; 17] = [
+    "scenario", "era", "compare", "step", "lang", "seed", "objects", "speed", "inspect", "present", "embed", "theme",
+    "from", "to", "host", "actions", "v",
 ];
 
 fn number(param: &str, value: &str, max: u64, notices: &mut Vec<Notice>) -> Option<u64> {
@@ -257,6 +259,10 @@ impl Link {
                     let eras: Vec<(&str, Era)> = Era::ALL.iter().map(|e| (e.name(), *e)).collect();
                     link.era = one_of("era", &value, &eras, n);
                 }
+                "compare" => {
+                    let eras: Vec<(&str, Era)> = Era::ALL.iter().map(|e| (e.name(), *e)).collect();
+                    link.compare = one_of("compare", &value, &eras, n);
+                }
                 "step" => link.step = number("step", &value, limits::MAX_STEPS, n),
                 "lang" => link.lang = one_of("lang", &value, &[("ko", Lang::Ko), ("en", Lang::En)], n),
                 "seed" => link.seed = number("seed", &value, u64::MAX, n),
@@ -309,6 +315,9 @@ impl Link {
         }
         if let Some(e) = self.era {
             params.push(("era", e.name().into()));
+        }
+        if let Some(e) = self.compare {
+            params.push(("compare", e.name().into()));
         }
         if let Some(l) = self.lang {
             params.push(("lang", l.code().into()));

@@ -42,6 +42,8 @@ pub enum Action {
     Kubectl(String),
     /// Run the same lesson and actions in another Kubernetes release.
     SetEra(Era),
+    /// Show another release beside this one, advancing with it (`None`: stop comparing).
+    Compare(Option<Era>),
     /// Open a cached object (`namespace/name`) as YAML in the inspector.
     Open(String),
     /// Start a bundled scenario by id (the empty id: the default lesson).
@@ -83,6 +85,8 @@ pub struct Session {
     pub console: Vec<(u64, String)>,
     /// The Kubernetes release the world behaves as.
     pub era: Era,
+    /// The same lesson and actions in another release, kept at the same virtual time.
+    pub compared: Option<Box<Session>>,
     /// Parameters of the link the page was opened with that could not be used.
     pub notices: Vec<Notice>,
     /// The person's actions on this branch, with the step each was taken at: what a link
@@ -138,6 +142,7 @@ impl Session {
             answers: Default::default(),
             lang: Lang::En,
             era,
+            compared: None,
             notices: Vec::new(),
             log: Vec::new(),
             seed,
@@ -236,6 +241,9 @@ impl Session {
         if let Some(step) = link.step {
             session.apply(Action::JumpTo(step));
         }
+        if let Some(other) = link.compare {
+            session.apply(Action::Compare(Some(other)));
+        }
         session.notices = notices;
         session
     }
@@ -251,6 +259,7 @@ impl Session {
             seed: Some(self.seed).filter(|s| Some(*s) != scenario_seed && (scenario_seed.is_some() || *s != 1)),
             objects: Some(self.load).filter(|n| *n > 0 && self.scenario.is_none()),
             inspect: Some(self.inspected).filter(|s| *s != Stage::Reflector),
+            compare: self.compared.as_ref().map(|c| c.era),
             actions: self.log.clone(),
             ..Default::default()
         }
@@ -272,6 +281,47 @@ impl Session {
     }
 
     pub fn apply(&mut self, action: Action) {
+        let mirrored = matches!(
+            action,
+            Action::Fault(_)
+                | Action::Create(_)
+                | Action::Update(_)
+                | Action::DeleteManifest(_)
+                | Action::Delete { .. }
+                | Action::Kubectl(_)
+                | Action::SetLang(_)
+                | Action::Answer(..)
+        );
+        if let (true, Some(other)) = (mirrored, self.compared.as_mut()) {
+            // The other release takes the same action at the same moment.
+            other.apply(action.clone());
+        }
+        self.apply_here(action);
+        self.keep_compared_in_step();
+    }
+
+    /// Runs the compared release to the virtual time this one is at.
+    fn keep_compared_in_step(&mut self) {
+        let now = self.world().now();
+        if let Some(other) = self.compared.as_mut() {
+            other.run_to_time(now);
+        }
+    }
+
+    /// Moves to the last step at or before virtual time `t`, running ahead as needed.
+    pub fn run_to_time(&mut self, t: crate::sim::Millis) {
+        while self.world().now() <= t && self.world().next_time().is_some_and(|next| next <= t) {
+            if self.world().steps() as usize >= self.trace.len() + RUN_AHEAD as usize || !self.step_forward() {
+                break;
+            }
+        }
+        let at_or_before = self.trace[..self.world().steps() as usize].partition_point(|e| e.time_ms <= t);
+        if (at_or_before as u64) < self.world().steps() {
+            self.history.jump_to(at_or_before as u64);
+        }
+    }
+
+    fn apply_here(&mut self, action: Action) {
         if matches!(
             action,
             Action::Fault(_)
@@ -332,6 +382,17 @@ impl Session {
                 }
                 Err(e) => self.message = Some(Message::Failed(e)),
             },
+            Action::Compare(None) => self.compared = None,
+            Action::Compare(Some(era)) => {
+                let mut link = self.link();
+                (link.era, link.compare) = (Some(era), None);
+                let mut other = Session::from_link(&link, Vec::new());
+                other.lang = self.lang;
+                match other.notices.first() {
+                    Some(notice) => self.message = Some(Message::Failed(notice.describe(self.lang))),
+                    None => self.compared = Some(Box::new(other)),
+                }
+            }
             Action::SetEra(era) => {
                 // The same lesson, actions and step, in another release.
                 let mut link = self.link();

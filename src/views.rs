@@ -49,6 +49,30 @@ pub fn log(session: &Session, filter: Option<Stage>, n: usize) -> Vec<LogLine> {
         .collect()
 }
 
+/// Two releases side by side: each column's newest steps (newest first), each marked when
+/// the other release has no such step at that time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompareView {
+    pub left: (crate::era::Era, Vec<(LogLine, bool)>),
+    pub right: (crate::era::Era, Vec<(LogLine, bool)>),
+}
+
+/// The compare view, when the session shows a second release.
+pub fn compare(session: &Session, n: usize) -> Option<CompareView> {
+    let other = session.compared.as_deref()?;
+    let (left, right) = (session.visible_trace(), other.visible_trace());
+    // Only the recent past is shown: compare from where the older of the two windows starts.
+    let window = |t: &[TraceEvent]| t.len().saturating_sub(n * 4);
+    let since = left.get(window(left)).map_or(0, |e| e.time_ms).min(right.get(window(right)).map_or(0, |e| e.time_ms));
+    let recent = |t: &'_ [TraceEvent]| t.len() - t.iter().rev().take_while(|e| e.time_ms >= since).count();
+    let (l, r) = (&left[recent(left)..], &right[recent(right)..]);
+    let (ld, rd) = crate::compare::differences(l, r);
+    let column = |trace: &[TraceEvent], differs: Vec<bool>| {
+        trace.iter().zip(differs).rev().take(n).map(|(e, d)| (LogLine::of(e, session.lang), d)).collect()
+    };
+    Some(CompareView { left: (session.era, column(l, ld)), right: (other.era, column(r, rd)) })
+}
+
 /// One mark of the revision ruler.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mark {
@@ -417,6 +441,8 @@ pub struct LessonView {
     /// eras; every era in free play).
     pub era: crate::era::Era,
     pub eras: Vec<crate::era::Era>,
+    /// The release shown beside it, if any.
+    pub compared: Option<crate::era::Era>,
     pub current: Option<String>,
     pub summary: Option<crate::scenario::Text>,
     pub narration: Option<(crate::scenario::Text, Option<Stage>)>,
@@ -435,6 +461,7 @@ pub fn lesson(session: &Session) -> LessonView {
     LessonView {
         lessons,
         era: session.era,
+        compared: session.compared.as_ref().map(|c| c.era),
         eras,
         current: session.scenario.as_ref().map(|s| s.id.clone()),
         summary: session.scenario.as_ref().map(|s| s.summary.clone()),
@@ -458,6 +485,28 @@ pub fn lesson(session: &Session) -> LessonView {
 mod tests {
     use super::*;
     use crate::session::Action;
+
+    #[test]
+    fn two_releases_advance_together_and_their_differences_are_marked() {
+        let mut s = Session::from_query("?scenario=delta-fifo-grouping&compare=1.33");
+        let other = s.compared.as_deref().expect("compared");
+        assert_eq!((s.era, other.era), (crate::era::Era::V1_30, crate::era::Era::V1_33));
+        s.apply(Action::JumpTo(120));
+        let other = s.compared.as_deref().unwrap();
+        assert!(other.world().now() <= s.world().now());
+        assert!(other.world().next_time().is_none_or(|t| t > s.world().now()), "the other side is at the same instant");
+        let view = compare(&s, 200).unwrap();
+        let pops = |col: &[(LogLine, bool)]| col.iter().filter(|(l, d)| *d && l.kind == TraceKind::Pop).count();
+        assert!(pops(&view.left.1) >= 1, "1.30's grouped Pop has no counterpart");
+        assert!(pops(&view.right.1) >= 3, "1.33 pops each delta on its own");
+        assert_eq!(s.link().compare, Some(crate::era::Era::V1_33));
+        s.apply(Action::Fault(crate::world::Fault::DisconnectWatch));
+        let other = s.compared.as_deref().unwrap();
+        assert!(other.visible_trace().iter().any(|e| e.kind == TraceKind::Fault), "the fault reaches both releases");
+        s.apply(Action::StepBack);
+        s.apply(Action::Compare(None));
+        assert!(s.compared.is_none());
+    }
 
     #[test]
     fn views_follow_the_session_and_compare_equal_when_nothing_changed() {

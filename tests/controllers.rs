@@ -280,6 +280,20 @@ fn semantics_5_and_6_reconcile_results_drive_the_workqueue() {
     let trace = w.run_until(200, |e, _| e.kind == TraceKind::WorkqueueGet && e.time_ms >= 30_000);
     let again = trace.last().unwrap();
     assert!((30_000..30_100).contains(&again.time_ms), "back after its RequeueAfter: {}", again.time_ms);
+
+    // `Requeue: true`: the rate limiter's delays, as for an error, but no error.
+    let requeued = failing(ReconcilerKind::Requeue(2));
+    let ends: Vec<&Outcome> =
+        requeued.iter().filter(|e| e.kind == TraceKind::ReconcileEnd).map(|e| &e.outcome).collect();
+    assert_eq!(ends.len(), 3);
+    for (i, delay_ms) in [5, 10].into_iter().enumerate() {
+        assert!(
+            matches!(ends[i], Outcome::ReconcileEnds { result: ReconcileResult::Requeue, then: Requeue::RateLimited { delay_ms: d, .. } } if *d == delay_ms),
+            "{:?}",
+            ends[i]
+        );
+    }
+    assert!(matches!(ends[2], Outcome::ReconcileEnds { result: ReconcileResult::Success, .. }));
 }
 
 #[test]

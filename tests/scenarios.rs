@@ -7,6 +7,9 @@ use serde_json::Value;
 #[test]
 fn every_bundled_scenario_runs_and_meets_its_expectations() {
     let all = library::all().expect("every bundled file parses");
+    for (file, text) in library::FILES {
+        Scenario::parse(file, text).unwrap_or_else(|e| panic!("{e}"));
+    }
     assert!(all.len() >= 18);
     let mut ids: Vec<&str> = all.iter().map(|s| s.id.as_str()).collect();
     ids.sort();

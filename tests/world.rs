@@ -514,3 +514,45 @@ fn semantics_7_8_a_resumed_watch_whose_prev_kv_was_compacted_ends_with_an_intern
     assert_eq!(w.reflector().syncs, 2, "a relist after the error");
     assert_eq!(cache_state(&w), store_state(&w), "the relist's tombstone removes the deleted object");
 }
+
+#[test]
+fn semantics_4_a_filtering_handler_sees_objects_cross_its_line_as_adds_and_deletes() {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.informers[0].handlers[0].filter =
+        Some(informer_playground::cluster::selector::LabelSelector::parse("app=web").unwrap());
+    let mut w = world_with(config, &["a"]);
+    let mut trace = w.run_until_idle(500);
+    let labelled = |w: &World, value: &str, app: Option<&str>| {
+        let Action::Update(mut obj) = update(w, "a", value) else { unreachable!() };
+        match app {
+            Some(v) => obj.metadata.labels.insert("app".into(), v.into()),
+            None => obj.metadata.labels.remove("app"),
+        };
+        Action::Update(obj)
+    };
+    w.act(labelled(&w, "1", Some("web")));
+    trace.extend(w.run_until_idle(200));
+    w.act(labelled(&w, "2", Some("web")));
+    trace.extend(w.run_until_idle(200));
+    w.act(labelled(&w, "3", None));
+    trace.extend(w.run_until_idle(200));
+    let calls: Vec<(String, CallNote)> = trace
+        .iter()
+        .filter_map(|e| match &e.outcome {
+            Outcome::HandlerCalled { call, note, .. } => Some((call.name().to_string(), *note)),
+            _ => None,
+        })
+        .collect();
+    use informer_playground::client::shared_informer::HandlerFn;
+    assert_eq!(
+        calls,
+        vec![
+            ("OnAdd".into(), CallNote::FilteredOut),
+            ("OnAdd".into(), CallNote::FilterTurned { from: HandlerFn::OnUpdate }),
+            ("OnUpdate".into(), CallNote::None),
+            ("OnDelete".into(), CallNote::FilterTurned { from: HandlerFn::OnUpdate }),
+        ]
+    );
+    let reconciled = trace.iter().filter(|e| e.kind == TraceKind::WorkqueueGet).count();
+    assert_eq!(reconciled, 3, "the filtered-out add never reaches the workqueue");
+}

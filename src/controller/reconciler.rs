@@ -5,7 +5,8 @@
 //! decisions are made from the cache at that moment and become a list of [`PlanOp`]s — writes,
 //! each a round trip to the API server, and reads that happen between them — followed by a
 //! [`ReconcileResult`]:
-//! - `Success` → `Forget`; `Error` → rate-limited requeue; `RequeueAfter(d)` → `Forget` +
+//! - `Success` → `Forget`; `Error` → rate-limited requeue; `Requeue` (`Result{Requeue:
+//!   true}`) → rate-limited requeue without an error; `RequeueAfter(d)` → `Forget` +
 //!   `AddAfter(d)`; `Terminal` → no requeue, no `Forget` (§6).
 //!
 //! Kinds:
@@ -54,6 +55,8 @@ pub enum ReconcilerKind {
         terminal: bool,
     },
     RequeueAfter(Millis),
+    /// Asks to be requeued (`Requeue: true`) this many times per key, then succeeds.
+    Requeue(u32),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -61,6 +64,8 @@ pub enum ReconcilerKind {
 pub enum ReconcileResult {
     Success,
     Error(String),
+    /// `Result{Requeue: true}`: back through the rate limiter, no error logged.
+    Requeue,
     RequeueAfter(Millis),
     Terminal(String),
 }
@@ -337,6 +342,12 @@ impl Reconciler {
                 } else {
                     Plan::done(Decision::Attempt { n, failures }, ReconcileResult::Success)
                 }
+            }
+            ReconcilerKind::Requeue(times) => {
+                let n = self.failures.entry(key.to_string()).or_default();
+                *n += 1;
+                let result = if *n <= times { ReconcileResult::Requeue } else { ReconcileResult::Success };
+                Plan::done(Decision::Attempt { n: *n, failures: times }, result)
             }
             ReconcilerKind::RequeueAfter(d) => {
                 Plan::done(Decision::CheckAgainIn { ms: d }, ReconcileResult::RequeueAfter(d))

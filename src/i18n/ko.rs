@@ -4,6 +4,15 @@
 
 /// (English, Korean).
 pub const WORDS: &[(&str, &str)] = &[
+    ("{call}: the filter does not select it, the handler is not called", "{call}: 필터가 고르지 않아 핸들러를 부르지 않음"),
+    (" (the filter turned {from} into it)", " (필터가 {from}을 이것으로 바꿈)"),
+    ("Requeue: true → AddRateLimited: again in {delay} ms (requeues {requeues})", "Requeue: true → AddRateLimited: {delay} ms 뒤 다시 (requeue {requeues}회)"),
+    ("Compare with", "비교할 릴리스"),
+    ("no other release", "비교 안 함"),
+    ("Compare releases", "릴리스 비교"),
+    ("Kubernetes {release}", "Kubernetes {release}"),
+    ("only in this release", "이 릴리스에만 있음"),
+    ("Both run the same lesson and actions and stand at the same virtual time; ≠ marks a step the other release does not take.", "두 쪽 모두 같은 레슨과 같은 조작을 실행하며 같은 가상 시각에 있습니다. ≠는 다른 릴리스에는 없는 단계입니다."),
     ("no ReplicaSet for the template: create {name} with {n} replicas", "템플릿에 맞는 ReplicaSet 없음: {name}를 replicas {n}로 생성"),
     ("scale ReplicaSet {name} from {from} to {to}", "ReplicaSet {name}를 {from}에서 {to}로 스케일"),
     ("Kubernetes release", "Kubernetes 릴리스"),

@@ -167,12 +167,21 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             let call = format!("{handler}.{}({key})", call.name());
             f("{call} lost before the handler ran (injected fault)", &[("call", &call)])
         }
+        Outcome::HandlerCalled { handler, call, note: CallNote::FilteredOut, .. } => {
+            let call = format!("{handler}.{}({key})", call.name());
+            f("{call}: the filter does not select it, the handler is not called", &[("call", &call)])
+        }
         Outcome::HandlerCalled { handler, call, note, enqueued, .. } => {
+            let turned;
             let note = match note {
                 CallNote::InitialList => " (isInInitialList)",
                 CallNote::ResyncSameRv => tr(lang, " (resync: same rv)"),
                 CallNote::Tombstone => " (DeletedFinalStateUnknown)",
-                CallNote::None => "",
+                CallNote::FilterTurned { from } => {
+                    turned = f(" (the filter turned {from} into it)", &[("from", &from.name())]);
+                    turned.as_str()
+                }
+                CallNote::None | CallNote::FilteredOut => "",
             };
             let add = enqueued.as_ref().map(|t| format!(" → queue.Add({t})")).unwrap_or_default();
             format!("{handler}.{}({key}){note}{add}", call.name())
@@ -215,6 +224,10 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
                 (ReconcileResult::Error(err), Requeue::RateLimited { delay_ms, requeues }) => f(
                     "error: {err} → AddRateLimited: retry in {delay} ms (requeues {requeues})",
                     &[("err", err), ("delay", delay_ms), ("requeues", requeues)],
+                ),
+                (ReconcileResult::Requeue, Requeue::RateLimited { delay_ms, requeues }) => f(
+                    "Requeue: true → AddRateLimited: again in {delay} ms (requeues {requeues})",
+                    &[("delay", delay_ms), ("requeues", requeues)],
                 ),
                 (ReconcileResult::RequeueAfter(d), _) => f("RequeueAfter {d} ms → Forget + AddAfter", &[("d", d)]),
                 (ReconcileResult::Terminal(err), _) => f("terminal error: {err} → not requeued", &[("err", err)]),

@@ -164,8 +164,23 @@ fn check_part(
 }
 
 impl Scenario {
-    /// Parses and checks a scenario file; `file` names it in every message.
+    /// Parses and checks a scenario file, building its cluster in every release it runs in;
+    /// `file` names it in every message.
     pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
+        let scenario = Scenario::read(file, text)?;
+        // What `run` would do first: build the cluster, in every release the lesson runs in.
+        // Duplicate objects, invalid names, a resourceVersion set on a manifest, … are refused
+        // here with the API server's words.
+        for era in scenario.declared_eras() {
+            scenario.in_era(era).map(|told| told.world_named(file)).transpose()?;
+        }
+        Ok(scenario)
+    }
+
+    /// Parses and checks a scenario file without building its cluster: for the bundled
+    /// lessons, which the tests build in every era (`tests/scenarios.rs`), so that opening
+    /// the page does not build them all.
+    pub fn read(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
         let scenario: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError(format!("{file}: {e}")))?;
         scenario.check(file)?;
         Ok(scenario)
@@ -208,12 +223,6 @@ impl Scenario {
         }
         self.check_numbers(file)?;
         self.config_for(file)?;
-        // What `run` would do first: build the cluster, in every release the lesson runs in.
-        // Duplicate objects, invalid names, a resourceVersion set on a manifest, … are refused
-        // here with the API server's words.
-        for era in self.declared_eras() {
-            self.in_era(era).map(|told| told.world_named(file)).transpose()?;
-        }
         Ok(())
     }
 

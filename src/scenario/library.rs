@@ -28,7 +28,7 @@ pub const FILES: &[(&str, &str)] = &[
 pub fn all() -> Result<&'static [Scenario], ScenarioError> {
     static PARSED: std::sync::OnceLock<Result<Vec<Scenario>, ScenarioError>> = std::sync::OnceLock::new();
     PARSED
-        .get_or_init(|| FILES.iter().map(|(file, text)| Scenario::parse(file, text)).collect())
+        .get_or_init(|| FILES.iter().map(|(file, text)| Scenario::read(file, text)).collect())
         .as_ref()
         .map(Vec::as_slice)
         .map_err(Clone::clone)

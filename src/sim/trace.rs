@@ -69,7 +69,7 @@ impl fmt::Display for Stage {
 }
 
 /// What happened in one step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TraceKind {
     ListRequest,

@@ -2,6 +2,7 @@
 //! ruler, stepping and time travel, faults, an inspector per stage, the event log, writes and
 //! the cost figures.
 
+use super::compare_panel::ComparePanel;
 use super::console::Console;
 use super::controls::Controls;
 use super::cost_panel::CostPanel;
@@ -188,6 +189,9 @@ pub fn app() -> Html {
                     }</p>
                     <RevisionRuler marks={views::ruler(&session)} {lang} />
                 </section>
+                if let Some(view) = views::compare(&session, 30) {
+                    <ComparePanel {view} {lang} />
+                }
                 <Inspector stage={session.inspected} view={views::inspector(&session)} {lang} on_action={send.clone()} />
                 <section class="panel log-panel" aria-labelledby="log-heading">
                     <h2 id="log-heading">{ tr(lang, "Event log") }</h2>

@@ -24,6 +24,10 @@ pub fn lesson_panel(props: &Props) -> Html {
         .on_action
         .reform(|e: Event| Action::LoadScenario(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()));
     let set_lang = |l: Lang| props.on_action.reform(move |_| Action::SetLang(l));
+    let on_compare = props.on_action.reform(|e: Event| {
+        let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+        Action::Compare(crate::era::Era::parse(&value))
+    });
     let on_era = props.on_action.reform(|e: Event| {
         let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
         Action::SetEra(crate::era::Era::parse(&value).unwrap_or_default())
@@ -79,6 +83,13 @@ pub fn lesson_panel(props: &Props) -> Html {
                         <option value={e.name()} selected={*e == v.era}>{
                             if *e == crate::era::Era::CURRENT { trf(lang, "{release} (current)", &[("release", e)]) } else { e.to_string() }
                         }</option>
+                    }) }
+                </select>
+                <label class="inline" for="compare">{ tr(lang, "Compare with") }</label>
+                <select id="compare" onchange={on_compare}>
+                    <option value="" selected={v.compared.is_none()}>{ tr(lang, "no other release") }</option>
+                    { for v.eras.iter().filter(|e| **e != v.era).map(|e| html! {
+                        <option value={e.name()} selected={v.compared == Some(*e)}>{ e.to_string() }</option>
                     }) }
                 </select>
                 <span class="lang" role="group" aria-label={tr(lang, "Language")}>

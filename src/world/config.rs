@@ -5,6 +5,7 @@
 
 use crate::client::indexer::IndexFunc;
 use crate::client::reflector::ReflectorConfig;
+use crate::cluster::selector::LabelSelector;
 use crate::cluster::{ApiServerConfig, Kind};
 use crate::controller::reconciler::ReconcilerKind;
 use crate::era::Era;
@@ -33,12 +34,15 @@ pub struct HandlerConfig {
     pub route: Route,
     /// The controller (by index) whose workqueue it feeds.
     pub controller: usize,
+    /// A `FilteringResourceEventHandler`'s filter: the handler sees only objects whose labels
+    /// it selects (an update across the line becomes an add or a delete).
+    pub filter: Option<LabelSelector>,
 }
 
 impl HandlerConfig {
     /// A handler feeding the first controller.
     pub fn new(name: &str, route: Route) -> Self {
-        HandlerConfig { name: name.into(), resync_ms: None, route, controller: 0 }
+        HandlerConfig { name: name.into(), resync_ms: None, route, controller: 0, filter: None }
     }
 
     /// A handler feeding controller `controller`.

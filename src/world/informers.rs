@@ -3,7 +3,7 @@
 
 use super::config::{InformerConfig, Route};
 use super::message::{FifoOp, Msg};
-use super::outcome::{self, CallNote, EventType, HandlerFn, ListParams, Listed, Next, Outcome, ResyncOutcome};
+use super::outcome::{self, CallNote, EventType, ListParams, Listed, Next, Outcome, ResyncOutcome};
 use super::{Hop, World};
 use crate::client::delta_fifo::{Delta, DeltaFifo, DeltaType};
 use crate::client::queue::{Queue, Queued};
@@ -13,6 +13,7 @@ use crate::client::shared_informer::{Notification, SharedInformer};
 use crate::client::workqueue::LOW_PRIORITY;
 use crate::cluster::api_server::ListOptions;
 use crate::cluster::api_server::{ListResponse, WatchOptions};
+use crate::cluster::selector::LabelSelector;
 use crate::cluster::watch::{ApiWatchId, WatchEvent};
 use crate::cluster::ApiObject;
 use crate::cluster::Status;
@@ -105,6 +106,23 @@ fn list_params(o: &ListOptions) -> ListParams {
 
 fn listed(list: &crate::cluster::ListResponse) -> Listed {
     Listed { items: list.items.len(), resource_version: list.resource_version }
+}
+
+/// `FilteringResourceEventHandler`: what a handler with `filter` is called with instead of
+/// `n`, if anything.
+fn filtered(filter: Option<&LabelSelector>, n: Notification) -> Option<Notification> {
+    let Some(filter) = filter else { return Some(n) };
+    let selects = |o: &crate::cluster::ApiObject| filter.matches(&o.metadata.labels);
+    match n {
+        Notification::Add { ref obj, .. } => selects(obj).then_some(n),
+        Notification::Update { old, new } => match (selects(&old), selects(&new)) {
+            (true, true) => Some(Notification::Update { old, new }),
+            (false, true) => Some(Notification::Add { obj: new, is_in_initial_list: false }),
+            (true, false) => Some(Notification::Delete(crate::client::delta::DeltaObject::Object(old))),
+            (false, false) => None,
+        },
+        Notification::Delete(ref d) => d.object().is_some_and(selects).then_some(n),
+    }
 }
 
 impl World {
@@ -486,12 +504,20 @@ impl World {
         self.start_workers_once_synced();
         let handler = self.informers[i].config.handlers[l].clone();
         let (key, rv) = (n.key(), n.resource_version());
-        let call = match &n {
-            Notification::Add { .. } => HandlerFn::OnAdd,
-            Notification::Update { .. } => HandlerFn::OnUpdate,
-            Notification::Delete(_) => HandlerFn::OnDelete,
+        let informed = n.call();
+        let Some(n) = filtered(handler.filter.as_ref(), n) else {
+            let outcome = Outcome::HandlerCalled {
+                handler: handler.name,
+                call: informed,
+                note: CallNote::FilteredOut,
+                enqueued: None,
+                lost: false,
+            };
+            return Hop::new(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, &key, rv, outcome);
         };
+        let call = n.call();
         let note = match &n {
+            _ if call != informed => CallNote::FilterTurned { from: informed },
             Notification::Add { is_in_initial_list: true, .. } => CallNote::InitialList,
             Notification::Update { old, new } if old.metadata.resource_version == new.metadata.resource_version => {
                 CallNote::ResyncSameRv

@@ -123,6 +123,13 @@ pub enum CallNote {
     ResyncSameRv,
     /// `OnDelete(DeletedFinalStateUnknown)`.
     Tombstone,
+    /// A filtering handler's filter did not select the object: the handler was not called.
+    FilteredOut,
+    /// A filtering handler turned the informer's call into this one (an update into an add
+    /// or a delete, as the object crossed the filter's line).
+    FilterTurned {
+        from: HandlerFn,
+    },
 }
 
 /// A read a reconcile makes between its writes.
@@ -397,6 +404,10 @@ pub enum Tag {
     Superseded,
     Success,
     Error,
+    /// `Result{Requeue: true}`.
+    Requeue,
+    /// A filtering handler dropped or turned the call.
+    Filtered,
     RequeueAfter,
     Terminal,
     NothingToDo,
@@ -586,6 +597,7 @@ impl Outcome {
                     CallNote::InitialList => tags.push(Tag::InitialList),
                     CallNote::ResyncSameRv => tags.push(Tag::Resync),
                     CallNote::Tombstone => tags.push(Tag::Tombstone),
+                    CallNote::FilteredOut | CallNote::FilterTurned { .. } => tags.push(Tag::Filtered),
                     CallNote::None => {}
                 }
                 if *lost {
@@ -614,6 +626,7 @@ impl Outcome {
             Outcome::ReconcileEnds { result, .. } => tags.push(match result {
                 ReconcileResult::Success => Tag::Success,
                 ReconcileResult::Error(_) => Tag::Error,
+                ReconcileResult::Requeue => Tag::Requeue,
                 ReconcileResult::RequeueAfter(_) => Tag::RequeueAfter,
                 ReconcileResult::Terminal(_) => Tag::Terminal,
             }),

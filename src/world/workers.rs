@@ -339,7 +339,7 @@ impl World {
                 queue.forget(&key);
                 (Requeue::Forget, None)
             }
-            ReconcileResult::Error(_) => {
+            ReconcileResult::Error(_) | ReconcileResult::Requeue => {
                 controller.requeues += 1;
                 let (delay_ms, ready) = queue.add_rate_limited(&key, now, priority);
                 (Requeue::RateLimited { delay_ms, requeues: queue.num_requeues(&key) }, ready)
