@@ -1,9 +1,8 @@
 //! The command line: runs the simulation headless and prints its trace.
 
 use informer_playground::era::Era;
-use informer_playground::i18n::{self, Lang};
+use informer_playground::i18n;
 use informer_playground::scenario::{self, Scenario};
-use informer_playground::world::TraceEvent;
 use informer_playground::world::{self, World};
 
 /// Reads and checks a scenario file.
@@ -20,6 +19,8 @@ USAGE:
     informer-playground validate <FILE.json>
     informer-playground schema
     informer-playground swarm (--seed N [--trace] | --seeds N [--from M])
+    informer-playground serve-api [--scenario S] [--era E] [--seed N] [--address A] [--port P]
+                                  [--speed X] [--kubeconfig FILE] [--json] [--quiet]
     informer-playground help
 
 COMMANDS:
@@ -30,6 +31,14 @@ COMMANDS:
     schema      Print the JSON Schema of a scenario file (derived from the format's types)
     swarm       Random worlds under every fault, invariants checked at every step: one seed
                 (with --trace, every step) or many; a failure prints its shrunk schedule
+    serve-api   Serve the cluster over HTTP as kube-apiserver does, in real time, and write a
+                kubeconfig (contexts for the administrator and the controller's service
+                account): point kubectl, client-go or the Python client at it. Each request is a
+                step of the printed trace. Faults on standard input, one a line
+                (compact-store, restart-api-server, disconnect-watch, revoke-list, grant-list,
+                revoke-watch, grant-watch, drop-next-event, latency <ms>), or
+                POST /playground/faults with {\"fault\": \"compact-store\"}. Defaults: the sandbox lesson,
+                127.0.0.1:6443, speed 1 (virtual ms per real ms), ./playground.kubeconfig
     help        Print this help
 
 SCENARIOS:
@@ -76,6 +85,16 @@ pub fn run(args: Vec<String>) -> i32 {
             }
         },
         Some("swarm") => swarm(&args[1..]),
+        Some("serve-api") => match ServeArgs::parse(&args[1..]) {
+            Ok(serve) => {
+                let run = serve.run.clone();
+                informer_playground::wire::server::run(move || run.world().map(|(w, _)| w), serve.options)
+            }
+            Err(message) => {
+                eprintln!("error: {message}\n\nRun `informer-playground help` for usage.");
+                2
+            }
+        },
         Some("schema") => {
             print!("{}", scenario::schema());
             0
@@ -109,6 +128,7 @@ pub fn run(args: Vec<String>) -> i32 {
     }
 }
 
+#[derive(Clone)]
 struct RunArgs {
     scenario: String,
     era: Option<Era>,
@@ -129,6 +149,59 @@ fn era(value: Option<&String>) -> Result<Era, String> {
 fn number(flag: &str, value: Option<&String>) -> Result<u64, String> {
     let value = value.ok_or_else(|| format!("{flag} needs a value"))?;
     value.parse().map_err(|_| format!("{flag} takes a whole number, not {value:?}"))
+}
+
+/// `serve-api`'s arguments: the world (as `run` takes it) and where and how to serve it.
+struct ServeArgs {
+    run: RunArgs,
+    options: informer_playground::wire::server::Options,
+}
+
+impl ServeArgs {
+    fn parse(args: &[String]) -> Result<Self, String> {
+        let run =
+            RunArgs { scenario: "sandbox".into(), era: None, seed: 1, seed_given: false, steps: None, json: false };
+        let options = informer_playground::wire::server::Options {
+            address: "127.0.0.1".into(),
+            port: 6443,
+            speed: 1.0,
+            json: false,
+            quiet: false,
+            kubeconfig: "playground.kubeconfig".into(),
+        };
+        let mut parsed = ServeArgs { run, options };
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            let value = |it: &mut std::slice::Iter<String>| it.next().cloned().ok_or(format!("{arg} needs a value"));
+            match arg.as_str() {
+                "--scenario" => parsed.run.scenario = value(&mut it)?,
+                "--seed" => {
+                    parsed.run.seed = number("--seed", it.next())?;
+                    parsed.run.seed_given = true;
+                }
+                "--era" => parsed.run.era = Some(era(it.next())?),
+                "--address" => parsed.options.address = value(&mut it)?,
+                "--port" => {
+                    let port = number("--port", it.next())?;
+                    parsed.options.port =
+                        u16::try_from(port).map_err(|_| format!("--port takes 0 to 65535, not {port}"))?;
+                }
+                "--speed" => {
+                    let text = value(&mut it)?;
+                    parsed.options.speed = text
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|s| *s > 0.0 && *s <= 1_000.0)
+                        .ok_or(format!("--speed takes a factor above 0, at most 1000, not {text:?}"))?;
+                }
+                "--kubeconfig" => parsed.options.kubeconfig = value(&mut it)?.into(),
+                "--json" => parsed.options.json = true,
+                "--quiet" => parsed.options.quiet = true,
+                other => return Err(format!("unknown option {other:?}")),
+            }
+        }
+        Ok(parsed)
+    }
 }
 
 impl RunArgs {
@@ -202,7 +275,7 @@ impl RunArgs {
                 break;
             }
             let Some(event) = world.step() else { break };
-            let line = if self.json { json_line(&event) } else { i18n::line(&event) };
+            let line = if self.json { i18n::json_line(&event) } else { i18n::line(&event) };
             trace.push(event);
             // A closed pipe (`| head`) ends the run quietly.
             if writeln!(out, "{line}").is_err() {
@@ -226,15 +299,6 @@ impl RunArgs {
         }
         Ok(all)
     }
-}
-
-/// One step as a JSON object: its typed fields and outcome, and the English summary.
-fn json_line(event: &TraceEvent) -> String {
-    let mut value = serde_json::to_value(event).unwrap_or_default();
-    if let Some(map) = value.as_object_mut() {
-        map.insert("summary".into(), i18n::summary(event, Lang::En).into());
-    }
-    value.to_string()
 }
 
 /// `swarm --seed N [--trace]` or `swarm --seeds N [--from M]`.

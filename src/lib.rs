@@ -25,5 +25,8 @@ pub mod views;
 pub mod world;
 pub mod yaml;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod wire;
+
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -21,7 +21,7 @@ impl fmt::Display for Status {
 }
 
 impl Status {
-    fn new(code: u16, reason: &'static str, message: String) -> Self {
+    pub fn new(code: u16, reason: &'static str, message: String) -> Self {
         Status { code, reason, message }
     }
 

@@ -43,6 +43,10 @@ pub struct ApiServerConfig {
     pub watch_list: bool,
     /// How often a watcher gets a bookmark (`defaultBookmarkFrequency`: a minute; 0: never).
     pub bookmark_frequency_ms: u64,
+    /// Added to the virtual clock for the timestamps objects get: 0 keeps the playground's
+    /// calendar (virtual time 0 is 2025-01-01); a served world sets it so that they read as
+    /// the wall clock.
+    pub clock_offset_ms: u64,
 }
 
 impl Default for ApiServerConfig {
@@ -52,6 +56,7 @@ impl Default for ApiServerConfig {
             watch_cache_capacity: DEFAULT_CAPACITY,
             watch_list: true,
             bookmark_frequency_ms: 60_000,
+            clock_offset_ms: 0,
         }
     }
 }
@@ -172,6 +177,16 @@ impl ApiServer {
         self.cacher.set_time(now_ms);
     }
 
+    /// The time objects are stamped with: the virtual clock on the calendar.
+    pub fn wall_now(&self) -> u64 {
+        self.now_ms + self.config.clock_offset_ms
+    }
+
+    /// Sets the calendar offset (see [`ApiServerConfig::clock_offset_ms`]).
+    pub fn set_clock_offset(&mut self, offset_ms: u64) {
+        self.config.clock_offset_ms = offset_ms;
+    }
+
     /// Restarts the API server: every watch stream breaks (events not yet sent are lost) and
     /// the watch caches re-initialise at the current revision, so resuming from an older
     /// resourceVersion gets 410 Expired (DESIGN fault table, §8).
@@ -241,9 +256,10 @@ impl ApiServer {
         // A kind the server does not serve never reaches a resource's handler or metrics.
         let kind = Self::kind_of(&obj)?;
         registry::defaulted_namespace(&mut obj);
+        let now = self.wall_now();
         let result = self
             .authorize(user, "create", kind, "", &obj.metadata.namespace, None)
-            .and_then(|()| registry::create(&mut self.store, kind, obj, &mut self.uids, self.now_ms));
+            .and_then(|()| registry::create(&mut self.store, kind, obj, &mut self.uids, now));
         self.propagate();
         self.finish("POST", kind, "", 201, result)
     }
@@ -272,6 +288,30 @@ impl ApiServer {
         };
         self.propagate();
         self.finish("PUT", kind, sub, 200, result)
+    }
+
+    /// PATCH (on the object, or its `status` subresource): the patch applied to the object as
+    /// stored, then written as an update would be; a `resourceVersion` in the patch is a
+    /// precondition, none means "whatever is there" (apiserver `patch.go`).
+    pub fn patch(&mut self, user: &UserInfo, p: &super::patch::PatchRequest) -> Result<ApiObject, Status> {
+        let (kind, namespace, name) = (p.kind, p.namespace.as_str(), p.name.as_str());
+        let sub = if p.status { "status" } else { "" };
+        let result = self.authorize(user, "patch", kind, sub, namespace, Some(name)).and_then(|()| {
+            if p.status && !kind.has_status() {
+                return Err(registry::no_such_subresource());
+            }
+            let key = storage_key(kind, namespace, name);
+            let stored =
+                current(&self.store, &key).map(|kv| decode(&kv)).ok_or_else(|| Status::not_found(kind, name))?;
+            let original = serde_json::to_value(&stored).map_err(|e| Status::internal(e.to_string()))?;
+            let patched = super::patch::apply(&original, &p.body, p.patch_type)?;
+            let mut obj: ApiObject = serde_json::from_value(patched)
+                .map_err(|e| Status::bad_request(format!("the patched object is not a valid {kind}: {e}")))?;
+            (obj.metadata.name, obj.metadata.namespace) = (name.to_string(), namespace.to_string());
+            registry::update(&mut self.store, kind, obj, p.status)
+        });
+        self.propagate();
+        self.finish("PATCH", kind, sub, 200, result)
     }
 
     /// DELETE: removes an object at once and returns its last state.

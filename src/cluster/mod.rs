@@ -7,6 +7,7 @@ pub mod api_server;
 pub mod cacher;
 pub mod metrics;
 pub mod mvcc_store;
+pub mod patch;
 pub mod rbac;
 pub mod registry;
 pub mod request;

@@ -4,6 +4,8 @@
 
 /// (English, Korean).
 pub const WORDS: &[(&str, &str)] = &[
+    ("{user}: {verb} {kind} {key}", "{user}: {verb} {kind} {key}"),
+    ("{user}: {verb} {kind} {key} → {code}", "{user}: {verb} {kind} {key} → {code}"),
     ("{call}: the filter does not select it, the handler is not called", "{call}: 필터가 고르지 않아 핸들러를 부르지 않음"),
     (" (the filter turned {from} into it)", " (필터가 {from}을 이것으로 바꿈)"),
     ("Requeue: true → AddRateLimited: again in {delay} ms (requeues {requeues})", "Requeue: true → AddRateLimited: {delay} ms 뒤 다시 (requeue {requeues}회)"),

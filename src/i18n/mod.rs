@@ -104,6 +104,15 @@ fn join(head: String, tail: Vec<String>) -> String {
     std::iter::once(head).chain(tail).filter(|s| !s.is_empty()).collect::<Vec<_>>().join("; ")
 }
 
+/// A step as one JSON object: its typed fields and the English summary.
+pub fn json_line(event: &crate::world::TraceEvent) -> String {
+    let mut value = serde_json::to_value(event).unwrap_or_default();
+    if let Some(map) = value.as_object_mut() {
+        map.insert("summary".into(), summary(event, Lang::En).into());
+    }
+    value.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -259,6 +259,13 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             "{controller}: caches synced: Starting workers (worker count {workers}), {queued} keys waiting",
             &[("controller", controller), ("workers", workers), ("queued", queued)],
         ),
+        Outcome::Outside { user, verb, kind, code: None } => {
+            f("{user}: {verb} {kind} {key}", &[("user", user), ("verb", &verb.name()), ("kind", kind), ("key", &key)])
+        }
+        Outcome::Outside { user, verb, kind, code: Some(code) } => f(
+            "{user}: {verb} {kind} {key} → {code}",
+            &[("user", user), ("verb", &verb.name()), ("kind", kind), ("key", &key), ("code", code)],
+        ),
         Outcome::ProgressNotified => f("etcd progress notification: watch caches now at rv {rv}", &[("rv", &e.rv)]),
         Outcome::UserWrite { verb, kind, answer, no_match } => {
             let verb = tr(lang, user_verb(*verb));

@@ -19,20 +19,8 @@ pub(super) fn kind(file: &str, field: &str, name: &str) -> Result<Kind, Scenario
 }
 
 fn fault(file: &str, field: &str, name: &str) -> Result<Fault, ScenarioError> {
-    Ok(match name {
-        "disconnect-watch" => Fault::DisconnectWatch,
-        "compact-store" => Fault::CompactStore,
-        "restart-api-server" => Fault::RestartApiServer,
-        "revoke-list" => Fault::Revoke("list".into()),
-        "revoke-watch" => Fault::Revoke("watch".into()),
-        "grant-list" => Fault::Grant("list".into()),
-        "grant-watch" => Fault::Grant("watch".into()),
-        "drop-next-event" => Fault::DropNextEvent,
-        other => {
-            return Err(ScenarioError(format!(
-                "{file}: {field}: unknown fault {other:?}, expected one of disconnect-watch, compact-store, restart-api-server, revoke-list, revoke-watch, grant-list, grant-watch, drop-next-event"
-            )))
-        }
+    Fault::named(name).ok_or_else(|| {
+        ScenarioError(format!("{file}: {field}: unknown fault {name:?}, expected one of {}", Fault::NAMES.join(", ")))
     })
 }
 

@@ -66,6 +66,34 @@ pub enum Fault {
 }
 
 impl Fault {
+    /// The names a lesson's timeline, the served world's standard input and its admin
+    /// endpoint give the faults.
+    pub const NAMES: [&'static str; 8] = [
+        "disconnect-watch",
+        "compact-store",
+        "restart-api-server",
+        "revoke-list",
+        "revoke-watch",
+        "grant-list",
+        "grant-watch",
+        "drop-next-event",
+    ];
+
+    /// The fault a name names (`latency N` is given apart, with its milliseconds).
+    pub fn named(name: &str) -> Option<Fault> {
+        Some(match name {
+            "disconnect-watch" => Fault::DisconnectWatch,
+            "compact-store" => Fault::CompactStore,
+            "restart-api-server" => Fault::RestartApiServer,
+            "revoke-list" => Fault::Revoke("list".into()),
+            "revoke-watch" => Fault::Revoke("watch".into()),
+            "grant-list" => Fault::Grant("list".into()),
+            "grant-watch" => Fault::Grant("watch".into()),
+            "drop-next-event" => Fault::DropNextEvent,
+            _ => return None,
+        })
+    }
+
     /// The stage a fault hits, for the trace.
     pub fn stage(&self) -> Stage {
         match self {

@@ -21,6 +21,7 @@ mod informers;
 mod kubelet;
 mod message;
 pub mod outcome;
+mod outside;
 mod workers;
 
 pub use basic::{basic, scale, scale_with_load};
@@ -33,6 +34,7 @@ pub use history::{History, MAX_SNAPSHOTS};
 pub use informers::InformerStack;
 pub use message::{Action, Fault};
 pub use outcome::{Outcome, Tag, TraceEvent};
+pub use outside::{OutsideAnswer, OutsideCall};
 pub use workers::{Controller, Worker};
 
 use crate::client::reflector::Reflector;
@@ -270,7 +272,12 @@ impl World {
         self.api.set_time(self.now);
         self.steps += 1;
         let hop = self.deliver(msg);
-        Some(TraceEvent {
+        Some(self.trace_event(hop))
+    }
+
+    /// The trace event of the step just taken.
+    fn trace_event(&self, hop: Hop) -> TraceEvent {
+        TraceEvent {
             step: self.steps,
             time_ms: self.now,
             from: hop.from,
@@ -279,7 +286,7 @@ impl World {
             key: hop.key,
             rv: hop.rv,
             outcome: hop.outcome,
-        })
+        }
     }
 
     /// Steps until `stop` holds for a trace event (included) or `max_steps` were taken.

@@ -180,6 +180,42 @@ pub enum UserVerb {
     Patch,
 }
 
+/// The verb of an outside client's request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OutsideVerb {
+    Get,
+    List,
+    Watch,
+    Create,
+    Update,
+    Patch,
+    Delete,
+}
+
+impl OutsideVerb {
+    /// As kube-apiserver logs it.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutsideVerb::Get => "GET",
+            OutsideVerb::List => "LIST",
+            OutsideVerb::Watch => "WATCH",
+            OutsideVerb::Create => "POST",
+            OutsideVerb::Update => "PUT",
+            OutsideVerb::Patch => "PATCH",
+            OutsideVerb::Delete => "DELETE",
+        }
+    }
+
+    pub fn trace_kind(self) -> TraceKind {
+        match self {
+            OutsideVerb::Get | OutsideVerb::List => TraceKind::ListRequest,
+            OutsideVerb::Watch => TraceKind::WatchRequest,
+            _ => TraceKind::ApiWrite,
+        }
+    }
+}
+
 /// What one step did.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
@@ -332,6 +368,14 @@ pub enum Outcome {
     },
     /// etcd told the watch caches its current revision.
     ProgressNotified,
+    /// A request from a client outside the simulation (through `serve-api`): who, what, and
+    /// the error code if it failed.
+    Outside {
+        user: String,
+        verb: OutsideVerb,
+        kind: Kind,
+        code: Option<u16>,
+    },
     /// `Starting workers`: every source's cache (and, where the era waits for them, every
     /// handler) has synced; the workers take keys from now on.
     WorkersStarted {
@@ -609,6 +653,7 @@ impl Outcome {
             | Outcome::WorkerIdle
             | Outcome::BookmarksSent { .. }
             | Outcome::ProgressNotified
+            | Outcome::Outside { .. }
             | Outcome::WorkersStarted { .. } => {}
             Outcome::WorkqueueAdd { added: add, .. } | Outcome::WorkqueueReady(Some(add)) => tags.push(add_tag(*add)),
             Outcome::WorkqueueReady(None) => tags.push(Tag::Superseded),

@@ -1,0 +1,616 @@
+//! `serve-api`: the simulated cluster on the wire. An adapter around the sans-IO world: axum
+//! (on tokio) speaks HTTP/1.1 on loopback and hands each request to one thread that owns the
+//! world; there it is read into a typed request (`request.rs`), authenticated by its bearer
+//! token (and `Impersonate-User`), answered by the world as one step of its trace, and written
+//! back as kube-apiserver writes it (`encode.rs`). The world runs in real time: between
+//! requests its thread moves the virtual clock with the wall clock (times `--speed`), delivers
+//! whatever is due and pumps the outside watch streams, each a bounded channel — a reader
+//! that falls too far behind has its stream closed (it relists), the others lose nothing.
+//! Faults come through `POST /playground/faults` (`{"fault": …}`) or standard input, one name
+//! a line (`compact-store`, `restart-api-server`, `latency 500`, …).
+
+use super::discovery;
+use super::encode;
+use super::kubeconfig::{self, user_of_token};
+use super::request::{Request, Subresource, Target, Verb};
+use crate::cluster::patch::{PatchRequest, PatchType};
+use crate::cluster::rbac::RequestAttributes;
+use crate::cluster::watch::ApiWatchId;
+use crate::cluster::{ApiObject, Kind, Status, UserInfo};
+use crate::world::{Action, Fault, OutsideAnswer, OutsideCall, TraceEvent, World};
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+use tokio::sync::{mpsc, oneshot};
+
+/// kube-apiserver's `MaxRequestBodyBytes` (3 MiB).
+pub const MAX_BODY: usize = 3 * 1024 * 1024;
+/// Events a watch stream may hold for a slow reader before it is closed.
+pub const WATCH_BUFFER: usize = 10_000;
+/// Outside watch streams open at once, at most.
+pub const MAX_WATCHES: usize = 2_000;
+
+/// How serve-api runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub address: String,
+    pub port: u16,
+    /// Virtual milliseconds per wall-clock millisecond.
+    pub speed: f64,
+    /// Print each step as JSON (else as `run` prints it).
+    pub json: bool,
+    /// Print no steps.
+    pub quiet: bool,
+    /// Where to write the kubeconfig.
+    pub kubeconfig: std::path::PathBuf,
+}
+
+/// An outside watch stream.
+struct Stream {
+    kind: Kind,
+    table: bool,
+    tx: mpsc::Sender<Bytes>,
+    deadline: Option<Instant>,
+}
+
+/// What the server guards: the world, its clock, the outside streams.
+struct Served {
+    world: World,
+    started: Instant,
+    speed: f64,
+    streams: BTreeMap<ApiWatchId, Stream>,
+    json: bool,
+    quiet: bool,
+}
+
+/// A request as the world's thread receives it.
+struct Incoming {
+    method: Method,
+    path: String,
+    query: String,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+/// What the world's thread answers: a document, or a stream of watch events.
+enum Reply {
+    Document(u16, Value),
+    Stream(mpsc::Receiver<Bytes>),
+}
+
+/// What the HTTP side sends the world's thread.
+enum Command {
+    Request(Incoming, oneshot::Sender<Reply>),
+    Fault(String),
+}
+
+type Inbox = std::sync::mpsc::Sender<Command>;
+
+impl Served {
+    fn print(&self, event: &TraceEvent) {
+        if !self.quiet {
+            let line = if self.json { crate::i18n::json_line(event) } else { crate::i18n::line(event) };
+            println!("{line}");
+        }
+    }
+
+    /// The world's clock follows the wall clock; then the streams get what is due.
+    fn tick(&mut self) {
+        let now = (self.started.elapsed().as_secs_f64() * 1000.0 * self.speed) as u64;
+        for e in self.world.advance_to(now) {
+            self.print(&e);
+        }
+        self.pump();
+    }
+
+    /// Moves the API server's queued events into each outside stream; ends the streams that
+    /// closed, timed out, or whose reader went away or fell too far behind.
+    fn pump(&mut self) {
+        let now = self.world.api.wall_now();
+        let mut done = Vec::new();
+        for (id, s) in &self.streams {
+            let mut alive = true;
+            for e in self.world.api.take_events(*id) {
+                let line = if s.table {
+                    match &e {
+                        crate::cluster::WatchEvent::Added(o)
+                        | crate::cluster::WatchEvent::Modified(o)
+                        | crate::cluster::WatchEvent::Deleted(o) => {
+                            json!({"type": e.type_name(), "object": encode::table(s.kind, &[o], None, now)})
+                        }
+                        _ => encode::event(s.kind, &e),
+                    }
+                } else {
+                    encode::event(s.kind, &e)
+                };
+                let mut bytes = line.to_string().into_bytes();
+                bytes.push(b'\n');
+                if s.tx.try_send(Bytes::from(bytes)).is_err() {
+                    alive = false;
+                    break;
+                }
+            }
+            let expired = s.deadline.is_some_and(|d| Instant::now() >= d);
+            if !alive || expired || !self.world.api.watch_is_open(*id) || s.tx.is_closed() {
+                done.push(*id);
+            }
+        }
+        for id in done {
+            self.world.api.stop_watch(id);
+            self.streams.remove(&id);
+        }
+    }
+}
+
+/// The world's thread: requests and faults as they come, and between them the clock.
+fn world_thread(mut served: Served, inbox: std::sync::mpsc::Receiver<Command>) {
+    loop {
+        match inbox.recv_timeout(Duration::from_millis(5)) {
+            Ok(Command::Request(incoming, reply)) => {
+                served.tick();
+                let _ = reply.send(respond(&mut served, incoming));
+            }
+            Ok(Command::Fault(text)) => match fault_of(&text) {
+                Ok(fault) => served.world.act(Action::Fault(fault)),
+                Err(e) => eprintln!("error: {e}"),
+            },
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
+        }
+        served.tick();
+    }
+}
+
+/// Runs serve-api until interrupted; returns the exit code. `make` builds the world, on the
+/// thread that will own it (a world is not `Send`: it shares objects with `Rc`).
+pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, options: Options) -> i32 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the server's runtime: {e}");
+            return 1;
+        }
+    };
+    let certificates = match super::tls::make() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let listener = match std::net::TcpListener::bind((options.address.as_str(), options.port)) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: cannot listen on {}:{}: {e}", options.address, options.port);
+            return 1;
+        }
+    };
+    let address = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+    let (inbox, receive) = std::sync::mpsc::channel();
+    let (started, start) = std::sync::mpsc::channel::<Result<(), String>>();
+    let thread_options = options.clone();
+    let authority = certificates.authority.clone();
+    std::thread::spawn(move || {
+        let world = match make() {
+            Ok(w) => w,
+            Err(e) => return drop(started.send(Err(e))),
+        };
+        let (ns, name) = (world.config.controller_namespace.clone(), world.config.controller_name.clone());
+        let config = kubeconfig::kubeconfig(&format!("https://{address}"), &authority, &ns, &name);
+        if let Err(e) = std::fs::write(&thread_options.kubeconfig, config) {
+            let path = thread_options.kubeconfig.display();
+            return drop(started.send(Err(format!("cannot write the kubeconfig {path}: {e}"))));
+        }
+        eprintln!(
+            "serving Kubernetes {} (the playground's) on https://{address}; kubeconfig: {} (contexts playground, {ns}-{name})",
+            world.config.era,
+            thread_options.kubeconfig.display()
+        );
+        let _ = started.send(Ok(()));
+        // Objects are stamped with the wall clock's time (virtual time 0 is 2025-01-01).
+        const PLAYGROUND_EPOCH_MS: u64 = 1_735_689_600_000;
+        let unix_ms =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+        let mut world = world;
+        world.api.set_clock_offset(unix_ms.saturating_sub(PLAYGROUND_EPOCH_MS));
+        let served = Served {
+            world,
+            started: Instant::now(),
+            speed: thread_options.speed,
+            streams: BTreeMap::new(),
+            json: thread_options.json,
+            quiet: thread_options.quiet,
+        };
+        world_thread(served, receive);
+    });
+    match start.recv() {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+        Err(_) => {
+            eprintln!("error: the world did not start");
+            return 1;
+        }
+    }
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    runtime.block_on(async move {
+        let tls = match axum_server::tls_rustls::RustlsConfig::from_pem(
+            certificates.serving.into_bytes(),
+            certificates.serving_key.into_bytes(),
+        )
+        .await
+        {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("error: cannot use the server's certificate: {e}");
+                return 1;
+            }
+        };
+        let faults = inbox.clone();
+        tokio::spawn(async move { read_faults(faults).await });
+        let app = axum::Router::new().fallback(handle).with_state(inbox);
+        let handle = axum_server::Handle::new();
+        let stopper = handle.clone();
+        tokio::spawn(async move {
+            let _ = tokio::signal::ctrl_c().await;
+            stopper.graceful_shutdown(Some(Duration::from_secs(1)));
+        });
+        let serving = axum_server::from_tcp_rustls(listener, tls).handle(handle).serve(app.into_make_service()).await;
+        match serving {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("error: the server stopped: {e}");
+                1
+            }
+        }
+    })
+}
+
+/// Standard input: one fault a line.
+async fn read_faults(inbox: Inbox) {
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let line = line.trim();
+        if !line.is_empty() && inbox.send(Command::Fault(line.to_string())).is_err() {
+            return;
+        }
+    }
+}
+
+/// A fault by name (`latency 500` with its milliseconds).
+pub fn fault_of(text: &str) -> Result<Fault, String> {
+    let mut words = text.split_whitespace();
+    match (words.next(), words.next()) {
+        (Some("latency"), Some(ms)) => {
+            ms.parse().ok().filter(|ms| *ms <= crate::limits::MAX_LATENCY_MS).map(Fault::Latency).ok_or_else(|| {
+                format!("latency takes milliseconds from 0 to {}, not {ms:?}", crate::limits::MAX_LATENCY_MS)
+            })
+        }
+        (Some(name), None) => Fault::named(name).ok_or_else(|| {
+            format!("unknown fault {name:?}, expected one of {}, latency <ms>", Fault::NAMES.join(", "))
+        }),
+        _ => Err(format!("unknown fault {text:?}")),
+    }
+}
+
+fn json_response(code: u16, body: &Value) -> Reply {
+    Reply::Document(code, body.clone())
+}
+
+fn error(s: &Status, kind: Option<Kind>, name: Option<&str>) -> Reply {
+    json_response(s.code, &encode::status(s, kind, name))
+}
+
+fn unauthorized() -> Reply {
+    error(&Status::new(401, "Unauthorized", "Unauthorized".into()), None, None)
+}
+
+/// The identity a request acts as: its bearer token's, or the one it impersonates.
+fn identify(headers: &HeaderMap, world: &World) -> Result<UserInfo, Reply> {
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let token = header("authorization").and_then(|a| a.strip_prefix("Bearer ")).ok_or_else(unauthorized)?;
+    let user = user_of_token(token.trim()).ok_or_else(unauthorized)?;
+    let Some(target) = header("impersonate-user") else { return Ok(user) };
+    let attrs = RequestAttributes {
+        verb: "impersonate",
+        group: "",
+        resource: "users",
+        subresource: "",
+        namespace: "",
+        name: Some(target),
+    };
+    world.api.rbac().authorize(&user, &attrs).map_err(|s| error(&s, None, None))?;
+    Ok(match target.strip_prefix("system:serviceaccount:").and_then(|r| r.split_once(':')) {
+        Some((ns, name)) => UserInfo::service_account(ns, name),
+        None => {
+            let mut groups: Vec<String> =
+                headers.get_all("impersonate-group").iter().filter_map(|v| v.to_str().ok()).map(String::from).collect();
+            groups.push("system:authenticated".into());
+            UserInfo { name: target.to_string(), groups }
+        }
+    })
+}
+
+/// The HTTP side: hands the request to the world's thread and writes what comes back.
+async fn handle(
+    axum::extract::State(inbox): axum::extract::State<Inbox>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let reply = if body.len() > MAX_BODY {
+        let s = Status::new(413, "RequestEntityTooLarge", format!("Request entity too large: limit is {MAX_BODY}"));
+        error(&s, None, None)
+    } else {
+        let (path, query) = (uri.path().to_string(), uri.query().unwrap_or("").to_string());
+        let (tx, rx) = oneshot::channel();
+        let incoming = Incoming { method, path, query, headers, body };
+        match inbox.send(Command::Request(incoming, tx)).ok().map(|()| rx) {
+            Some(rx) => rx.await.unwrap_or_else(|_| error(&Status::internal("the world stopped".into()), None, None)),
+            None => error(&Status::internal("the world stopped".into()), None, None),
+        }
+    };
+    match reply {
+        Reply::Document(code, body) => {
+            let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            (status, [("content-type", "application/json")], body.to_string()).into_response()
+        }
+        Reply::Stream(rx) => {
+            let stream = tokio_stream::wrappers::ReceiverStream::new(rx);
+            let body = Body::from_stream(tokio_stream::StreamExt::map(stream, Ok::<Bytes, std::convert::Infallible>));
+            (StatusCode::OK, [("content-type", "application/json"), ("cache-control", "no-cache")], body)
+                .into_response()
+        }
+    }
+}
+
+/// The world's answer to one request.
+fn respond(served: &mut Served, incoming: Incoming) -> Reply {
+    let Incoming { method, path, query, headers, body } = incoming;
+    if path == "/playground/faults" && method == Method::POST {
+        return admin_fault(served, &body);
+    }
+    let request = match Request::parse(method.as_str(), &path, &query) {
+        Ok(r) => r,
+        Err(s) => return error(&s, None, None),
+    };
+    if let Target::Discovery(path) = &request.target {
+        return match discovery::document(path, served.world.config.era) {
+            Some(doc) => json_response(200, &doc),
+            None => error(
+                &Status::new(404, "NotFound", "the server could not find the requested resource".into()),
+                None,
+                None,
+            ),
+        };
+    }
+    let user = match identify(&headers, &served.world) {
+        Ok(u) => u,
+        Err(reply) => return reply,
+    };
+    let accept = headers.get("accept").and_then(|v| v.to_str().ok()).unwrap_or("");
+    let table = encode::wants_table(accept);
+    let content_type = headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    let protobuf = content_type.starts_with(super::protobuf::MEDIA_TYPE);
+    if protobuf && request.target != Target::SelfSubjectAccessReview {
+        let s = Status::new(
+            415,
+            "UnsupportedMediaType",
+            format!("the body of the request was in an unknown format - accepted media types include: application/json, application/merge-patch+json, application/strategic-merge-patch+json (not {content_type:?})"),
+        );
+        return error(&s, None, None);
+    }
+    match request.target.clone() {
+        Target::SelfSubjectAccessReview => review(served, &user, &body, protobuf),
+        Target::Namespaces { name } => namespaces(served, name.as_deref()),
+        Target::Discovery(_) => unreachable_response(),
+        Target::Resource { kind, namespace, name, subresource } => {
+            let ns = namespace.clone().unwrap_or_default();
+            let call = match call_of(&request, kind, &ns, name.as_deref(), subresource, &body, &content_type) {
+                Ok(call) => call,
+                Err(s) => return error(&s, Some(kind), name.as_deref()),
+            };
+            if matches!(call, OutsideCall::Watch { .. }) && served.streams.len() >= MAX_WATCHES {
+                let s = Status::new(429, "TooManyRequests", "too many watch streams open; try again later".into());
+                return error(&s, Some(kind), None);
+            }
+            let (answer, event) = served.world.outside(&user, call);
+            served.print(&event);
+            let now = served.world.api.wall_now();
+            match answer {
+                Err(s) => error(&s, Some(kind), name.as_deref()),
+                Ok(OutsideAnswer::Object(o)) if subresource == Some(Subresource::Scale) => {
+                    json_response(200, &encode::scale(&o))
+                }
+                Ok(OutsideAnswer::Object(o)) if table => {
+                    json_response(200, &encode::table(kind, &[&o], Some(o.resource_version()), now))
+                }
+                Ok(OutsideAnswer::Object(o)) => {
+                    let code = if request.verb == Verb::Create { 201 } else { 200 };
+                    json_response(code, &encode::object(&o))
+                }
+                Ok(OutsideAnswer::List(l)) if table => {
+                    let objects: Vec<&ApiObject> = l.items.iter().map(|o| &**o).collect();
+                    let mut t = encode::table(kind, &objects, Some(l.resource_version), now);
+                    if !l.continue_token.is_empty() {
+                        t["metadata"]["continue"] = json!(l.continue_token);
+                    }
+                    json_response(200, &t)
+                }
+                Ok(OutsideAnswer::List(l)) => json_response(200, &encode::list(kind, &l)),
+                Ok(OutsideAnswer::Watch(id)) => {
+                    let (tx, rx) = mpsc::channel(WATCH_BUFFER);
+                    let deadline = (request.watch.timeout_secs > 0)
+                        .then(|| Instant::now() + Duration::from_secs(request.watch.timeout_secs));
+                    served.streams.insert(id, Stream { kind, table, tx, deadline });
+                    served.pump();
+                    Reply::Stream(rx)
+                }
+            }
+        }
+    }
+}
+
+fn unreachable_response() -> Reply {
+    error(&Status::internal("discovery is answered before identification".into()), None, None)
+}
+
+/// The world call a resource request makes.
+fn call_of(
+    request: &Request,
+    kind: Kind,
+    namespace: &str,
+    name: Option<&str>,
+    subresource: Option<Subresource>,
+    body: &[u8],
+    content_type: &str,
+) -> Result<OutsideCall, Status> {
+    let name = name.unwrap_or_default().to_string();
+    let parse = || -> Result<Value, Status> {
+        serde_json::from_slice(body)
+            .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")))
+    };
+    let object = || -> Result<ApiObject, Status> {
+        let mut o: ApiObject = serde_json::from_value(parse()?)
+            .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: {e}")))?;
+        if o.metadata.namespace.is_empty() {
+            o.metadata.namespace = namespace.to_string();
+        }
+        if o.metadata.namespace != namespace && !namespace.is_empty() {
+            return Err(Status::bad_request(format!(
+                "the namespace of the provided object does not match the namespace sent on the request ({:?} and {namespace:?})",
+                o.metadata.namespace
+            )));
+        }
+        Ok(o)
+    };
+    Ok(match (request.verb, subresource) {
+        (Verb::Get, _) => OutsideCall::Get {
+            kind,
+            namespace: namespace.into(),
+            name,
+            resource_version: request.list.resource_version.clone(),
+        },
+        (Verb::List, _) => OutsideCall::List { kind, options: request.list.clone() },
+        (Verb::Watch, _) => OutsideCall::Watch { kind, options: request.watch.clone() },
+        (Verb::Create, _) => OutsideCall::Create(object()?),
+        (Verb::Update, Some(Subresource::Scale)) | (Verb::Patch, Some(Subresource::Scale)) => {
+            let scale = parse()?;
+            let replicas = scale["spec"]["replicas"]
+                .as_i64()
+                .ok_or_else(|| Status::bad_request("a Scale needs spec.replicas".into()))?;
+            OutsideCall::Patch(PatchRequest {
+                kind,
+                namespace: namespace.into(),
+                name,
+                status: false,
+                body: json!({"spec": {"replicas": replicas}}),
+                patch_type: PatchType::Merge,
+            })
+        }
+        (Verb::Update, sub) => OutsideCall::Update { object: object()?, status: sub == Some(Subresource::Status) },
+        (Verb::Patch, sub) => OutsideCall::Patch(PatchRequest {
+            kind,
+            namespace: namespace.into(),
+            name,
+            status: sub == Some(Subresource::Status),
+            body: parse()?,
+            patch_type: PatchType::from_content_type(content_type)?,
+        }),
+        (Verb::Delete, _) => OutsideCall::Delete { kind, namespace: namespace.into(), name },
+    })
+}
+
+/// `POST /playground/faults`: `{"fault": "compact-store"}` or `{"fault": "latency", "ms": 500}`.
+fn admin_fault(served: &mut Served, body: &[u8]) -> Reply {
+    let request: Value = match serde_json::from_slice(body) {
+        Ok(v) => v,
+        Err(e) => return error(&Status::bad_request(format!("the body is not JSON: {e}")), None, None),
+    };
+    let name = request["fault"].as_str().unwrap_or_default();
+    let text = match request["ms"].as_u64() {
+        Some(ms) => format!("{name} {ms}"),
+        None => name.to_string(),
+    };
+    match fault_of(&text) {
+        Ok(fault) => {
+            served.world.act(Action::Fault(fault));
+            served.tick();
+            json_response(200, &encode::success())
+        }
+        Err(e) => error(&Status::bad_request(e), None, None),
+    }
+}
+
+/// `SelfSubjectAccessReview`: may the asker do this?
+fn review(served: &Served, user: &UserInfo, body: &[u8], protobuf: bool) -> Reply {
+    let request: Value = if protobuf {
+        match super::protobuf::self_subject_access_review_spec(body) {
+            Ok(spec) => json!({"spec": spec}),
+            Err(s) => return error(&s, None, None),
+        }
+    } else {
+        match serde_json::from_slice(body) {
+            Ok(v) => v,
+            Err(e) => {
+                return error(
+                    &Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")),
+                    None,
+                    None,
+                )
+            }
+        }
+    };
+    let a = &request["spec"]["resourceAttributes"];
+    let s = |f: &str| a[f].as_str().unwrap_or_default();
+    let name = a["name"].as_str().filter(|n| !n.is_empty());
+    let attrs = RequestAttributes {
+        verb: s("verb"),
+        group: s("group"),
+        resource: s("resource"),
+        subresource: s("subresource"),
+        namespace: s("namespace"),
+        name,
+    };
+    let allowed = served.world.api.rbac().allows(user, &attrs);
+    json_response(
+        201,
+        &json!({
+            "kind": "SelfSubjectAccessReview",
+            "apiVersion": "authorization.k8s.io/v1",
+            "metadata": {"creationTimestamp": null},
+            "spec": request["spec"],
+            "status": {"allowed": allowed},
+        }),
+    )
+}
+
+/// Namespaces: those that hold an object (the playground keeps no Namespace objects).
+fn namespaces(served: &Served, name: Option<&str>) -> Reply {
+    let mut names: Vec<String> = Kind::ALL
+        .into_iter()
+        .flat_map(|k| {
+            served.world.api.peek_list(&UserInfo::admin(), k, &Default::default()).map(|l| l.items).unwrap_or_default()
+        })
+        .map(|o| o.metadata.namespace.clone())
+        .chain(["default".to_string()])
+        .collect();
+    names.sort();
+    names.dedup();
+    let namespace = |n: &str| json!({"kind": "Namespace", "apiVersion": "v1", "metadata": {"name": n}, "status": {"phase": "Active"}});
+    match name {
+        Some(n) if names.iter().any(|x| x == n) => json_response(200, &namespace(n)),
+        Some(n) => error(&Status::new(404, "NotFound", format!("namespaces {n:?} not found")), None, None),
+        None => json_response(
+            200,
+            &json!({"kind": "NamespaceList", "apiVersion": "v1", "metadata": {}, "items": names.iter().map(|n| namespace(n)).collect::<Vec<_>>()}),
+        ),
+    }
+}
