@@ -12,15 +12,16 @@ async function kubectl(page, entry) {
 test('kubectl reads, writes, watches and explains RBAC', async () => {
   const { page, errors, close } = await openPlayground();
   try {
-    await page.getByLabel('Timeline').fill('150');
+    // The Deployment's ReplicaSet has made its Pods and the kubelet has started them.
+    await page.getByLabel('Timeline').fill('220');
     let out = await kubectl(page, 'kubectl get pods');
-    assert.match(out, /\$ kubectl get pods\nNAME +READY +STATUS +RESTARTS +AGE\nweb-\w{5} +1\/1 +Running +0 +\d+s/);
+    assert.match(out, /\$ kubectl get pods\nNAME +READY +STATUS +RESTARTS +AGE\nweb-[a-z0-9]{10}-[a-z0-9]{5} +1\/1 +Running +0 +\d+s/);
     await page.getByRole('button', { name: 'kubectl get pods -w' }).click();
     out = await kubectl(page, 'kubectl apply -f -\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 4\n  selector:\n    matchLabels:\n      app: web\n  template:\n    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n      - name: web\n        image: nginx:1.27\n');
     assert.match(out, /deployment\.apps\/web configured/);
     for (let i = 0; i < 80; i++) await page.getByRole('button', { name: 'Step forward' }).click();
     out = await page.getByRole('log', { name: 'kubectl output' }).textContent();
-    assert.match(out, /web-\w{5} +0\/1 +Pending +0/, 'the watch prints the new Pod as it appears');
+    assert.match(out, /web-[a-z0-9]{10}-[a-z0-9]{5} +0\/1 +Pending +0/, 'the watch prints the new Pod as it appears');
     out = await kubectl(page, 'kubectl get deployments.apps nope');
     assert.match(out, /Error from server \(NotFound\): deployments\.apps "nope" not found$/);
     out = await kubectl(page, 'kubectl auth can-i delete secrets --as=system:serviceaccount:default:playground-controller');

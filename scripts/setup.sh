@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what building and testing the playground needs, only where it is missing.
 #   scripts/setup.sh web    wasm32 target, trunk, wasm-bindgen-cli, npm tools (wasm-opt)
-#   scripts/setup.sh test   the above, plus Chromium, ChromeDriver, etcd and the Go peers
-#                           (tests/realclients/*: real clients and a current etcd, built
-#                           into target/realclients/)
+#   scripts/setup.sh test   the above, plus Chromium, ChromeDriver, etcd, the Go peers
+#                           (tests/realclients/*: kubectl, client-go informers of each era,
+#                           a current etcd, built into target/realclients/) and the Python
+#                           Kubernetes client (in target/realclients/venv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,18 +62,35 @@ ensure_apt() {
 ensure_go_peers() {
   command -v go >/dev/null || { say "installing Go from Debian's packages"; as_root apt-get install -y -qq golang-go >/dev/null; }
   mkdir -p target/realclients
-  local dir name
+  local dir name flags started=$SECONDS
   for dir in tests/realclients/*/; do
     name=$(basename "$dir")
+    [ -f "$dir/main.go" ] || continue
     # go build is incremental: a peer already built and unchanged takes a second.
-    [ -x "target/realclients/$name" ] && [ -z "$(find "$dir" -newer "target/realclients/$name" -type f)" ] && continue
+    if [ -x "target/realclients/$name" ] && [ -z "$(find "$dir" tests/realclients/harness -newer "target/realclients/$name" -type f)" ]; then
+      continue
+    fi
     say "building the Go peer $name (the first build downloads its modules)"
-    (cd "$dir" && go build -o "../../../target/realclients/$name" .)
+    flags=$(cat "$dir/ldflags" 2>/dev/null || true)
+    (cd "$dir" && go build -ldflags "$flags" -o "../../../target/realclients/$name" .)
   done
+  [ $((SECONDS - started)) -gt 1 ] && say "Go peers ready in $((SECONDS - started)) s"
+  return 0
+}
+
+ensure_python_client() {
+  local venv=target/realclients/venv want
+  want=$(cat tests/realclients/python/requirements.txt)
+  if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import kubernetes, sys; sys.exit(kubernetes.__version__ != '${want#*==}')" 2>/dev/null; then
+    return
+  fi
+  say "installing the Python Kubernetes client ($want) into $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q -r tests/realclients/python/requirements.txt
 }
 
 case "${1:-web}" in
   web) ensure_wasm_target; ensure_npm_tools; ensure_wasm_bindgen; ensure_trunk ;;
-  test) ensure_wasm_target; ensure_npm_tools; ensure_apt; ensure_wasm_bindgen; ensure_trunk; ensure_go_peers ;;
+  test) ensure_wasm_target; ensure_npm_tools; ensure_apt; ensure_wasm_bindgen; ensure_trunk; ensure_go_peers; ensure_python_client ;;
   *) echo "usage: scripts/setup.sh [web|test]" >&2; exit 2 ;;
 esac

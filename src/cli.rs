@@ -20,7 +20,7 @@ USAGE:
     informer-playground schema
     informer-playground swarm (--seed N [--trace] | --seeds N [--from M])
     informer-playground serve-api [--scenario S] [--era E] [--seed N] [--address A] [--port P]
-                                  [--speed X] [--kubeconfig FILE] [--json] [--quiet]
+                                  [--speed X] [--kubeconfig FILE] [--record FILE] [--json] [--quiet]
     informer-playground help
 
 COMMANDS:
@@ -168,6 +168,7 @@ impl ServeArgs {
             json: false,
             quiet: false,
             kubeconfig: "playground.kubeconfig".into(),
+            record: None,
         };
         let mut parsed = ServeArgs { run, options };
         let mut it = args.iter();
@@ -195,6 +196,7 @@ impl ServeArgs {
                         .ok_or(format!("--speed takes a factor above 0, at most 1000, not {text:?}"))?;
                 }
                 "--kubeconfig" => parsed.options.kubeconfig = value(&mut it)?.into(),
+                "--record" => parsed.options.record = Some(value(&mut it)?.into()),
                 "--json" => parsed.options.json = true,
                 "--quiet" => parsed.options.quiet = true,
                 other => return Err(format!("unknown option {other:?}")),

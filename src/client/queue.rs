@@ -10,6 +10,16 @@
 
 use super::delta::{Delta, DeltaType, KnownObjects};
 use crate::cluster::Shared;
+use crate::era::{Era, FifoKind};
+
+/// The FIFO an informer of `era` is built with.
+pub fn for_era(era: Era) -> Box<dyn Queue> {
+    match era.fifo() {
+        FifoKind::DeltaFifo => Box::new(super::delta_fifo::DeltaFifo::new()),
+        FifoKind::RealFifo => Box::new(super::real_fifo::RealFifo::new()),
+        FifoKind::AtomicRealFifo => Box::new(super::real_fifo::RealFifo::atomic()),
+    }
+}
 
 /// What `Replace` or `Resync` queued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,8 +4,10 @@
 //! token (and `Impersonate-User`), answered by the world as one step of its trace, and written
 //! back as kube-apiserver writes it (`encode.rs`). The world runs in real time: between
 //! requests its thread moves the virtual clock with the wall clock (times `--speed`), delivers
-//! whatever is due and pumps the outside watch streams, each a bounded channel — a reader
-//! that falls too far behind has its stream closed (it relists), the others lose nothing.
+//! whatever is due and pumps the outside watch streams: each holds what its reader has not
+//! taken yet (a watch-list's initial events go out at the reader's pace), and a reader that
+//! falls more than `WATCH_BACKLOG` events behind has its stream closed (it relists), as the
+//! cacher closes a watcher whose buffer stays full; the others lose nothing.
 //! Faults come through `POST /playground/faults` (`{"fault": …}`) or standard input, one name
 //! a line (`compact-store`, `restart-api-server`, `latency 500`, …).
 
@@ -28,8 +30,11 @@ use tokio::sync::{mpsc, oneshot};
 
 /// kube-apiserver's `MaxRequestBodyBytes` (3 MiB).
 pub const MAX_BODY: usize = 3 * 1024 * 1024;
-/// Events a watch stream may hold for a slow reader before it is closed.
-pub const WATCH_BUFFER: usize = 10_000;
+/// Encoded events handed to a stream's connection at once.
+pub const WATCH_BUFFER: usize = 1_000;
+/// Events a watch stream may hold for a slow reader before it is closed (more than the largest
+/// list a link can ask for, so initial events never close a stream).
+pub const WATCH_BACKLOG: usize = 120_000;
 /// Outside watch streams open at once, at most.
 pub const MAX_WATCHES: usize = 2_000;
 
@@ -46,6 +51,9 @@ pub struct Options {
     pub quiet: bool,
     /// Where to write the kubeconfig.
     pub kubeconfig: std::path::PathBuf,
+    /// Where to write the outside conversation (every request, answer and streamed event, one
+    /// JSON object a line), to replay it through the simulator's own client pipeline.
+    pub record: Option<std::path::PathBuf>,
 }
 
 /// An outside watch stream.
@@ -53,6 +61,8 @@ struct Stream {
     kind: Kind,
     table: bool,
     tx: mpsc::Sender<Bytes>,
+    /// Encoded events the connection has no room for yet.
+    backlog: std::collections::VecDeque<Bytes>,
     deadline: Option<Instant>,
 }
 
@@ -64,6 +74,7 @@ struct Served {
     streams: BTreeMap<ApiWatchId, Stream>,
     json: bool,
     quiet: bool,
+    record: Option<std::io::BufWriter<std::fs::File>>,
 }
 
 /// A request as the world's thread receives it.
@@ -97,13 +108,34 @@ impl Served {
         }
     }
 
-    /// The world's clock follows the wall clock; then the streams get what is due.
+    /// Writes one line of the conversation's record, stamped with the wall-clock
+    /// milliseconds since the server started (`t`).
+    fn record(&mut self, mut entry: Value) {
+        let t = self.started.elapsed().as_millis() as u64;
+        if let Some(out) = self.record.as_mut() {
+            use std::io::Write;
+            entry["t"] = json!(t);
+            let _ = writeln!(out, "{entry}");
+            let _ = out.flush();
+        }
+    }
+
+    /// The world's clock follows the wall clock; then the streams get what is due. A dropped
+    /// connection (the disconnect fault) drops the outside streams too.
     fn tick(&mut self) {
         let now = (self.started.elapsed().as_secs_f64() * 1000.0 * self.speed) as u64;
+        let mut disconnect = false;
         for e in self.world.advance_to(now) {
             self.print(&e);
+            disconnect |= matches!(e.outcome, crate::world::Outcome::Fault { fault: Fault::DisconnectWatch, .. });
         }
         self.pump();
+        if disconnect {
+            for id in std::mem::take(&mut self.streams).into_keys() {
+                self.world.api.stop_watch(id);
+                self.record(json!({"watch": id, "closed": "disconnected"}));
+            }
+        }
     }
 
     /// Moves the API server's queued events into each outside stream; ends the streams that
@@ -111,9 +143,12 @@ impl Served {
     fn pump(&mut self) {
         let now = self.world.api.wall_now();
         let mut done = Vec::new();
-        for (id, s) in &self.streams {
-            let mut alive = true;
+        let mut sent = Vec::new();
+        for (id, s) in &mut self.streams {
             for e in self.world.api.take_events(*id) {
+                if self.record.is_some() {
+                    sent.push(json!({"watch": id, "event": encode::event(s.kind, &e)}));
+                }
                 let line = if s.table {
                     match &e {
                         crate::cluster::WatchEvent::Added(o)
@@ -128,9 +163,20 @@ impl Served {
                 };
                 let mut bytes = line.to_string().into_bytes();
                 bytes.push(b'\n');
-                if s.tx.try_send(Bytes::from(bytes)).is_err() {
-                    alive = false;
-                    break;
+                s.backlog.push_back(Bytes::from(bytes));
+            }
+            let mut alive = s.backlog.len() <= WATCH_BACKLOG;
+            while let Some(bytes) = s.backlog.pop_front() {
+                match s.tx.try_send(bytes) {
+                    Ok(()) => {}
+                    Err(mpsc::error::TrySendError::Full(bytes)) => {
+                        s.backlog.push_front(bytes);
+                        break;
+                    }
+                    Err(mpsc::error::TrySendError::Closed(_)) => {
+                        alive = false;
+                        break;
+                    }
                 }
             }
             let expired = s.deadline.is_some_and(|d| Instant::now() >= d);
@@ -138,9 +184,13 @@ impl Served {
                 done.push(*id);
             }
         }
+        for entry in sent {
+            self.record(entry);
+        }
         for id in done {
             self.world.api.stop_watch(id);
             self.streams.remove(&id);
+            self.record(json!({"watch": id, "closed": "ended"}));
         }
     }
 }
@@ -223,7 +273,15 @@ pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, option
             streams: BTreeMap::new(),
             json: thread_options.json,
             quiet: thread_options.quiet,
+            record: None,
         };
+        let mut served = served;
+        if let Some(path) = &thread_options.record {
+            match std::fs::File::create(path) {
+                Ok(f) => served.record = Some(std::io::BufWriter::new(f)),
+                Err(e) => eprintln!("error: cannot write the record {}: {e}", path.display()),
+            }
+        }
         world_thread(served, receive);
     });
     match start.recv() {
@@ -421,8 +479,19 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
                 let s = Status::new(429, "TooManyRequests", "too many watch streams open; try again later".into());
                 return error(&s, Some(kind), None);
             }
+            let agent = headers.get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
             let (answer, event) = served.world.outside(&user, call);
             served.print(&event);
+            if served.record.is_some() {
+                let answered = match &answer {
+                    Err(s) => json!({"error": encode::status(s, Some(kind), name.as_deref())}),
+                    Ok(OutsideAnswer::Object(o)) => json!({"object": encode::object(o)}),
+                    Ok(OutsideAnswer::List(l)) => json!({"list": encode::list(kind, l)}),
+                    Ok(OutsideAnswer::Watch(id)) => json!({"watch": id}),
+                };
+                let entry = json!({"agent": agent, "method": method.as_str(), "path": path, "query": query, "answer": answered});
+                served.record(entry);
+            }
             let now = served.world.api.wall_now();
             match answer {
                 Err(s) => error(&s, Some(kind), name.as_deref()),
@@ -449,7 +518,7 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
                     let (tx, rx) = mpsc::channel(WATCH_BUFFER);
                     let deadline = (request.watch.timeout_secs > 0)
                         .then(|| Instant::now() + Duration::from_secs(request.watch.timeout_secs));
-                    served.streams.insert(id, Stream { kind, table, tx, deadline });
+                    served.streams.insert(id, Stream { kind, table, tx, backlog: Default::default(), deadline });
                     served.pump();
                     Reply::Stream(rx)
                 }

@@ -5,9 +5,9 @@ use super::config::{InformerConfig, Route};
 use super::message::{FifoOp, Msg};
 use super::outcome::{self, CallNote, EventType, ListParams, Listed, Next, Outcome, ResyncOutcome};
 use super::{Hop, World};
-use crate::client::delta_fifo::{Delta, DeltaFifo, DeltaType};
-use crate::client::queue::{Queue, Queued};
-use crate::client::real_fifo::{RealFifo, BATCH_SIZE};
+use crate::client::delta_fifo::{Delta, DeltaType};
+use crate::client::queue::{self, Queued};
+use crate::client::real_fifo::BATCH_SIZE;
 use crate::client::reflector::{self, Command, Reflector};
 use crate::client::shared_informer::{Notification, SharedInformer};
 use crate::client::workqueue::LOW_PRIORITY;
@@ -55,12 +55,7 @@ pub struct InformerStack {
 
 impl InformerStack {
     pub(super) fn new(config: InformerConfig, resync_ms: Millis, era: Era) -> Self {
-        let fifo: Box<dyn Queue> = match era.fifo() {
-            FifoKind::DeltaFifo => Box::new(DeltaFifo::new()),
-            FifoKind::RealFifo => Box::new(RealFifo::new()),
-            FifoKind::AtomicRealFifo => Box::new(RealFifo::atomic()),
-        };
-        let mut informer = SharedInformer::new(resync_ms, fifo);
+        let mut informer = SharedInformer::new(resync_ms, queue::for_era(era));
         for h in &config.handlers {
             informer.add_event_handler(&h.name, h.resync_ms.unwrap_or(resync_ms), 0);
         }
