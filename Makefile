@@ -1,6 +1,6 @@
 # informer-playground — two commands on a fresh machine:
 #   make serve   build and serve the playground on http://127.0.0.1:$(PORT)
-#   make test    run every test layer (native, browser, end-to-end)
+#   make test    run every test layer (native, browser, end-to-end, real clients)
 # Both install whatever is missing first (scripts/setup.sh).
 
 PORT ?= 8080

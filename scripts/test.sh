@@ -4,6 +4,8 @@
 #   2. wasm-bindgen-test in headless Chromium
 #   3. end-to-end tests: Playwright (playwright-core) driving /usr/bin/chromium against the
 #      release build served on loopback
+#   4. real clients against serve-api: kubectl (golden transcripts), the Python client, and
+#      client-go informers of each era's release judged against the simulator on every lesson
 # Each layer prints its own counts; the last line is `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +62,14 @@ fi
 p=$(grep -Eo '^ℹ pass [0-9]+' "$log/e2e" 2>/dev/null | awk '{print $3}')
 f=$(grep -Eo '^ℹ fail [0-9]+' "$log/e2e" 2>/dev/null | awk '{print $3}')
 layer "end-to-end" "$status" "${p:-0}" "${f:-0}"
+
+echo "== layer 4: real clients (kubectl, the Python client, client-go of each era)"
+started=$SECONDS
+cargo test --features real-clients --test real_clients -- --nocapture 2>&1 | tee "$log/real"
+status=${PIPESTATUS[0]}
+read -r p f < <(count_cargo "$log/real")
+echo "(layer 4 took $((SECONDS - started)) s)"
+layer "real clients" "$status" "$p" "$f"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -149,6 +149,12 @@ impl Era {
         self == Era::V1_37
     }
 
+    /// `kubectl delete` names the namespace of what it deleted (`… deleted from default
+    /// namespace`), from kubectl 1.32 (kubernetes#126619, `delete.go: PrintObj`).
+    pub fn kubectl_delete_names_namespace(self) -> bool {
+        self != Era::V1_30
+    }
+
     /// controller-runtime's default queue is its priority queue (opt-in in v0.21, the default
     /// in v0.25): initial-list adds and unchanged updates wait behind real changes.
     pub fn priority_queue(self) -> bool {

@@ -130,7 +130,13 @@ pub fn run(line: &str, stdin: &str, world: &World) -> Outcome {
         "label" => label(&args, &namespace, world),
         "delete" => target(&args.words).map(|(kind, name)| {
             let action = Action::Delete { kind, namespace: namespace.clone(), name: name.into() };
-            Outcome::Write(action, format!("{} {name:?} deleted", kind.name().to_ascii_lowercase()))
+            // Every kind the playground has is namespaced.
+            let from = if world.config.era.kubectl_delete_names_namespace() {
+                format!(" from {namespace} namespace")
+            } else {
+                String::new()
+            };
+            Outcome::Write(action, format!("{} {name:?} deleted{from}", kubectl_type(kind)))
         }),
         "auth" => can_i(&args, &namespace, world),
         other => Err(format!("error: unknown command {other:?} for \"kubectl\"")),
@@ -411,6 +417,16 @@ mod tests {
             Outcome::Output(t) | Outcome::Watch(_, _, t) => t,
             other => panic!("expected output, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn delete_names_the_namespace_from_kubectl_1_32() {
+        let said = |era| match run("kubectl delete deployment web", "", &crate::world::scale(1, era).unwrap()) {
+            Outcome::Write(_, done) => done,
+            other => panic!("expected a write, got {other:?}"),
+        };
+        assert_eq!(said(crate::era::Era::V1_30), r#"deployment.apps "web" deleted"#);
+        assert_eq!(said(crate::era::Era::V1_33), r#"deployment.apps "web" deleted from default namespace"#);
     }
 
     #[test]

@@ -46,6 +46,8 @@ pub struct Replayed {
     pub requests: Vec<(String, String)>,
     /// When the client's last request or stream ended (ms of the record).
     pub ended: u64,
+    /// The informer's cache at the end: `namespace/name` and resourceVersion, by key.
+    pub cache: Vec<(String, String)>,
 }
 
 /// One line of the record, as the replay needs it.
@@ -168,7 +170,7 @@ fn run(items: &mut VecDeque<Item>, era: Era, kind: Kind, namespace: Option<Strin
     let mut reading: Option<u64> = None;
     let mut now = 0;
     let mut pending: VecDeque<Input> = VecDeque::from([Input::Start]);
-    loop {
+    'run: loop {
         let Some(input) = pending.pop_front() else {
             // The reflector waits on its watch: the next recorded event of that stream.
             let Some(watch) = reading else { break };
@@ -203,7 +205,7 @@ fn run(items: &mut VecDeque<Item>, era: Era, kind: Kind, namespace: Option<Strin
         for command in commands {
             match command {
                 Command::List(options) => {
-                    let Some((query, answer, t)) = next_request(items) else { return out };
+                    let Some((query, answer, t)) = next_request(items) else { break 'run };
                     now = t;
                     let mine = format!("LIST rv={:?} limit={}", options.resource_version, options.limit);
                     let theirs = format!(
@@ -237,7 +239,7 @@ fn run(items: &mut VecDeque<Item>, era: Era, kind: Kind, namespace: Option<Strin
                     pending.push_back(Input::ListResponse(response));
                 }
                 Command::Watch(options) => {
-                    let Some((query, answer, t)) = next_request(items) else { return out };
+                    let Some((query, answer, t)) = next_request(items) else { break 'run };
                     now = t;
                     let initial = options.send_initial_events.map(|b| b.to_string()).unwrap_or_default();
                     let mine = format!("WATCH rv={:?} sendInitialEvents={initial}", options.resource_version);
@@ -284,6 +286,10 @@ fn run(items: &mut VecDeque<Item>, era: Era, kind: Kind, namespace: Option<Strin
             drain(&mut informer, listener, era, now, &mut out.told);
         }
     }
+    let mut cache: Vec<(String, String)> =
+        informer.indexer.shared().map(|o| (o.key(), o.resource_version().to_string())).collect();
+    cache.sort();
+    out.cache = cache;
     out
 }
 

@@ -547,7 +547,14 @@ fn call_of(
             .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")))
     };
     let object = || -> Result<ApiObject, Status> {
-        let mut o: ApiObject = serde_json::from_value(parse()?)
+        // As kube-apiserver decodes into the endpoint's type, a body may leave out its kind
+        // and apiVersion (the Python client sends them only when set).
+        let mut value = parse()?;
+        if let Some(fields) = value.as_object_mut() {
+            fields.entry("kind").or_insert_with(|| json!(kind.name()));
+            fields.entry("apiVersion").or_insert_with(|| json!(kind.api_version()));
+        }
+        let mut o: ApiObject = serde_json::from_value(value)
             .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: {e}")))?;
         if o.metadata.namespace.is_empty() {
             o.metadata.namespace = namespace.to_string();

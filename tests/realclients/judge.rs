@@ -148,7 +148,7 @@ fn side_by_side(ours: &[Told], theirs: &[Told], ended: u64) -> String {
 }
 
 /// Runs one lesson in one era with a real informer beside it; returns what differed.
-fn judge_lesson(id: &str, era: Era) -> Result<usize, String> {
+fn judge_lesson(id: &str, era: Era) -> Result<String, String> {
     let lesson =
         informer_playground::scenario::library::find(id).ok_or("no such lesson")?.in_era(era).ok_or("not in era")?;
     let world = lesson.world().map_err(|e| e.to_string())?;
@@ -168,6 +168,20 @@ fn judge_lesson(id: &str, era: Era) -> Result<usize, String> {
     if !diff.is_empty() {
         problems.push(format!("handler notifications differ:\n{diff}"));
     }
+    // The final caches, unless the simulator still had notifications in flight at the end.
+    let in_flight = ours.told.iter().any(|t| t.t + 1_000 >= ours.ended);
+    let their_cache: Vec<(String, String)> = lines
+        .iter()
+        .filter_map(|l| l["cache"].as_array())
+        .flatten()
+        .filter_map(|o| Some((o["key"].as_str()?.to_string(), o["rv"].as_str()?.to_string())))
+        .collect();
+    let cache_compared = !in_flight && lines.iter().any(|l| l.get("cache").is_some());
+    if cache_compared && their_cache != ours.cache {
+        let (a, b) = (ours.cache.len(), their_cache.len());
+        let first = ours.cache.iter().zip(&their_cache).find(|(x, y)| x != y);
+        problems.push(format!("final caches differ: simulator {a} objects, client-go {b}; first difference {first:?}"));
+    }
     let synced = lines.iter().any(|l| l["synced"] == true);
     if !synced && !ours.requests.is_empty() {
         problems.push(format!("the real informer did not sync in {seconds} s"));
@@ -177,7 +191,9 @@ fn judge_lesson(id: &str, era: Era) -> Result<usize, String> {
         problems.push(format!("requests (simulator | client-go):\n  {}", requests.join("\n  ")));
     }
     if problems.is_empty() {
-        Ok(ours.requests.len())
+        let cache =
+            if cache_compared { format!("{} cached objects", ours.cache.len()) } else { "cache in flight".into() };
+        Ok(format!("{} requests, {} notifications, {cache}", ours.requests.len(), theirs.len()))
     } else {
         Err(problems.join("\n"))
     }
@@ -195,11 +211,159 @@ fn client_go_informers_agree_with_the_simulator_on_every_lesson_in_every_era() {
         for era in lesson.declared_eras() {
             runs += 1;
             match judge_lesson(&lesson.id, era) {
-                Ok(requests) => println!("{} in {era}: agree ({requests} requests)", lesson.id),
+                Ok(summary) => println!("{} in {era}: agree ({summary})", lesson.id),
                 Err(why) => failures.push(format!("{} in {era}:\n{why}", lesson.id)),
             }
         }
     }
     println!("{runs} lesson runs, {} differ", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Runs the kubectl built from `k8s.io/kubectl` against `server`: exit code and output.
+fn kubectl(server: &Server, line: &str, stdin: &str) -> (i32, String) {
+    use std::io::Write;
+    let mut child = Command::new(clients().join("kubectl"))
+        .arg("--kubeconfig")
+        .arg(server.kubeconfig())
+        .args(line.split_whitespace())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kubectl runs");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+/// kubectl's output with what changes from run to run taken out: ages become `<age>`, and
+/// runs of spaces one (kubectl aligns its own columns).
+fn normalized(text: &str) -> String {
+    let age = |w: &str| {
+        let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c.is_ascii_digit());
+        digits.is_empty()
+            && w.chars().next().is_some_and(|c| c.is_ascii_digit())
+            && w.chars().last().is_some_and(|c| "smhd".contains(c))
+            && w.chars().all(|c| c.is_ascii_digit() || "smhd".contains(c))
+    };
+    text.lines()
+        .map(|l| l.split_whitespace().map(|w| if age(w) { "<age>" } else { w }).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Compares a transcript with `golden/<name>.txt` (`UPDATE_GOLDEN=1` writes it).
+fn golden(name: &str, transcript: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/realclients/golden/{name}.txt"));
+    if std::env::var("UPDATE_GOLDEN").is_ok() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, transcript).unwrap();
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
+    assert_eq!(transcript, want, "kubectl's transcript differs from {}", path.display());
+}
+
+const DEPLOYMENT: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+";
+
+const CONFIGMAP: &str = "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: golden
+data:
+  colour: gold
+";
+
+#[test]
+fn kubectl_reads_writes_and_explains_rbac_as_against_a_real_api_server() {
+    // The clock barely moves (a virtual millisecond a second): no controller acts meanwhile.
+    let server = Server::start("sandbox", Era::CURRENT, 0.001);
+    let mut transcript = String::new();
+    let steps: &[(&str, &str)] = &[
+        ("create -f -", DEPLOYMENT),
+        ("get deployments", ""),
+        ("get deployment web -o jsonpath={.spec.replicas}", ""),
+        ("scale deployment web --replicas=3", ""),
+        ("get deployment web -o jsonpath={.spec.replicas}", ""),
+        ("label deployment web tier=gold", ""),
+        ("get deployments -l tier=gold -o name", ""),
+        ("get deployments -l tier=silver", ""),
+        ("apply -f -", CONFIGMAP),
+        ("apply -f -", CONFIGMAP),
+        ("get configmap golden -o jsonpath={.data.colour}", ""),
+        ("get configmaps --chunk-size=1 -o name", ""),
+        ("delete configmap golden", ""),
+        ("get configmap golden", ""),
+        ("auth can-i list pods", ""),
+        ("auth can-i delete secrets --as=system:serviceaccount:default:playground-controller", ""),
+        ("get widgets", ""),
+    ];
+    for (line, stdin) in steps {
+        let (code, out) = kubectl(&server, line, stdin);
+        transcript.push_str(&format!("$ kubectl {line}\n{}\n[exit {code}]\n", normalized(&out)));
+    }
+    golden("kubectl", &transcript);
+}
+
+#[test]
+fn kubectl_get_watch_prints_each_change_as_it_happens() {
+    let server = Server::start("sandbox", Era::CURRENT, 0.001);
+    kubectl(&server, "apply -f -", CONFIGMAP);
+    let mut watch = Command::new(clients().join("kubectl"))
+        .arg("--kubeconfig")
+        .arg(server.kubeconfig())
+        .args(["get", "configmaps", "--watch", "--output-watch-events"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    kubectl(&server, "label configmap golden tier=gold", "");
+    kubectl(&server, "delete configmap golden", "");
+    std::thread::sleep(Duration::from_millis(800));
+    let _ = watch.kill();
+    let out = watch.wait_with_output().unwrap();
+    let events: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(events, vec!["ADDED golden", "MODIFIED golden", "DELETED golden"]);
+}
+
+#[test]
+fn the_python_client_lists_watches_resumes_and_relists_after_410() {
+    let server = Server::start("sandbox", Era::CURRENT, 1.0);
+    let python = clients().join("venv/bin/python");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/realclients/python/check.py");
+    let out = Command::new(&python).arg(script).arg(server.kubeconfig()).output().expect("python runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let seen: Value = serde_json::from_str(text.trim())
+        .unwrap_or_else(|e| panic!("{e}: {text}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let names =
+        |v: &Value| v.as_array().map(|a| a.iter().map(|x| x.to_string()).collect::<Vec<_>>()).unwrap_or_default();
+    assert_eq!(names(&seen["listed"]), ["\"a\"", "\"b\""], "{seen}");
+    assert_eq!(seen["watched"], serde_json::json!([["ADDED", "c"]]), "the watch from the list's resourceVersion");
+    assert_eq!(seen["resumed"], serde_json::json!([["ADDED", "d"]]), "resumed after the disconnect, nothing lost");
+    assert_eq!(seen["expired"], 410, "a watch from before the restart's revision: {seen}");
+    assert_eq!(names(&seen["relisted"]), ["\"a\"", "\"b\"", "\"c\"", "\"d\""]);
 }

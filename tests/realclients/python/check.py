@@ -21,8 +21,9 @@ def main(kubeconfig):
     raw = client.ApiClient()
 
     def fault(name):
-        raw.call_api("/playground/faults", "POST", body={"fault": name}, auth_settings=["BearerToken"],
-                     _preload_content=False)
+        c = raw.configuration
+        headers = {"Authorization": c.api_key["BearerToken"], "Content-Type": "application/json"}
+        raw.rest_client.request("POST", c.host + "/playground/faults", headers=headers, body={"fault": name})
 
     def cm(name):
         api.create_namespaced_config_map(NS, client.V1ConfigMap(metadata=client.V1ObjectMeta(name=name), data={"k": "v"}))
