@@ -7,7 +7,7 @@ PORT ?= 8080
 PUBLIC_URL ?= /
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test dist bench swarm fuzz setup-web setup-test fmt lint
+.PHONY: serve test dist bench swarm fuzz load setup-web setup-test fmt lint
 
 serve: setup-web
 	trunk serve --address 127.0.0.1 --port $(PORT)
@@ -25,6 +25,11 @@ bench:
 	cargo bench --bench list_50k
 	cargo bench --bench world_clone
 	cargo bench --bench session_memory
+
+# The wire under load, with serve-api built optimised: 200 client-go watchers while 5,000
+# ConfigMaps are written (make test runs 1,000); prints throughput and delivery figures.
+load: setup-test
+	LOAD_OBJECTS=$${LOAD_OBJECTS:-5000} cargo test --release --features real-clients --test real_clients many_watchers -- --nocapture
 
 setup-web:
 	@bash scripts/setup.sh web

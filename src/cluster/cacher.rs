@@ -273,10 +273,21 @@ impl Cacher {
                         prev: cache.get_prev(event.key()),
                         cur: current_object(&event),
                     };
+                    // One change becomes the same event for every watcher that gets it as
+                    // that type: its size is measured once per type.
+                    let mut sizes: Vec<(&'static str, usize)> = Vec::new();
                     for w in watchers.values_mut().filter(|w| w.source == WatchSource::Cache && w.filter.kind == *kind)
                     {
                         if let Some(ev) = w.filter.convert(&change) {
-                            metrics.sent(1, ev.wire_size());
+                            let size = match sizes.iter().find(|(t, _)| *t == ev.type_name()) {
+                                Some((_, size)) => *size,
+                                None => {
+                                    let size = ev.wire_size();
+                                    sizes.push((ev.type_name(), size));
+                                    size
+                                }
+                            };
+                            metrics.sent(1, size);
                             w.push(ev);
                         }
                     }

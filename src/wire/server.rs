@@ -144,26 +144,38 @@ impl Served {
         let now = self.world.api.wall_now();
         let mut done = Vec::new();
         let mut sent = Vec::new();
+        // An event fanned out to many watchers is encoded once.
+        let mut encoded: std::collections::HashMap<(bool, &'static str, String, i64), Bytes> = Default::default();
         for (id, s) in &mut self.streams {
             for e in self.world.api.take_events(*id) {
                 if self.record.is_some() {
                     sent.push(json!({"watch": id, "event": encode::event(s.kind, &e)}));
                 }
-                let line = if s.table {
-                    match &e {
+                let encode = |e: &crate::cluster::WatchEvent| {
+                    let line = match e {
                         crate::cluster::WatchEvent::Added(o)
                         | crate::cluster::WatchEvent::Modified(o)
-                        | crate::cluster::WatchEvent::Deleted(o) => {
+                        | crate::cluster::WatchEvent::Deleted(o)
+                            if s.table =>
+                        {
                             json!({"type": e.type_name(), "object": encode::table(s.kind, &[o], None, now)})
                         }
-                        _ => encode::event(s.kind, &e),
-                    }
-                } else {
-                    encode::event(s.kind, &e)
+                        _ => encode::event(s.kind, e),
+                    };
+                    let mut bytes = line.to_string().into_bytes();
+                    bytes.push(b'\n');
+                    Bytes::from(bytes)
                 };
-                let mut bytes = line.to_string().into_bytes();
-                bytes.push(b'\n');
-                s.backlog.push_back(Bytes::from(bytes));
+                let bytes = match &e {
+                    crate::cluster::WatchEvent::Added(o)
+                    | crate::cluster::WatchEvent::Modified(o)
+                    | crate::cluster::WatchEvent::Deleted(o) => encoded
+                        .entry((s.table, e.type_name(), o.key(), o.resource_version()))
+                        .or_insert_with(|| encode(&e))
+                        .clone(),
+                    _ => encode(&e),
+                };
+                s.backlog.push_back(bytes);
             }
             let mut alive = s.backlog.len() <= WATCH_BACKLOG;
             while let Some(bytes) = s.backlog.pop_front() {

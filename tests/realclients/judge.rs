@@ -367,3 +367,28 @@ fn the_python_client_lists_watches_resumes_and_relists_after_410() {
     assert_eq!(seen["expired"], 410, "a watch from before the restart's revision: {seen}");
     assert_eq!(names(&seen["relisted"]), ["\"a\"", "\"b\"", "\"c\"", "\"d\""]);
 }
+
+/// The load test (`tests/realclients/load`, client-go v0.37): `LOAD_WATCHERS` concurrent
+/// watches (200) while `LOAD_OBJECTS` ConfigMaps (1,000 here, 5,000 in `make load`) are
+/// created by 8 writers; every watcher must get every event, in the order of their
+/// resourceVersions. Prints the figures.
+#[test]
+fn many_watchers_get_every_event_in_order() {
+    let number = |name: &str, default: usize| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let (watchers, objects) = (number("LOAD_WATCHERS", 200), number("LOAD_OBJECTS", 1_000));
+    let server = Server::start("sandbox", Era::CURRENT, 1.0);
+    let out = Command::new(clients().join("load"))
+        .arg("--kubeconfig")
+        .arg(server.kubeconfig())
+        .args(["--watchers", &watchers.to_string(), "--objects", &objects.to_string()])
+        .output()
+        .expect("the load client runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let figures: Value = serde_json::from_str(text.trim())
+        .unwrap_or_else(|e| panic!("{e}: {text}\n{}", String::from_utf8_lossy(&out.stderr)));
+    println!("load: {figures}");
+    assert_eq!(figures["write_errors"], 0, "{figures}");
+    assert_eq!(figures["complete"], watchers, "every watcher got every event: {figures}");
+    assert_eq!(figures["in_order"], watchers, "in resourceVersion order: {figures}");
+    assert_eq!(figures["same_order"], watchers, "all in the same order: {figures}");
+}
