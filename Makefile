@@ -7,9 +7,14 @@ PORT ?= 8080
 PUBLIC_URL ?= /
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve test dist bench swarm fuzz load setup-web setup-test fmt lint
+.PHONY: serve dev test dist bench swarm fuzz load setup-web setup-test fmt lint
 
+# The optimised build, as measured and as published; `make dev` rebuilds a debug build on
+# every edit.
 serve: setup-web
+	trunk serve --release --address 127.0.0.1 --port $(PORT)
+
+dev: setup-web
 	trunk serve --address 127.0.0.1 --port $(PORT)
 
 test: setup-test

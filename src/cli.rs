@@ -47,6 +47,8 @@ SCENARIOS:
                 six seconds
     scale       A Deployment-style controller and a kubelet; the Deployment is scaled from 3
                 to 5 replicas at 5 s and to 2 at 10 s
+    swarm:N     Swarm seed N's world and script of writes and server-side faults (what a real
+                client beside serve-api shares; lost notifications and latency left out)
 
 OPTIONS:
     --era E     The Kubernetes release to run in: 1.30, 1.33 or 1.37 (the current release);
@@ -242,9 +244,16 @@ impl RunArgs {
             "basic" => return world::basic(self.seed, self.era()).map(|w| (w, None)).map_err(|e| e.to_string()),
             "scale" => return world::scale(self.seed, self.era()).map(|w| (w, None)).map_err(|e| e.to_string()),
             file if file.ends_with(".json") => load_file(file)?,
+            id if id.starts_with("swarm:") => {
+                let seed = id["swarm:".len()..]
+                    .parse()
+                    .map_err(|_| format!("swarm:SEED takes a whole number, not {:?}", &id["swarm:".len()..]))?;
+                let plan = informer_playground::swarm::Plan::from_seed(seed).server_side();
+                return plan.world().map(|w| (w, None)).map_err(|e| e.to_string());
+            }
             id => scenario::library::find(id).cloned().ok_or_else(|| {
                 format!(
-                    "unknown scenario {id:?}; `informer-playground list` prints them all (built-in runs: basic, scale)"
+                    "unknown scenario {id:?}; `informer-playground list` prints them all (built-in runs: basic, scale, swarm:N)"
                 )
             })?,
         };

@@ -181,13 +181,30 @@ impl Plan {
 
     /// Runs the plan, handing every step to `each`.
     pub fn run_traced(&self, each: impl FnMut(&crate::world::TraceEvent)) -> Result<u64, Failure> {
-        let world = World::new(self.config.clone(), self.objects.clone())
-            .map_err(|e| Failure { step: 0, what: format!("the world does not build: {e}") })?;
-        let mut checker = Checker::new(world);
+        let world = self.world().map_err(|e| Failure { step: 0, what: format!("the world does not build: {e}") })?;
+        Checker::new(world).run(each)
+    }
+
+    /// The plan's world, its schedule and the healing after it queued as timed actions.
+    pub fn world(&self) -> Result<World, crate::cluster::Status> {
+        let mut world = World::new(self.config.clone(), self.objects.clone())?;
         for s in self.schedule.iter().chain(self.heal().iter()) {
-            checker.world.act_at(s.at, s.action.clone());
+            world.act_at(s.at, s.action.clone());
         }
-        checker.run(each)
+        Ok(world)
+    }
+
+    /// The plan without the faults that happen inside a client (a lost notification, network
+    /// latency): the script a real client beside `serve-api` can share.
+    pub fn server_side(mut self) -> Plan {
+        self.schedule.retain(|s| !matches!(s.action, Action::Fault(Fault::DropNextEvent | Fault::Latency(_))));
+        self.config.latency_ms = 0;
+        self
+    }
+
+    /// When the schedule and its healing are over (virtual ms).
+    pub fn ends_at(&self) -> Millis {
+        SCHEDULE_MS
     }
 
     /// The smallest schedule (by removing events one at a time) that still fails.
