@@ -24,9 +24,18 @@ fn every_bundled_scenario_runs_and_meets_its_expectations() {
             for v in verdicts.iter().filter(|v| !v.met) {
                 failures.push(format!("{id}: expectation not met: {} ({})", v.expectation, v.detail));
             }
+            // Each note shows on a step of its own, in the order the file tells them (the
+            // release's own notes first): a note sharing its step with a later one, or
+            // coming after it, would never be read.
+            let mut previous: Option<u64> = None;
             for (i, note) in s.narration.iter().enumerate() {
-                if scenario::find(&note.when, &trace).is_none() {
-                    failures.push(format!("{id}: narration[{i}] never appears"));
+                match scenario::find(&note.when, &trace) {
+                    None => failures.push(format!("{id}: narration[{i}] never appears")),
+                    Some(step) if previous.is_some_and(|p| step <= p) => failures.push(format!(
+                        "{id}: narration[{i}] appears on step {step}, not after the note before it (step {})",
+                        previous.unwrap_or(0)
+                    )),
+                    Some(step) => previous = Some(step),
                 }
             }
             for (i, q) in s.questions.iter().enumerate() {
@@ -35,6 +44,16 @@ fn every_bundled_scenario_runs_and_meets_its_expectations() {
                 }
             }
             assert!(!s.expect.is_empty(), "{id}: a lesson states what it shows");
+            let texts = s.narration.iter().map(|n| &n.text).chain(
+                s.questions
+                    .iter()
+                    .flat_map(|q| std::iter::once(&q.ask).chain(&q.choices).chain(std::iter::once(&q.explain))),
+            );
+            for text in texts {
+                if text.ko.trim().is_empty() || text.en.trim().is_empty() {
+                    failures.push(format!("{id}: a text missing in one language: {text:?}"));
+                }
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -433,7 +433,9 @@ impl Scenario {
     }
 
     /// The lesson as told in `era`: its notes, questions and expectations for that release
-    /// joined to those of every release. `None` when the lesson does not run in `era`.
+    /// joined to those of every release (the release's own notes first: a lesson's
+    /// release-specific part tells how it starts). `None` when the lesson does not run in
+    /// `era`.
     pub fn in_era(&self, era: Era) -> Option<Scenario> {
         if !self.declared_eras().contains(&era) {
             return None;
@@ -441,7 +443,7 @@ impl Scenario {
         let mut told = self.clone();
         told.era = era;
         if let Some(part) = told.eras.get(&era).cloned() {
-            told.narration.extend(part.narration);
+            told.narration.splice(0..0, part.narration);
             told.questions.extend(part.questions);
             told.expect.extend(part.expect);
         }
