@@ -449,6 +449,13 @@ pub struct LessonView {
     pub questions: Vec<QuestionView>,
 }
 
+/// Whether the person has answered every question of the lesson: until then its summary,
+/// which tells what happens, stays hidden (it would give the answers away).
+fn every_question_answered(session: &Session) -> bool {
+    let asked = session.scenario.as_ref().map_or(0, |s| s.questions.len());
+    session.questions().iter().filter(|(_, _, given)| given.is_some()).count() == asked
+}
+
 pub fn lesson(session: &Session) -> LessonView {
     let lessons = crate::scenario::library::all()
         .map(|all| all.iter().map(|s| (s.id.clone(), s.title.clone())).collect())
@@ -464,7 +471,7 @@ pub fn lesson(session: &Session) -> LessonView {
         compared: session.compared.as_ref().map(|c| c.era),
         eras,
         current: session.scenario.as_ref().map(|s| s.id.clone()),
-        summary: session.scenario.as_ref().map(|s| s.summary.clone()),
+        summary: session.scenario.as_ref().filter(|_| every_question_answered(session)).map(|s| s.summary.clone()),
         narration: session.narration().map(|(text, look)| (text.clone(), look.and_then(Stage::named))),
         questions: session
             .questions()
@@ -506,6 +513,16 @@ mod tests {
         s.apply(Action::StepBack);
         s.apply(Action::Compare(None));
         assert!(s.compared.is_none());
+    }
+
+    #[test]
+    fn a_lessons_summary_waits_until_its_question_is_answered() {
+        let mut s = Session::with_scenario("disconnect-and-resume").unwrap();
+        assert_eq!(lesson(&s).summary, None, "the summary would give the answer away");
+        s.apply(Action::JumpTo(40));
+        assert_eq!(lesson(&s).questions.len(), 1);
+        s.apply(Action::Answer(0, 0));
+        assert!(lesson(&s).summary.is_some(), "answered: the summary is the recap");
     }
 
     #[test]

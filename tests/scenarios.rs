@@ -44,6 +44,10 @@ fn every_bundled_scenario_runs_and_meets_its_expectations() {
                 }
             }
             assert!(!s.expect.is_empty(), "{id}: a lesson states what it shows");
+            // Every lesson asks for a prediction (the sandbox is free play).
+            if s.id != "sandbox" && s.questions.is_empty() {
+                failures.push(format!("{id}: no question"));
+            }
             let texts = s.narration.iter().map(|n| &n.text).chain(
                 s.questions
                     .iter()
