@@ -18,6 +18,7 @@ use super::state::PageState;
 use crate::cluster::Kind;
 use crate::i18n::tr;
 use crate::i18n::Lang;
+use crate::link::{Link, Theme};
 use crate::session::{Action, Message, Session};
 use crate::views;
 use gloo::events::{EventListener, EventListenerOptions};
@@ -39,12 +40,34 @@ fn shortcut(event: &KeyboardEvent) -> Option<&'static str> {
     }
     match event.key().as_str() {
         " " => Some("play"),
-        "ArrowRight" => Some("forward"),
-        "ArrowLeft" => Some("back"),
+        // Presentation clickers send PageDown and PageUp.
+        "ArrowRight" | "PageDown" => Some("forward"),
+        "ArrowLeft" | "PageUp" => Some("back"),
         "Home" => Some("reset"),
+        "?" => Some("help"),
+        "Escape" => Some("close"),
         _ => None,
     }
 }
+
+/// The page's own settings, which its link carries beside the session's state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Display {
+    /// Presenter mode: larger type, only the stage, the narration and the step controls.
+    present: bool,
+    /// `None`: the system's.
+    theme: Option<Theme>,
+}
+
+/// The shortcuts the help overlay lists: keys, then what they do.
+const SHORTCUTS: [(&str, &str); 6] = [
+    ("Space", "Play or pause"),
+    ("→ / PageDown", "Step forward"),
+    ("← / PageUp", "Step back"),
+    ("Home", "Reset"),
+    ("?", "Keyboard shortcuts"),
+    ("Esc", "Close"),
+];
 
 #[function_component(App)]
 pub fn app() -> Html {
@@ -59,9 +82,15 @@ pub fn app() -> Html {
         }
         PageState::new(session)
     });
+    let opened = use_memo((), |_| {
+        let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+        Link::parse(&query).0
+    });
+    let display = use_state(|| Display { present: opened.present, theme: opened.theme });
+    let help = use_state(|| false);
     let editing = use_state(|| Session::example(Kind::ConfigMap, "default", "demo"));
     let playing = use_state(|| false);
-    let speed = use_state(|| 4u32);
+    let speed = use_state(|| opened.speed.unwrap_or(4));
     let send = {
         let state = state.clone();
         Callback::from(move |action: Action| state.dispatch(action))
@@ -83,7 +112,7 @@ pub fn app() -> Html {
         });
     }
     {
-        let (send, playing) = (send.clone(), playing.clone());
+        let (send, playing, help) = (send.clone(), playing.clone(), help.clone());
         use_effect_with((), move |_| {
             let document = web_sys::window().and_then(|w| w.document());
             let listener = document.map(|d| {
@@ -98,6 +127,8 @@ pub fn app() -> Html {
                             Some("forward") => send.emit(Action::StepForward),
                             Some("back") => send.emit(Action::StepBack),
                             Some("reset") => send.emit(Action::Reset),
+                            Some("help") => help.set(!*help),
+                            Some("close") if *help => help.set(false),
                             _ => return,
                         }
                         e.prevent_default();
@@ -132,6 +163,58 @@ pub fn app() -> Html {
             }
         });
     }
+    {
+        // The theme: the system's unless one was chosen.
+        use_effect_with(display.theme, |theme| {
+            if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
+                let _ = match theme {
+                    Some(Theme::Dark) => root.set_attribute("data-theme", "dark"),
+                    Some(Theme::Light) => root.set_attribute("data-theme", "light"),
+                    None => root.remove_attribute("data-theme"),
+                };
+            }
+        });
+    }
+    {
+        // The address is the state: kept in step in place (no reload, no history entry),
+        // and left alone during Play until it pauses.
+        let mut link = state.read().link();
+        link.present = display.present;
+        link.theme = display.theme;
+        link.speed = Some(*speed).filter(|s| *s != 4);
+        let query = link.to_query();
+        use_effect_with((query, *playing), |(query, playing)| {
+            if !*playing {
+                if let Some(window) = web_sys::window() {
+                    let path = window.location().pathname().unwrap_or_default();
+                    let url = if query.is_empty() { path } else { format!("{path}?{query}") };
+                    if let Ok(history) = window.history() {
+                        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+                    }
+                }
+            }
+        });
+    }
+    let toggle_present = {
+        let display = display.clone();
+        Callback::from(move |_| display.set(Display { present: !display.present, ..*display }))
+    };
+    let on_theme = {
+        let display = display.clone();
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            let theme = match value.as_str() {
+                "dark" => Some(Theme::Dark),
+                "light" => Some(Theme::Light),
+                _ => None,
+            };
+            display.set(Display { theme, ..*display });
+        })
+    };
+    let toggle_help = {
+        let help = help.clone();
+        Callback::from(move |_| help.set(!*help))
+    };
     let edit = {
         let editing = editing.clone();
         Callback::from(move |manifest: String| editing.set(manifest))
@@ -164,7 +247,7 @@ pub fn app() -> Html {
     let era = world.config.era;
     html! {
         <ContextProvider<crate::era::Era> context={era}>
-        <div class="page">
+        <div class={classes!("page", display.present.then_some("present"))}>
             <header class="masthead">
                 <h1>{ "informer-playground" }</h1>
                 <p class="tagline">{ tr(lang, "Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile.") }</p>
@@ -172,7 +255,28 @@ pub fn app() -> Html {
                     { tr(lang, "Store revision") }{ " " }<strong data-testid="store-revision">{ world.api.store().revision() }</strong>
                     { format!(" · t = {}.{:03}s", now / 1000, now % 1000) }
                 </p>
+                <div class="display-settings">
+                    <button type="button" aria-pressed={display.present.to_string()} onclick={toggle_present}>{ tr(lang, "Presenter mode") }</button>
+                    <label class="inline" for="theme">{ tr(lang, "Theme") }</label>
+                    <select id="theme" onchange={on_theme}>
+                        <option value="" selected={display.theme.is_none()}>{ tr(lang, "System") }</option>
+                        <option value="light" selected={display.theme == Some(Theme::Light)}>{ tr(lang, "Light") }</option>
+                        <option value="dark" selected={display.theme == Some(Theme::Dark)}>{ tr(lang, "Dark") }</option>
+                    </select>
+                    <button type="button" aria-keyshortcuts="?" aria-expanded={help.to_string()} onclick={toggle_help.clone()}>{ tr(lang, "Keyboard shortcuts") }</button>
+                </div>
             </header>
+            if *help {
+                <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-heading">
+                    <div class="panel help">
+                        <h2 id="help-heading">{ tr(lang, "Keyboard shortcuts") }</h2>
+                        <dl>
+                            { for SHORTCUTS.iter().map(|(keys, what)| html! { <><dt><kbd>{ *keys }</kbd></dt><dd>{ tr(lang, what) }</dd></> }) }
+                        </dl>
+                        <button type="button" onclick={toggle_help} aria-keyshortcuts="Escape">{ tr(lang, "Close") }</button>
+                    </div>
+                </div>
+            }
             { for notices }
             { crash_button() }
             <Controls step={world.steps()} horizon={session.history.horizon()} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
