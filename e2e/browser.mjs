@@ -5,7 +5,7 @@ import { serve } from './static_server.mjs';
 
 export const DIST = process.env.DIST_DIR ?? 'dist';
 
-export async function openPlayground({ width = 1280, height = 720, query = '', dist = DIST, base = '/' } = {}) {
+export async function openPlayground({ width = 1280, height = 720, query = '', dist = DIST, base = '/', page: path = '', ready = true } = {}) {
   const server = await serve(dist, base);
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -16,8 +16,8 @@ export async function openPlayground({ width = 1280, height = 720, query = '', d
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const { port } = server.address();
-  await page.goto(`http://127.0.0.1:${port}${base}${query}`);
-  await page.getByRole('heading', { name: 'informer-playground' }).waitFor();
+  await page.goto(`http://127.0.0.1:${port}${base}${path}${query}`);
+  if (ready) await page.getByRole('heading', { name: 'informer-playground' }).waitFor();
   const close = async () => {
     await browser.close();
     server.close();

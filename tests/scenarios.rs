@@ -351,3 +351,14 @@ fn a_lesson_runs_in_the_eras_it_declares_with_what_each_adds() {
     );
     assert!(error(&bad_part).starts_with(r#"lesson.json: eras["1.33"].narration[0].match.on"#), "{}", error(&bad_part));
 }
+
+#[test]
+fn the_built_in_lessons_are_the_published_files_without_whitespace() {
+    for (file, built) in library::FILES {
+        let published =
+            std::fs::read_to_string(format!("{}/static/scenarios/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let (a, b): (Value, Value) = (serde_json::from_str(built).unwrap(), serde_json::from_str(&published).unwrap());
+        assert_eq!(a, b, "{file}: the same JSON");
+        assert!(built.len() < published.len() && !built.contains("\n "), "{file}: compacted");
+    }
+}

@@ -10,6 +10,7 @@ pub const WORDS: &[(&str, &str)] = &[
     (" (the filter turned {from} into it)", " (필터가 {from}을 이것으로 바꿈)"),
     ("Requeue: true → AddRateLimited: again in {delay} ms (requeues {requeues})", "Requeue: true → AddRateLimited: {delay} ms 뒤 다시 (requeue {requeues}회)"),
     ("Presenter mode", "발표 모드"),
+    ("Open in the full playground", "전체 playground에서 열기"),
     ("Theme", "테마"),
     ("System", "시스템 설정"),
     ("Light", "밝게"),

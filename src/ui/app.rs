@@ -57,6 +57,9 @@ struct Display {
     present: bool,
     /// `None`: the system's.
     theme: Option<Theme>,
+    /// Inside another page (`embed=1`): the stage, the step controls and the narration,
+    /// sized to the frame, which is told the page's height.
+    embed: bool,
 }
 
 /// The shortcuts the help overlay lists: keys, then what they do.
@@ -80,20 +83,39 @@ pub fn app() -> Html {
         if !query.contains("lang=") && remembered.as_deref() == Some("ko") {
             session.lang = Lang::Ko;
         }
+        // An embed limited to a range of steps opens at its first.
+        if let Some(from) = Link::parse(&query).0.from.filter(|from| *from > session.world().steps()) {
+            session.apply(Action::JumpTo(from));
+        }
         PageState::new(session)
     });
     let opened = use_memo((), |_| {
         let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
         Link::parse(&query).0
     });
-    let display = use_state(|| Display { present: opened.present, theme: opened.theme });
+    let display = use_state(|| Display { present: opened.present, theme: opened.theme, embed: opened.embed });
+    // An embed's timeline may be limited to a range of steps.
+    let range = (opened.from.unwrap_or(0), opened.to.unwrap_or(u64::MAX));
     let help = use_state(|| false);
     let editing = use_state(|| Session::example(Kind::ConfigMap, "default", "demo"));
     let playing = use_state(|| false);
     let speed = use_state(|| opened.speed.unwrap_or(4));
     let send = {
         let state = state.clone();
-        Callback::from(move |action: Action| state.dispatch(action))
+        let (from, to) = (opened.from.unwrap_or(0), opened.to.unwrap_or(u64::MAX));
+        Callback::from(move |action: Action| {
+            let step = state.read().world().steps();
+            let outside = match &action {
+                Action::StepForward => step >= to,
+                Action::StepBack => step <= from,
+                Action::JumpTo(n) => *n < from || *n > to,
+                Action::Reset => from > 0,
+                _ => false,
+            };
+            if !outside {
+                state.dispatch(action);
+            }
+        })
     };
     let on_play = {
         let playing = playing.clone();
@@ -182,16 +204,27 @@ pub fn app() -> Html {
         link.present = display.present;
         link.theme = display.theme;
         link.speed = Some(*speed).filter(|s| *s != 4);
+        link.embed = display.embed;
+        (link.from, link.to, link.hosts) = (opened.from, opened.to, opened.hosts.clone());
         let query = link.to_query();
         use_effect_with((query, *playing), |(query, playing)| {
             if !*playing {
                 if let Some(window) = web_sys::window() {
                     let path = window.location().pathname().unwrap_or_default();
-                    let url = if query.is_empty() { path } else { format!("{path}?{query}") };
+                    let url = format!("{path}{query}");
                     if let Ok(history) = window.history() {
                         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
                     }
                 }
+            }
+        });
+    }
+    {
+        // An embed tells the page around it how tall it is, after every render.
+        let embed = display.embed;
+        use_effect(move || {
+            if embed {
+                super::embed::report_height();
             }
         });
     }
@@ -247,7 +280,10 @@ pub fn app() -> Html {
     let era = world.config.era;
     html! {
         <ContextProvider<crate::era::Era> context={era}>
-        <div class={classes!("page", display.present.then_some("present"))}>
+        <div class={classes!("page", display.present.then_some("present"), display.embed.then_some("embed"))}>
+            if display.embed {
+                <a class="open-full" href={super::embed::full_playground_href()} target="_blank" rel="noopener">{ tr(lang, "Open in the full playground") }</a>
+            }
             <header class="masthead">
                 <h1>{ "informer-playground" }</h1>
                 <p class="tagline">{ tr(lang, "Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile.") }</p>
@@ -279,7 +315,7 @@ pub fn app() -> Html {
             }
             { for notices }
             { crash_button() }
-            <Controls step={world.steps()} horizon={session.history.horizon()} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
+            <Controls step={world.steps()} horizon={session.history.horizon()} {range} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
             <LessonPanel view={lesson} {lang} on_action={send.clone()} />
             <main class="stage-area">
                 <section class="panel diagram" aria-labelledby="pipeline-heading">

@@ -11,6 +11,8 @@ pub struct Props {
     pub step: u64,
     /// The furthest step of this branch (the timeline's end).
     pub horizon: u64,
+    /// The steps the timeline may show (an embed's `from`/`to`; else all).
+    pub range: (u64, u64),
     pub playing: bool,
     pub speed: u32,
     pub on_action: Callback<Action>,
@@ -48,17 +50,18 @@ pub fn controls(props: &Props) -> Html {
     };
     // The timeline reaches past the horizon (to at least step 10,000), so scrubbing right
     // also runs the simulation ahead.
-    let end = (props.horizon.max(props.step) + 1_000).max(10_000);
+    let end = (props.horizon.max(props.step) + 1_000).max(10_000).min(props.range.1);
+    let start = props.range.0;
     html! {
         <div class="controls" role="toolbar" aria-label={tr(lang, "Stepping")}>
-            <button type="button" onclick={send(Action::StepBack)} disabled={props.step == 0} aria-keyshortcuts="ArrowLeft">{ tr(lang, "Step back") }</button>
-            <button type="button" class="step-forward" onclick={send(Action::StepForward)} aria-keyshortcuts="ArrowRight">{ tr(lang, "Step forward") }</button>
+            <button type="button" onclick={send(Action::StepBack)} disabled={props.step <= start} aria-keyshortcuts="ArrowLeft">{ tr(lang, "Step back") }</button>
+            <button type="button" class="step-forward" onclick={send(Action::StepForward)} disabled={props.step >= props.range.1} aria-keyshortcuts="ArrowRight">{ tr(lang, "Step forward") }</button>
             <button type="button" class="play" onclick={toggle} aria-keyshortcuts="Space">{ if props.playing { tr(lang, "Pause") } else { tr(lang, "Play") } }</button>
             <button type="button" class="secondary" onclick={send(Action::Reset)} aria-keyshortcuts="Home">{ tr(lang, "Reset") }</button>
             <label class="inline" for="speed">{ tr(lang, "Speed") }</label>
             <input id="speed" type="range" min="1" max="50" value={props.speed.to_string()} oninput={on_speed} aria-valuetext={trf(lang, "{n} steps per second", &[("n", &props.speed)])} />
             <label class="inline" for="timeline">{ tr(lang, "Timeline") }</label>
-            <input id="timeline" class="timeline" type="range" min="0" max={end.to_string()} value={props.step.to_string()} oninput={on_scrub} aria-valuetext={trf(lang, "step {n}", &[("n", &props.step)])} />
+            <input id="timeline" class="timeline" type="range" min={start.to_string()} max={end.to_string()} value={props.step.to_string()} oninput={on_scrub} aria-valuetext={trf(lang, "step {n}", &[("n", &props.step)])} />
             <span class="step-count" aria-live="off">{ trf(lang, "step {n}", &[("n", &props.step)]) }</span>
         </div>
     }

@@ -7,6 +7,7 @@ mod console;
 mod controls;
 mod cost_panel;
 pub mod crash;
+mod embed;
 mod event_log;
 mod faults;
 mod inspector;

@@ -87,7 +87,9 @@ fn informer(
     let binary = clients().join(format!("informer-v0.{}", &era.name()[2..]));
     let mut command = Command::new(&binary);
     command.arg("--kubeconfig").arg(server.kubeconfig()).args(["--context", "default-playground-controller"]);
+    // At least `seconds`, and two more once synced; at most four times as long.
     command.args(["--resource", resource, "--seconds", &seconds.to_string(), "--selector", selector]);
+    command.args(["--after-sync", "2", "--most", &(seconds * 4).to_string()]);
     if let Some(ns) = namespace {
         command.args(["--namespace", ns]);
     }
@@ -195,7 +197,7 @@ fn judge_world(
     }
     let synced = lines.iter().any(|l| l["synced"] == true);
     if !synced && !ours.requests.is_empty() {
-        problems.push(format!("the real informer did not sync in {seconds} s"));
+        problems.push(format!("the real informer did not sync in {} s", seconds * 4));
     }
     if !problems.is_empty() {
         let requests: Vec<String> = ours.requests.iter().map(|(a, b)| format!("{a:<45} | {b}")).collect();

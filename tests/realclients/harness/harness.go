@@ -66,7 +66,9 @@ func Main() {
 	resource := flag.String("resource", "configmaps", "pods, configmaps, deployments, replicasets")
 	namespace := flag.String("namespace", "", "one namespace (all when empty)")
 	labels := flag.String("selector", "", "label selector")
-	seconds := flag.Int("seconds", 10, "how long to run")
+	seconds := flag.Int("seconds", 10, "how long to run at least")
+	afterSync := flag.Int("after-sync", 2, "how long to run at least once synced")
+	most := flag.Int("most", 120, "how long to run at most")
 	resync := flag.Duration("resync", 0, "default resync period")
 	klog.InitFlags(nil)
 	flag.Parse()
@@ -125,15 +127,29 @@ func Main() {
 	ctx, cancel := context.WithCancel(context.Background())
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, os.Interrupt)
+	// It stops -seconds after start, but not before -after-sync seconds once synced (a large
+	// list on a busy machine takes a while), and in any case after -most.
+	syncedAt := make(chan time.Time, 1)
 	go func() {
+		deadline := time.After(time.Duration(*most) * time.Second)
 		select {
 		case <-stop:
+		case <-deadline:
 		case <-time.After(time.Duration(*seconds) * time.Second):
+			select {
+			case at := <-syncedAt:
+				time.Sleep(time.Until(at.Add(time.Duration(*afterSync) * time.Second)))
+			case <-stop:
+			case <-deadline:
+			}
 		}
 		cancel()
 	}()
 	factory.Start(ctx.Done())
 	synced := cache.WaitForCacheSync(ctx.Done(), informer.HasSynced)
+	if synced {
+		syncedAt <- time.Now()
+	}
 	emit(line{"t": since(), "synced": synced})
 	<-ctx.Done()
 	factory.Shutdown()
