@@ -7,7 +7,7 @@ PORT ?= 8080
 PUBLIC_URL ?= /
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve dev test dist bench swarm fuzz load setup-web setup-test fmt lint
+.PHONY: serve dev test dist bench swarm fuzz load lighthouse setup-web setup-test fmt lint
 
 # The optimised build, as measured and as published; `make dev` rebuilds a debug build on
 # every edit.
@@ -35,6 +35,13 @@ bench:
 # ConfigMaps are written (make test runs 1,000); prints throughput and delivery figures.
 load: setup-test
 	LOAD_OBJECTS=$${LOAD_OBJECTS:-5000} cargo test --release --features real-clients --test real_clients many_watchers -- --nocapture
+
+# Lighthouse 12 (pinned, installed on first use) on the release bundle, mobile simulation,
+# served gzip-compressed, median of 3 runs with the system Chromium; prints the scores.
+LIGHTHOUSE := target/lighthouse/node_modules/lighthouse/cli/index.js
+lighthouse: dist
+	@[ -f $(LIGHTHOUSE) ] || npm install --silent --no-audit --no-fund --prefix target/lighthouse lighthouse@12.8.2
+	node scripts/lighthouse.mjs $(LIGHTHOUSE)
 
 setup-web:
 	@bash scripts/setup.sh web

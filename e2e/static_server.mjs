@@ -1,6 +1,8 @@
 // A static file server for the built bundle, on loopback only. Serves `root` under
-// `base` (a PUBLIC_URL such as /playground/), so sub-path deployments are tested as built.
+// `base` (a PUBLIC_URL such as /playground/), so sub-path deployments are tested as built;
+// with `gzip`, compressed as a static host serves it (for Lighthouse).
 import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 
@@ -13,7 +15,7 @@ const TYPES = {
   '.json': 'application/json',
 };
 
-export function serve(root, base = '/') {
+export function serve(root, base = '/', { gzip = false } = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (!path.startsWith(base)) {
@@ -22,8 +24,15 @@ export function serve(root, base = '/') {
     }
     const rel = normalize(path.slice(base.length) || 'index.html').replace(/^(\.\.[/\\])+/, '');
     try {
-      const body = await readFile(join(root, rel.endsWith('/') ? rel + 'index.html' : rel));
-      res.writeHead(200, { 'content-type': TYPES[extname(rel)] ?? 'application/octet-stream' }).end(body);
+      const file = rel.endsWith('/') ? rel + 'index.html' : rel;
+      const body = await readFile(join(root, file));
+      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' };
+      if (gzip && /gzip/.test(req.headers['accept-encoding'] ?? '')) {
+        headers['content-encoding'] = 'gzip';
+        res.writeHead(200, headers).end(gzipSync(body, { level: 9 }));
+      } else {
+        res.writeHead(200, headers).end(body);
+      }
     } catch {
       res.writeHead(404).end('not found');
     }

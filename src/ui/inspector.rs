@@ -27,7 +27,7 @@ fn more(total: usize) -> Html {
 }
 
 fn heading(lang: Lang, kind: crate::cluster::Kind) -> Html {
-    html! { <h4>{ trf(lang, "{kind} informer", &[("kind", &kind)]) }</h4> }
+    html! { <h3>{ trf(lang, "{kind} informer", &[("kind", &kind)]) }</h3> }
 }
 
 fn sentence(lang: Lang, template: &'static str, args: &[(&str, &dyn std::fmt::Display)]) -> Html {
@@ -64,7 +64,7 @@ pub fn inspector(props: &Props) -> Html {
                 html! { <section>
                     { heading(lang, r.kind) }
                     { state }
-                    <pre class="log" aria-label={trf(lang, "{kind} reflector log", &[("kind", &r.kind)])}>{ for r.log.iter().map(|l| format!("{l}\n")) }</pre>
+                    <pre class="log" role="log" aria-label={trf(lang, "{kind} reflector log", &[("kind", &r.kind)])}>{ for r.log.iter().map(|l| format!("{l}\n")) }</pre>
                 </section> }
             })
             .collect::<Html>(),
@@ -101,8 +101,8 @@ pub fn inspector(props: &Props) -> Html {
             html! { <>
                 { for lists }
                 if let Some((title, rv, yaml)) = opened {
-                    <h4>{ format!("{title} (resourceVersion {rv})") }</h4>
-                    <pre class="yaml" aria-label={tr(lang, "Object YAML")}>{ yaml }</pre>
+                    <h3>{ format!("{title} (resourceVersion {rv})") }</h3>
+                    <pre class="yaml" role="region" aria-label={tr(lang, "Object YAML")}>{ yaml }</pre>
                 }
             </> }
         }
@@ -122,7 +122,7 @@ pub fn inspector(props: &Props) -> Html {
                 .collect();
             let heading = if q.prioritised { tr(lang, "priority queue (priority)") } else { "queue" };
             html! { <>
-                <h4>{ &q.controller }</h4>
+                <h3>{ &q.controller }</h3>
                 <dl class="sets">
                     <dt>{ heading }</dt><dd>{ list(&line) }</dd>
                     <dt>{ "dirty" }</dt><dd>{ list(&q.dirty) }</dd>
@@ -137,7 +137,7 @@ pub fn inspector(props: &Props) -> Html {
                 Some((key, since)) => trf(lang, "worker {i}: reconciling {key} since {since}", &[("i", &i), ("key", key), ("since", &seconds(*since))]),
             } }</li> }) }</ul>
             { sentence(lang, "{reconciles} reconciles, {requeues} requeues", &[("reconciles", reconciles), ("requeues", requeues)]) }
-            <h4>{ tr(lang, "Last results") }</h4>
+            <h3>{ tr(lang, "Last results") }</h3>
             <ol class="results">
                 { for last.iter().map(|e| html! { <li class="mono">{ format!("#{} {}", e.step, e.summary) }</li> }) }
             </ol>

@@ -1,0 +1,39 @@
+// `make lighthouse`: Lighthouse (its default mobile simulation) on the built bundle served
+// gzip-compressed on loopback, with the system Chromium, three runs; prints the medians.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '../e2e/static_server.mjs';
+
+const lighthouse = process.argv[2];
+const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+const server = await serve(process.env.DIST_DIR ?? 'dist', '/', { gzip: true });
+const url = `http://127.0.0.1:${server.address().port}/`;
+const dir = mkdtempSync(join(tmpdir(), 'lighthouse-'));
+const results = [];
+try {
+  for (let i = 0; i < runs; i++) {
+    const out = join(dir, `run-${i}.json`);
+    // Asynchronously: the server answering Lighthouse runs in this process.
+    await promisify(execFile)(process.execPath, [lighthouse, url, '--quiet', '--output=json', `--output-path=${out}`,
+      '--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage'],
+      { env: { ...process.env, CHROME_PATH: process.env.CHROMIUM ?? '/usr/bin/chromium' }, timeout: 300_000 });
+    results.push(JSON.parse(readFileSync(out, 'utf8')));
+  }
+} finally {
+  server.close();
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const score = (key) => median(results.map((r) => r.categories[key].score));
+const audit = (key) => median(results.map((r) => r.audits[key].numericValue));
+console.log(`Lighthouse ${results[0].lighthouseVersion}, mobile simulation, ${runs} runs, medians, served gzip-compressed:`);
+for (const key of ['performance', 'accessibility', 'best-practices']) console.log(`  ${key}: ${score(key).toFixed(2)}`);
+for (const [key, name] of [['first-contentful-paint', 'First Contentful Paint'], ['largest-contentful-paint', 'Largest Contentful Paint'], ['interactive', 'Time to Interactive'], ['total-blocking-time', 'Total Blocking Time']]) {
+  console.log(`  ${name}: ${(audit(key) / 1000).toFixed(2)} s`);
+}
+console.log(`  transfer: ${(audit('total-byte-weight') / 1024).toFixed(0)} KiB`);
+const failing = results[0].categories.accessibility.auditRefs
+  .filter((a) => results[0].audits[a.id].score === 0).map((a) => a.id);
+if (failing.length) console.log(`  accessibility audits failing: ${failing.join(', ')}`);
