@@ -322,7 +322,7 @@ impl Cacher {
                             let change = ObjectChange {
                                 revision,
                                 key: event.key().to_string(),
-                                prev,
+                                prev: prev.map(std::rc::Rc::new),
                                 cur: current_object(&event),
                             };
                             if let Some(ev) = w.filter.convert(&change) {
@@ -345,9 +345,9 @@ fn next_bookmark_time(now: u64, deadline: u64, frequency_ms: u64) -> Option<u64>
     (at > now).then_some(at)
 }
 
-fn current_object(event: &Event) -> Option<ApiObject> {
+fn current_object(event: &Event) -> Option<std::rc::Rc<ApiObject>> {
     match event {
-        Event::Put(kv) => Some(decode(kv)),
+        Event::Put(kv) => Some(std::rc::Rc::new(decode(kv))),
         Event::Delete { .. } => None,
     }
 }

@@ -89,10 +89,10 @@ impl Filter {
         let cur = change.cur.as_ref().filter(|o| self.matches(o));
         let prev = change.prev.as_ref().filter(|o| self.matches(o));
         match (prev, cur) {
-            (Some(_), Some(cur)) => Some(WatchEvent::Modified(cur.clone())),
-            (None, Some(cur)) => Some(WatchEvent::Added(cur.clone())),
+            (Some(_), Some(cur)) => Some(WatchEvent::Modified((**cur).clone())),
+            (None, Some(cur)) => Some(WatchEvent::Added((**cur).clone())),
             (Some(prev), None) => {
-                let mut last = prev.clone();
+                let mut last = (**prev).clone();
                 last.metadata.resource_version = change.revision.to_string();
                 Some(WatchEvent::Deleted(last))
             }

@@ -28,8 +28,10 @@ use std::rc::Rc;
 pub struct ObjectChange {
     pub revision: Revision,
     pub key: String,
-    pub prev: Option<ApiObject>,
-    pub cur: Option<ApiObject>,
+    /// Shared with the cache's current objects: a window of thousands of changes copies
+    /// pointers when the world is copied for a snapshot, not objects.
+    pub prev: Option<Rc<ApiObject>>,
+    pub cur: Option<Rc<ApiObject>>,
 }
 
 /// Upstream's default initial capacity of the event window (`defaultLowerBoundCapacity`).
@@ -95,7 +97,7 @@ impl WatchCache {
     /// Applies one change from etcd, recorded at `now`, and remembers it in the window.
     pub fn apply(&mut self, change: ObjectChange, now: u64) {
         match &change.cur {
-            Some(obj) => self.objects.insert(change.key.clone(), Rc::new(obj.clone())),
+            Some(obj) => self.objects.insert(change.key.clone(), Rc::clone(obj)),
             None => self.objects.remove(&change.key),
         };
         self.revision = self.revision.max(change.revision);
@@ -137,8 +139,8 @@ impl WatchCache {
         self.objects.get(key).map(|o| &**o)
     }
 
-    pub fn get_prev(&self, key: &str) -> Option<ApiObject> {
-        self.objects.get(key).map(|o| (**o).clone())
+    pub fn get_prev(&self, key: &str) -> Option<Rc<ApiObject>> {
+        self.objects.get(key).cloned()
     }
 
     /// Current objects whose storage key starts with `prefix`, in key order, shared.
@@ -182,7 +184,12 @@ mod tests {
 
     fn change(rev: Revision, name: &str) -> ObjectChange {
         let obj = ApiObject::new(Kind::ConfigMap, "ns", name);
-        ObjectChange { revision: rev, key: format!("/registry/configmaps/ns/{name}"), prev: None, cur: Some(obj) }
+        ObjectChange {
+            revision: rev,
+            key: format!("/registry/configmaps/ns/{name}"),
+            prev: None,
+            cur: Some(Rc::new(obj)),
+        }
     }
 
     #[test]
