@@ -54,7 +54,7 @@ async fn semantics_1_2_the_first_steps_list_before_they_watch() {
         .starts_with("#1 reflector → reflector: LIST request ListAndWatch starts"));
     click(&root, "Step forward").await;
     click(&root, "Step forward").await;
-    let log = text(&root, "[role=log]");
+    let log = text(&root, "[role=log][aria-label='Event log']");
     assert!(log.contains(r#"resourceVersion="0"&limit=500"#), "{log}");
     click(&root, "Step back").await;
     assert!(text(&root, "[data-testid=current-step]").starts_with("#2 "));
