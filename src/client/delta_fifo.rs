@@ -189,26 +189,7 @@ impl Queue for DeltaFifo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::ApiObject;
-    use crate::cluster::Kind;
-
-    #[derive(Default)]
-    struct Known(BTreeMap<String, Shared>);
-
-    impl KnownObjects for Known {
-        fn list_keys(&self) -> Vec<String> {
-            self.0.keys().cloned().collect()
-        }
-        fn get_by_key(&self, key: &str) -> Option<&Shared> {
-            self.0.get(key)
-        }
-    }
-
-    fn obj(name: &str, rv: i64) -> Shared {
-        let mut o = ApiObject::new(Kind::ConfigMap, "ns", name);
-        o.metadata.resource_version = rv.to_string();
-        Shared::new(o)
-    }
+    use crate::client::queue::fixture::{obj, Known};
 
     fn kinds(p: &Popped) -> Vec<DeltaType> {
         p.deltas.iter().map(|d| d.kind).collect()

@@ -108,3 +108,29 @@ impl Clone for Box<dyn Queue> {
 pub fn entry(key: &str, deltas: &[Delta]) -> QueueEntry {
     QueueEntry { key: key.to_string(), deltas: deltas.iter().map(|d| (d.kind, d.object.resource_version())).collect() }
 }
+
+/// What the FIFOs' tests share: an indexer stand-in and ConfigMaps at a resourceVersion.
+#[cfg(test)]
+pub(crate) mod fixture {
+    use super::KnownObjects;
+    use crate::cluster::{ApiObject, Kind, Shared};
+    use std::collections::BTreeMap;
+
+    #[derive(Default)]
+    pub struct Known(pub BTreeMap<String, Shared>);
+
+    impl KnownObjects for Known {
+        fn list_keys(&self) -> Vec<String> {
+            self.0.keys().cloned().collect()
+        }
+        fn get_by_key(&self, key: &str) -> Option<&Shared> {
+            self.0.get(key)
+        }
+    }
+
+    pub fn obj(name: &str, rv: i64) -> Shared {
+        let mut o = ApiObject::new(Kind::ConfigMap, "ns", name);
+        o.metadata.resource_version = rv.to_string();
+        Shared::new(o)
+    }
+}

@@ -26,17 +26,9 @@ pub enum Target {
     Namespaces { name: Option<String> },
 }
 
-/// The verb, from the method and the query (`watch=true` makes a GET of a collection a WATCH).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verb {
-    Get,
-    List,
-    Watch,
-    Create,
-    Update,
-    Patch,
-    Delete,
-}
+/// The verb, from the method and the query (`watch=true` makes a GET of a collection a WATCH):
+/// the world's own name for the verb of an outside request.
+pub use crate::world::outcome::OutsideVerb as Verb;
 
 /// A request read from the wire.
 #[derive(Clone, Debug, PartialEq, Eq)]
