@@ -53,6 +53,22 @@ pub enum Action {
     Answer(usize, usize),
 }
 
+impl Action {
+    /// Faults, writes and console commands: what changes the world, so a branch records it
+    /// (and a link replays it) at the step it was taken.
+    fn acts_on_world(&self) -> bool {
+        matches!(
+            self,
+            Action::Fault(_)
+                | Action::Create(_)
+                | Action::Update(_)
+                | Action::DeleteManifest(_)
+                | Action::Delete { .. }
+                | Action::Kubectl(_)
+        )
+    }
+}
+
 /// The outcome of the last write.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
@@ -281,17 +297,7 @@ impl Session {
     }
 
     pub fn apply(&mut self, action: Action) {
-        let mirrored = matches!(
-            action,
-            Action::Fault(_)
-                | Action::Create(_)
-                | Action::Update(_)
-                | Action::DeleteManifest(_)
-                | Action::Delete { .. }
-                | Action::Kubectl(_)
-                | Action::SetLang(_)
-                | Action::Answer(..)
-        );
+        let mirrored = action.acts_on_world() || matches!(action, Action::SetLang(_) | Action::Answer(..));
         if let (true, Some(other)) = (mirrored, self.compared.as_mut()) {
             // The other release takes the same action at the same moment.
             other.apply(action.clone());
@@ -322,15 +328,7 @@ impl Session {
     }
 
     fn apply_here(&mut self, action: Action) {
-        if matches!(
-            action,
-            Action::Fault(_)
-                | Action::Create(_)
-                | Action::Update(_)
-                | Action::DeleteManifest(_)
-                | Action::Delete { .. }
-                | Action::Kubectl(_)
-        ) {
+        if action.acts_on_world() {
             let step = self.world().steps();
             if step < self.history.horizon() {
                 // A new branch: what the old one did from here on is forgotten.
