@@ -2,7 +2,11 @@
 // address that always restores what is on the screen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openPlayground, screenshot } from './browser.mjs';
+import { serve, STRICT_CSP } from './static_server.mjs';
 
 test('presenter mode, the theme and the shortcuts overlay work by keyboard; the address follows the state', async () => {
   const { page, errors, close } = await openPlayground({ query: '?scenario=disconnect-and-resume' });
@@ -68,6 +72,119 @@ test('a documentation page embeds three lessons at their steps and ranges, each 
     assert.ok(heights.every((h) => h >= 200 && h < 2000), `heights ${heights}`);
     await page.frameLocator('iframe').nth(2).getByRole('button', { name: 'Step forward' }).waitFor();
     await screenshot(page, 'embeds-900');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the host page drives an embed through its API and hears every step and answer', async () => {
+  const { page, errors, close } = await openPlayground({ page: 'embeds.html', ready: false, width: 900, height: 900 });
+  try {
+    const driven = page.frameLocator('#driven iframe');
+    await driven.getByRole('button', { name: 'Step forward' }).waitFor();
+    // At step 24 the lesson has asked its question: the answer is told to the host page.
+    await driven.getByRole('group', { name: 'Question 1' }).getByRole('button').first().click();
+    await page.locator('#said').filter({ hasText: /^question 1: (right|not right)$/ }).waitFor();
+    await page.getByRole('button', { name: 'Step 1', exact: true }).click();
+    await driven.locator('.step-count').filter({ hasText: /step 1\b/ }).waitFor();
+    await page.locator('#said').filter({ hasText: /^step 1: #1 / }).waitFor();
+    await page.getByRole('button', { name: '한국어' }).click();
+    await driven.getByRole('button', { name: '한 단계 앞으로' }).waitFor();
+    await page.getByRole('button', { name: 'Play' }).click();
+    await page.locator('#said').filter({ hasText: /^step ([3-9]|\d\d+):/ }).waitFor();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const paused = await page.locator('#said').textContent();
+    await page.waitForTimeout(800);
+    assert.equal(await page.locator('#said').textContent(), paused, 'no step after Pause');
+    // A malformed command is answered, naming what was wrong.
+    await page.evaluate(() => document.querySelector('#driven iframe').contentWindow.postMessage('{"type":"informer-playground:goto","step":-3}', location.origin));
+    await page.locator('#said').filter({ hasText: 'refused: the field "step" cannot be -3' }).waitFor();
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a frame obeys only its own origin and the hosts its link lists', async () => {
+  const { page: playground, errors, close } = await openPlayground({ query: '?scenario=disconnect-and-resume&step=5' });
+  const own = new URL(playground.url()).origin;
+  const dir = await mkdtemp(join(tmpdir(), 'foreign-'));
+  const frame = (host) => `<iframe src="${own}/?scenario=disconnect-and-resume&step=5&embed=1${host}" title="embed"></iframe>`;
+  const foreign = await serve(dir, '/', { csp: `${STRICT_CSP}; frame-src ${own}` });
+  const foreignOrigin = `http://127.0.0.1:${foreign.address().port}`;
+  await writeFile(join(dir, 'index.html'), `<!doctype html><title>foreign</title><link rel="icon" href="data:,">${frame('')}${frame(`&host=${encodeURIComponent(foreignOrigin)}`)}`);
+  try {
+    const page = playground;
+    await page.goto(`${foreignOrigin}/`);
+    await page.evaluate(() => {
+      window.heard = [];
+      window.addEventListener('message', (e) => window.heard.push(e.data));
+    });
+    const [unlisted, listed] = [page.frameLocator('iframe').nth(0), page.frameLocator('iframe').nth(1)];
+    await unlisted.getByRole('button', { name: 'Step forward' }).waitFor();
+    await listed.getByRole('button', { name: 'Step forward' }).waitFor();
+    await page.evaluate(() => {
+      for (const f of document.querySelectorAll('iframe')) f.contentWindow.postMessage(JSON.stringify({ type: 'informer-playground:goto', step: 2 }), '*');
+    });
+    await listed.locator('.step-count').filter({ hasText: /step 2\b/ }).waitFor();
+    await page.waitForTimeout(300);
+    assert.match(await unlisted.locator('.step-count').textContent(), /step 5\b/, 'a foreign origin is ignored');
+    const heard = await page.evaluate(() => window.heard.filter((m) => !m.includes(':height')).map((m) => JSON.parse(m)));
+    assert.ok(heard.some((m) => m.type === 'informer-playground:step' && m.step === 2), JSON.stringify(heard));
+    assert.equal(heard.filter((m) => m.type === 'informer-playground:ready').length, 1, 'only the listed frame speaks to this origin');
+    assert.deepEqual(errors, []);
+  } finally {
+    foreign.close();
+    await close();
+  }
+});
+
+test('Share copies the link, shows its QR code, offers the run as files, and a shared link opens the same moment', async () => {
+  const { page, errors, close } = await openPlayground({ query: '?scenario=stale-read&step=12&inspect=fifo' });
+  try {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share this moment' });
+    const link = await dialog.getByLabel('Link').inputValue();
+    assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/\?scenario=stale-read&lang=en&step=12&inspect=fifo$/);
+    await dialog.getByRole('button', { name: 'Copy the link' }).click();
+    await dialog.getByRole('status').filter({ hasText: 'The link is copied.' }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+    const snippet = await dialog.getByLabel('Embed in a page').inputValue();
+    assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?scenario=stale-read&amp;lang=en&amp;step=12&amp;inspect=fifo&amp;embed=1" title="informer-playground: stale-read"/);
+    const qr = dialog.getByRole('img', { name: 'QR code of the link' });
+    await qr.waitFor();
+    assert.match(await qr.getAttribute('src'), /^data:image\/gif;base64,/);
+    await screenshot(page, 'share-1280');
+    const saved = async (name) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name }).click()]);
+      const path = await download.path();
+      return { name: download.suggestedFilename(), text: await import('node:fs/promises').then((fs) => fs.readFile(path, 'utf8')) };
+    };
+    const jsonl = await saved('The run as JSON lines');
+    assert.equal(jsonl.name, 'stale-read-12-steps.jsonl');
+    assert.deepEqual(jsonl.text.trim().split('\n').map((l) => JSON.parse(l).step), Array.from({ length: 12 }, (_, i) => i + 1));
+    const mermaid = await saved('The run as a Mermaid diagram');
+    assert.match(mermaid.text, /^sequenceDiagram\n/);
+    assert.equal(mermaid.text.split('\n').filter((l) => l.includes('->>')).length, 12);
+    const svg = await saved("This step's diagram as SVG");
+    assert.equal(svg.name, 'stale-read-step-12.svg');
+    assert.match(svg.text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    assert.match(svg.text, /#12 /, 'the step is written under the drawing');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    // The shared link, opened elsewhere: the same step and inspector.
+    const other = page;
+    await other.goto('about:blank');
+    await other.goto(link);
+    await other.locator('.step-count').filter({ hasText: /step 12\b/ }).waitFor();
+    assert.equal(await other.getByRole('button', { name: /^Inspect DeltaFIFO|^Inspect RealFIFO/ }).getAttribute('aria-pressed'), 'true');
+    // A saved state file opens the state it holds (bad parameters in it become notices).
+    await other.getByRole('button', { name: 'Share', exact: true }).click();
+    await other.getByLabel('Open a saved state').setInputFiles({ name: 'state.txt', mimeType: 'text/plain', buffer: Buffer.from(`${link.replace('step=12', 'step=5')}&bogus=1\n`) });
+    await other.locator('.step-count').filter({ hasText: /step 5\b/ }).waitFor();
+    await other.getByText('unknown parameter bogus (ignored)').waitFor();
     assert.deepEqual(errors, []);
   } finally {
     await close();

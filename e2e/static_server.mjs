@@ -1,6 +1,7 @@
 // A static file server for the built bundle, on loopback only. Serves `root` under
 // `base` (a PUBLIC_URL such as /playground/), so sub-path deployments are tested as built;
-// with `gzip`, compressed as a static host serves it (for Lighthouse).
+// with `gzip`, compressed as a static host serves it (for Lighthouse). Every response carries
+// the strict Content-Security-Policy the bundle must run under (no inline script, no eval).
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
@@ -15,7 +16,10 @@ const TYPES = {
   '.json': 'application/json',
 };
 
-export function serve(root, base = '/', { gzip = false } = {}) {
+export const STRICT_CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+
+export function serve(root, base = '/', { gzip = false, csp = STRICT_CSP } = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (!path.startsWith(base)) {
@@ -26,7 +30,7 @@ export function serve(root, base = '/', { gzip = false } = {}) {
     try {
       const file = rel.endsWith('/') ? rel + 'index.html' : rel;
       const body = await readFile(join(root, file));
-      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' };
+      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp };
       if (gzip && /gzip/.test(req.headers['accept-encoding'] ?? '')) {
         headers['content-encoding'] = 'gzip';
         res.writeHead(200, headers).end(gzipSync(body, { level: 9 }));

@@ -3,6 +3,8 @@
 // becomes an iframe of the playground this script is served with, at that lesson and step
 // (also data-era, data-from and data-to for a range of steps), sized to its content: the
 // frame posts its height, and only messages from the playground's own origin are read.
+// A page on another origin than the playground's is named in the frame's `host` parameter,
+// so the frame obeys its host-page API (see embeds-host.js).
 (function () {
   const base = new URL('./', document.currentScript.src);
   const frames = [];
@@ -11,6 +13,7 @@
     for (const key of ['era', 'step', 'lang', 'from', 'to']) {
       if (host.dataset[key]) params.set(key, host.dataset[key]);
     }
+    if (location.origin !== base.origin && location.origin !== 'null') params.set('host', location.origin);
     const frame = document.createElement('iframe');
     frame.src = `${base.href}?${params}`;
     frame.title = host.dataset.title || `informer-playground: ${host.dataset.informerPlayground}`;

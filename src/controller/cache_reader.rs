@@ -34,6 +34,12 @@ pub enum ReadError {
     /// A namespace outside a namespaced cache's scope (`verb` is `get` or `list`; `what` is
     /// `ns/name` or `ns`).
     UnknownNamespace { verb: &'static str, what: String },
+    /// The kind's informer has not synced (it cannot LIST, say): controller-runtime's read
+    /// waits for the sync until its context ends, then answers
+    /// `apierrors.NewTimeoutError("failed waiting for *v1.ConfigMap Informer to sync")`
+    /// (`pkg/cache/internal/informers.go: Get`). The model answers at once, as a read whose
+    /// deadline is now.
+    NotSynced(Kind),
 }
 
 impl ReadError {
@@ -50,6 +56,9 @@ impl fmt::Display for ReadError {
             ReadError::NoIndex(name) => write!(f, "Index with name {name} does not exist"),
             ReadError::UnknownNamespace { verb, what } => {
                 write!(f, "unable to {verb}: {what} because of unknown namespace for the cache")
+            }
+            ReadError::NotSynced(kind) => {
+                write!(f, "Timeout: failed waiting for *{}.{kind} Informer to sync", kind.version())
             }
         }
     }

@@ -61,6 +61,11 @@ pub fn summary(event: &TraceEvent, lang: Lang) -> String {
     summary::summary(event, lang)
 }
 
+/// A step as the page announces it: `#12 reflector → fifo: delta queued Added default/a`.
+pub fn headline(event: &TraceEvent, lang: Lang) -> String {
+    format!("#{} {} → {}: {} {}", event.step, event.from, event.to, event.kind.name(), summary(event, lang))
+}
+
 /// The command line's line for a step:
 /// `#12   1.205s reflector → fifo  delta queued  default/a rv=7  Added default/a`.
 pub fn line(event: &TraceEvent) -> String {

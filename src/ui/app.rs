@@ -14,8 +14,11 @@ use super::object_form::ObjectForm;
 use super::objects_table::ObjectsTable;
 use super::pipeline_diagram::PipelineDiagram;
 use super::revision_ruler::RevisionRuler;
+use super::share_dialog::{save, Download, ShareDialog};
 use super::state::PageState;
 use crate::cluster::Kind;
+use crate::export;
+use crate::host::{self, Command};
 use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::link::{Link, Theme};
@@ -78,13 +81,16 @@ pub fn app() -> Html {
         let window = web_sys::window();
         let query = window.as_ref().and_then(|w| w.location().search().ok()).unwrap_or_default();
         let mut session = Session::from_query(&query);
+        let link = Link::parse(&query).0;
+        // The remembered language, unless the link names one; an embed's language is the
+        // host page's choice, never another tab's.
         let remembered =
             window.and_then(|w| w.local_storage().ok().flatten()).and_then(|s| s.get_item(LANG_KEY).ok().flatten());
-        if !query.contains("lang=") && remembered.as_deref() == Some("ko") {
+        if link.lang.is_none() && !link.embed && remembered.as_deref() == Some("ko") {
             session.lang = Lang::Ko;
         }
         // An embed limited to a range of steps opens at its first.
-        if let Some(from) = Link::parse(&query).0.from.filter(|from| *from > session.world().steps()) {
+        if let Some(from) = link.from.filter(|from| *from > session.world().steps()) {
             session.apply(Action::JumpTo(from));
         }
         PageState::new(session)
@@ -97,6 +103,8 @@ pub fn app() -> Html {
     // An embed's timeline may be limited to a range of steps.
     let range = (opened.from.unwrap_or(0), opened.to.unwrap_or(u64::MAX));
     let help = use_state(|| false);
+    let sharing = use_state(|| false);
+    let told_answers = use_mut_ref(Vec::<(usize, usize, bool)>::new);
     let editing = use_state(|| Session::example(Kind::ConfigMap, "default", "demo"));
     let playing = use_state(|| false);
     let speed = use_state(|| opened.speed.unwrap_or(4));
@@ -134,7 +142,7 @@ pub fn app() -> Html {
         });
     }
     {
-        let (send, playing, help) = (send.clone(), playing.clone(), help.clone());
+        let (send, playing, help, sharing) = (send.clone(), playing.clone(), help.clone(), sharing.clone());
         use_effect_with((), move |_| {
             let document = web_sys::window().and_then(|w| w.document());
             let listener = document.map(|d| {
@@ -150,7 +158,10 @@ pub fn app() -> Html {
                             Some("back") => send.emit(Action::StepBack),
                             Some("reset") => send.emit(Action::Reset),
                             Some("help") => help.set(!*help),
-                            Some("close") if *help => help.set(false),
+                            Some("close") if *help || *sharing => {
+                                help.set(false);
+                                sharing.set(false);
+                            }
                             _ => return,
                         }
                         e.prevent_default();
@@ -162,11 +173,12 @@ pub fn app() -> Html {
     }
     let lang = state.read().lang;
     {
-        // The language is remembered, and the document says which one it is in.
+        // The language is remembered (outside embeds), and the document says which one it is in.
+        let embed = opened.embed;
         use_effect_with(lang, move |lang| {
-            let code = if *lang == Lang::Ko { "ko" } else { "en" };
+            let code = lang.code();
             if let Some(window) = web_sys::window() {
-                if let Ok(Some(storage)) = window.local_storage() {
+                if let Ok(Some(storage)) = window.local_storage().map(|s| s.filter(|_| !embed)) {
                     let _ = storage.set_item(LANG_KEY, code);
                 }
                 if let Some(root) = window.document().and_then(|d| d.document_element()) {
@@ -197,16 +209,20 @@ pub fn app() -> Html {
             }
         });
     }
-    {
-        // The address is the state: kept in step in place (no reload, no history entry),
-        // and left alone during Play until it pauses.
+    // The link of what is on the screen: the session's state and the page's settings.
+    let shown_link = {
         let mut link = state.read().link();
         link.present = display.present;
         link.theme = display.theme;
         link.speed = Some(*speed).filter(|s| *s != 4);
         link.embed = display.embed;
         (link.from, link.to, link.hosts) = (opened.from, opened.to, opened.hosts.clone());
-        let query = link.to_query();
+        link
+    };
+    {
+        // The address is the state: kept in step in place (no reload, no history entry),
+        // and left alone during Play until it pauses.
+        let query = shown_link.to_query();
         use_effect_with((query, *playing), |(query, playing)| {
             if !*playing {
                 if let Some(window) = web_sys::window() {
@@ -217,6 +233,47 @@ pub fn app() -> Html {
                     }
                 }
             }
+        });
+    }
+    {
+        // The host-page API: commands from the frame's own origin and the link's `host`s.
+        let (state, playing, hosts) = (state.clone(), playing.clone(), opened.hosts.clone());
+        let send = send.clone();
+        use_effect_with((), move |_| {
+            let scenario = state.read().link().scenario.unwrap_or_default();
+            super::embed::tell(&host::Event::Ready { scenario, step: state.read().world().steps() }, &hosts);
+            let listener = super::embed::listen(hosts, move |command| match command {
+                Command::Load { scenario, step } => {
+                    state.dispatch(Action::LoadScenario(scenario));
+                    if let Some(step) = step {
+                        state.dispatch(Action::JumpTo(step));
+                    }
+                }
+                Command::GoTo(step) => send.emit(Action::JumpTo(step)),
+                Command::Play => playing.set(true),
+                Command::Pause => playing.set(false),
+                Command::Lang(lang) => state.dispatch(Action::SetLang(lang)),
+            });
+            move || drop(listener)
+        });
+    }
+    {
+        // …and tells them every change of step and every answer.
+        let hosts = opened.hosts.clone();
+        let session = state.read();
+        let line = session.current().map(|e| crate::i18n::headline(e, session.lang)).unwrap_or_default();
+        use_effect_with((session.world().steps(), line), move |(step, line)| {
+            super::embed::tell(&host::Event::Step { step: *step, line: line.clone() }, &hosts)
+        });
+        let hosts = opened.hosts.clone();
+        let told = told_answers.clone();
+        let answers: Vec<_> =
+            session.questions().iter().filter_map(|(i, q, a)| a.map(|a| (*i, a, a == q.answer))).collect();
+        use_effect_with(answers, move |answers| {
+            for &(question, choice, correct) in answers.iter().filter(|a| !told.borrow().contains(a)) {
+                super::embed::tell(&host::Event::Answered { question, choice, correct }, &hosts);
+            }
+            *told.borrow_mut() = answers.clone();
         });
     }
     {
@@ -247,6 +304,44 @@ pub fn app() -> Html {
     let toggle_help = {
         let help = help.clone();
         Callback::from(move |_| help.set(!*help))
+    };
+    let toggle_share = {
+        let sharing = sharing.clone();
+        Callback::from(move |_| sharing.set(!*sharing))
+    };
+    let close_share = {
+        let sharing = sharing.clone();
+        Callback::from(move |()| sharing.set(false))
+    };
+    let on_download = {
+        let state = state.clone();
+        Callback::from(move |what: Download| {
+            let session = state.read();
+            let (lang, era) = (session.lang, session.world().config.era);
+            let name = session.link().scenario.unwrap_or_else(|| "sandbox".into());
+            let step = session.world().steps();
+            match what {
+                Download::State => {
+                    let link = export::share(&page_address(), &session.link()).link;
+                    save(&format!("{name}-step-{step}.txt"), "text/plain", &link)
+                }
+                Download::TraceJsonl => save(
+                    &format!("{name}-{step}-steps.jsonl"),
+                    "application/jsonl",
+                    &export::jsonl(session.visible_trace(), lang),
+                ),
+                Download::TraceMermaid => save(
+                    &format!("{name}-{step}-steps.mmd"),
+                    "text/plain",
+                    &export::mermaid(session.visible_trace(), lang),
+                ),
+                Download::DiagramSvg => save(
+                    &format!("{name}-step-{step}.svg"),
+                    "image/svg+xml",
+                    &crate::diagram::standalone_svg(session.current(), era, lang),
+                ),
+            }
+        })
     };
     let edit = {
         let editing = editing.clone();
@@ -300,6 +395,7 @@ pub fn app() -> Html {
                         <option value="dark" selected={display.theme == Some(Theme::Dark)}>{ tr(lang, "Dark") }</option>
                     </select>
                     <button type="button" aria-keyshortcuts="?" aria-expanded={help.to_string()} onclick={toggle_help.clone()}>{ tr(lang, "Keyboard shortcuts") }</button>
+                    <button type="button" aria-haspopup="dialog" aria-expanded={sharing.to_string()} onclick={toggle_share.clone()}>{ tr(lang, "Share") }</button>
                 </div>
             </header>
             if *help {
@@ -313,6 +409,9 @@ pub fn app() -> Html {
                     </div>
                 </div>
             }
+            if *sharing {
+                <ShareDialog share={export::share(&page_address(), &shown_link)} {lang} {on_download} on_close={close_share} />
+            }
             { for notices }
             { crash_button() }
             <Controls step={world.steps()} horizon={session.history.horizon()} {range} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
@@ -323,7 +422,7 @@ pub fn app() -> Html {
                     <PipelineDiagram current={current.clone()} inspected={session.inspected} {look_at} on_action={send.clone()} {lang} />
                     <p class="now" aria-live="polite" data-testid="current-step">{
                         match &current {
-                            Some(e) => format!("#{} {} → {}: {} {}", e.step, e.from, e.to, e.kind.name(), crate::i18n::summary(e, lang)),
+                            Some(e) => crate::i18n::headline(e, lang),
                             None => tr(lang, "Press Step forward (→) to deliver the first message.").into(),
                         }
                     }</p>
@@ -357,6 +456,12 @@ pub fn app() -> Html {
         </div>
         </ContextProvider<crate::era::Era>>
     }
+}
+
+/// The page's origin and path: where a shared link points.
+fn page_address() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
 }
 
 /// A button that panics, compiled only into the browser test of the crash panel.

@@ -2,7 +2,7 @@
 //! virtual time; a step the other release has no counterpart for is marked (`≠`, and in
 //! words for screen readers), so the difference reads without colour.
 
-use super::pipeline_diagram::{label, token};
+use crate::diagram::{label, token};
 use crate::i18n::Lang;
 use crate::i18n::{tr, trf};
 use crate::views::{CompareView, LogLine};

@@ -1,7 +1,7 @@
 //! Every step as one line, newest first, filterable by stage; a polite live region, so a
 //! screen reader hears each step.
 
-use super::pipeline_diagram::{label, token};
+use crate::diagram::{label, token};
 use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::session::Action;

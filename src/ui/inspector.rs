@@ -1,8 +1,8 @@
 //! One inspector per stage, showing its state at the current step.
 
 use super::metrics_panel::MetricsPanel;
-use super::pipeline_diagram::label;
 use super::revision_timeline::RevisionTimeline;
+use crate::diagram::label;
 use crate::i18n::{seconds, Lang};
 use crate::i18n::{tr, trf};
 use crate::session::Action;

@@ -1,7 +1,7 @@
 //! The lesson: a scenario picker, the narration that follows the step (and rewinds with it),
 //! the stage to look at, and predict-then-reveal questions.
 
-use super::pipeline_diagram::label;
+use crate::diagram::label;
 use crate::i18n::Lang;
 use crate::i18n::{tr, trf};
 use crate::session::Action;

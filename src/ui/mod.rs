@@ -18,6 +18,7 @@ mod objects_table;
 mod pipeline_diagram;
 mod revision_ruler;
 mod revision_timeline;
+mod share_dialog;
 mod state;
 
 pub use app::App;

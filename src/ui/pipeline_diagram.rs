@@ -1,78 +1,14 @@
-//! The pipeline as an SVG diagram: every stage a box, the current step a token travelling
-//! along its arrow, coloured (and labelled) by its kind. Clicking a stage opens its inspector.
+//! The pipeline as an SVG diagram ([`crate::diagram`]'s drawing): every stage a box, the
+//! current step a token travelling along its arrow, coloured (and labelled) by its kind.
+//! Clicking a stage opens its inspector.
 
-use crate::era::Era;
+use crate::diagram::{label, position, token, FLOW};
 use crate::i18n::Lang;
 use crate::i18n::{tr, trf};
 use crate::session::Action;
-use crate::sim::{Stage, TraceKind};
+use crate::sim::Stage;
 use crate::world::TraceEvent;
 use yew::prelude::*;
-
-/// Where each stage sits (x, y of its centre) in a 1000 × 330 drawing.
-pub fn position(stage: Stage) -> (f64, f64) {
-    match stage {
-        Stage::User => (92.0, 45.0),
-        Stage::Store => (92.0, 165.0),
-        Stage::ApiServer => (300.0, 165.0),
-        Stage::Kubelet => (300.0, 45.0),
-        Stage::Reflector => (520.0, 165.0),
-        Stage::Fifo => (730.0, 165.0),
-        Stage::Informer => (908.0, 165.0),
-        Stage::Indexer => (908.0, 45.0),
-        Stage::Handler => (908.0, 285.0),
-        Stage::Workqueue => (680.0, 285.0),
-        Stage::Reconciler => (450.0, 285.0),
-    }
-}
-
-/// A stage's name on the page; the FIFO is named after the era's.
-pub fn label(stage: Stage, era: Era) -> &'static str {
-    match stage {
-        Stage::User => "You",
-        Stage::Store => "etcd",
-        Stage::ApiServer => "API server",
-        Stage::Kubelet => "kubelet",
-        Stage::Reflector => "Reflector",
-        Stage::Fifo => era.fifo().name(),
-        Stage::Informer => "Informer",
-        Stage::Indexer => "Indexer",
-        Stage::Handler => "Handlers",
-        Stage::Workqueue => "Workqueue",
-        Stage::Reconciler => "Reconciler",
-    }
-}
-
-/// The token's class and its short label: colour and text say the same thing.
-pub fn token(kind: TraceKind) -> (&'static str, &'static str) {
-    match kind {
-        TraceKind::Added => ("added", "ADDED"),
-        TraceKind::Modified => ("modified", "MODIFIED"),
-        TraceKind::Deleted => ("deleted", "DELETED"),
-        TraceKind::Bookmark => ("bookmark", "BOOKMARK"),
-        TraceKind::WatchError | TraceKind::RequestFailed | TraceKind::EventLost | TraceKind::Fault => {
-            ("fault", "ERROR")
-        }
-        TraceKind::ListRequest | TraceKind::ListResponse | TraceKind::Replace => ("list", "LIST"),
-        TraceKind::WatchRequest | TraceKind::WatchStarted | TraceKind::WatchClosed => ("request", "WATCH"),
-        TraceKind::ApiWrite | TraceKind::ApiResponse => ("request", "WRITE"),
-        _ => ("internal", "DELTA"),
-    }
-}
-
-/// The fixed arrows of the pipeline (the path an event takes).
-const FLOW: [(Stage, Stage); 10] = [
-    (Stage::Store, Stage::ApiServer),
-    (Stage::ApiServer, Stage::Reflector),
-    (Stage::Reflector, Stage::Fifo),
-    (Stage::Fifo, Stage::Informer),
-    (Stage::Informer, Stage::Indexer),
-    (Stage::Informer, Stage::Handler),
-    (Stage::Handler, Stage::Workqueue),
-    (Stage::Workqueue, Stage::Reconciler),
-    (Stage::Reconciler, Stage::ApiServer),
-    (Stage::User, Stage::ApiServer),
-];
 
 #[derive(Properties, PartialEq)]
 pub struct Props {

@@ -78,12 +78,18 @@ struct WorldCache<'a> {
 impl Cache for WorldCache<'_> {
     fn get(&mut self, kind: Kind, namespace: &str, name: &str) -> Result<ApiObject, ReadError> {
         let stack = self.informers.iter().find(|s| s.config.reflector.kind == kind).ok_or_else(|| not_cached(kind))?;
+        if !stack.informer.has_synced() {
+            return Err(ReadError::NotSynced(kind));
+        }
         cache_reader::get(&stack.informer.indexer, &stack.config.reflector, namespace, name)
     }
 
     fn list(&mut self, kind: Kind, opts: &CacheList) -> Result<Vec<ApiObject>, ReadError> {
         let stack =
             self.informers.iter_mut().find(|s| s.config.reflector.kind == kind).ok_or_else(|| not_cached(kind))?;
+        if !stack.informer.has_synced() {
+            return Err(ReadError::NotSynced(kind));
+        }
         cache_reader::list(&mut stack.informer.indexer, &stack.config.reflector, opts)
     }
 }

@@ -426,3 +426,73 @@ fn many_watchers_get_every_event_in_order() {
     assert_eq!(figures["in_order"], watchers, "in resourceVersion order: {figures}");
     assert_eq!(figures["same_order"], watchers, "all in the same order: {figures}");
 }
+
+/// The simulator's world of a lesson in `era`, run to `ms` of virtual time.
+fn lesson_world_at(id: &str, era: Era, ms: u64) -> informer_playground::world::World {
+    let lesson = informer_playground::scenario::library::find(id).and_then(|s| s.in_era(era)).expect(id);
+    let mut world = lesson.world().expect("the lesson builds");
+    world.run_until(1_000_000, |_, w| w.now() >= ms);
+    world
+}
+
+#[test]
+fn controller_runtime_cache_errors_read_as_the_simulators() {
+    use informer_playground::cluster::Kind;
+    use informer_playground::controller::cache_reader::CacheList;
+    let text = |r: Result<Vec<_>, informer_playground::controller::cache_reader::ReadError>| match r {
+        Ok(_) => String::new(),
+        Err(e) => e.to_string(),
+    };
+    let mut differences = Vec::new();
+    for era in Era::ALL {
+        // A cache of every Pod, without a field index (lesson 01); one limited to "default"
+        // (lesson 16); a user that may get and watch ConfigMaps but not list them (lesson 08),
+        // read after two seconds.
+        let mut whole = lesson_world_at("list-then-watch", era, 5_000);
+        let mut scoped = lesson_world_at("cache-scope", era, 5_000);
+        let mut limited = lesson_world_at("rbac-without-list-watch", era, 2_000);
+        let by_node = CacheList { field: Some(("spec.nodeName".into(), "node-1".into())), ..CacheList::default() };
+        let elsewhere = CacheList { namespace: Some("other".into()), ..CacheList::default() };
+        let ours: BTreeMap<&str, String> = [
+            ("not-found", text(whole.cache_get(Kind::Pod, "default", "no-such-pod").map(|o| vec![o]))),
+            ("missing-index", text(whole.cache_list(Kind::Pod, &by_node))),
+            ("unknown-namespace-get", text(scoped.cache_get(Kind::Pod, "other", "x").map(|o| vec![o]))),
+            ("unknown-namespace-list", text(scoped.cache_list(Kind::Pod, &elsewhere))),
+            ("not-synced", text(limited.cache_get(Kind::ConfigMap, "default", "no-such-configmap").map(|o| vec![o]))),
+        ]
+        .into_iter()
+        .collect();
+        let server = Server::start("rbac-without-list-watch", era, 1.0);
+        let binary = clients().join(format!("informer-v0.{}", &era.name()[2..]));
+        let output = Command::new(&binary)
+            .arg("--kubeconfig")
+            .arg(server.kubeconfig())
+            .args(["--context", "playground", "--traps", "default-playground-controller", "--seconds", "2"])
+            .output()
+            .unwrap_or_else(|e| panic!("{}: {e}", binary.display()));
+        let theirs: BTreeMap<String, String> = String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter_map(|l| Some((l["trap"].as_str()?.to_string(), l["error"].as_str()?.to_string())))
+            .collect();
+        assert!(!theirs.contains_key("setup"), "{era}: the harness could not start: {theirs:?}");
+        for (trap, said) in &ours {
+            let real = theirs.get(*trap).map(String::as_str).unwrap_or("(no answer)");
+            println!("{era} {trap}:\n  controller-runtime: {real}\n  simulator:          {said}");
+            if real != said {
+                differences.push(format!("{era} {trap}: controller-runtime says {real:?}, the simulator {said:?}"));
+            }
+        }
+        // A manager whose controller's cache cannot sync fails to start after CacheSyncTimeout
+        // (the simulator does not stop its world: the README lists it); it starts where our
+        // controller's workers start.
+        let start = theirs.get("start-timeout").cloned().unwrap_or_default();
+        let started = limited.controllers.iter().all(|c| c.started());
+        println!("{era} start-timeout:\n  controller-runtime: {start:?}\n  simulator's workers started: {started}");
+        if start.is_empty() != started {
+            differences
+                .push(format!("{era}: the manager's start error is {start:?}, our controller started: {started}"));
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}

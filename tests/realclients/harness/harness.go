@@ -3,7 +3,8 @@
 // their client-go), it runs a shared informer from a typed informer factory against
 // serve-api and prints, one JSON object a line, every notification its handler gets and, at
 // the end, its cache. The reflector's own log lines go to standard error (klog, -v=4), to be
-// compared with the simulator's.
+// compared with the simulator's. With -traps it reads through controller-runtime's cache
+// instead (traps.go).
 package harness
 
 import (
@@ -70,6 +71,7 @@ func Main() {
 	afterSync := flag.Int("after-sync", 2, "how long to run at least once synced")
 	most := flag.Int("most", 120, "how long to run at most")
 	resync := flag.Duration("resync", 0, "default resync period")
+	traps := flag.String("traps", "", "run controller-runtime's cache traps instead, with this context as the restricted user")
 	klog.InitFlags(nil)
 	flag.Parse()
 	start := time.Now()
@@ -81,6 +83,18 @@ func Main() {
 		os.Exit(2)
 	}
 	config.ContentType = "application/json"
+	if *traps != "" {
+		restricted, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
+			&clientcmd.ClientConfigLoadingRules{ExplicitPath: *kubeconfig},
+			&clientcmd.ConfigOverrides{CurrentContext: *traps}).ClientConfig()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		restricted.ContentType = "application/json"
+		runTraps(config, restricted, time.Duration(*seconds)*time.Second)
+		return
+	}
 	client := kubernetes.NewForConfigOrDie(config)
 	options := []informers.SharedInformerOption{}
 	if *namespace != "" {

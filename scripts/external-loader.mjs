@@ -1,0 +1,21 @@
+// Moves Trunk's inline wasm loader out of index.html into boot-<hash>.js beside it, so the
+// page runs under `script-src 'self'` (no inline script). Runs as Trunk's post_build hook,
+// on the staged bundle; fails the build if the loader is not where Trunk 0.21 writes it.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const stage = process.env.TRUNK_STAGING_DIR;
+const publicUrl = process.env.TRUNK_PUBLIC_URL ?? '/';
+if (!stage) throw new Error('external-loader: TRUNK_STAGING_DIR is not set (run as a Trunk hook)');
+const indexPath = join(stage, 'index.html');
+const html = readFileSync(indexPath, 'utf8');
+const loader = /<script type="module">([\s\S]*?)<\/script>/.exec(html);
+if (!loader || !loader[1].includes('init(')) {
+  throw new Error(`external-loader: no inline wasm loader in ${indexPath}`);
+}
+const code = loader[1].trim() + '\n';
+const name = `boot-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`;
+writeFileSync(join(stage, name), code);
+const base = publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`;
+writeFileSync(indexPath, html.replace(loader[0], `<script type="module" src="${base}${name}"></script>`));
