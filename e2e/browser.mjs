@@ -26,8 +26,8 @@ export async function openPlayground({ width = 1280, height = 720, query = '', d
 }
 
 /// Saves a screenshot for people to look at (not compared by any test).
-export async function screenshot(page, name) {
+export async function screenshot(page, name, { fullPage = true } = {}) {
   const dir = process.env.SCREENSHOT_DIR ?? 'target/screenshots';
   await import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }));
-  await page.screenshot({ path: `${dir}/${name}.png`, fullPage: true });
+  await page.screenshot({ path: `${dir}/${name}.png`, fullPage });
 }

@@ -190,3 +190,90 @@ test('Share copies the link, shows its QR code, offers the run as files, and a s
     await close();
   }
 });
+
+// Where the token's dot is, in page pixels, for each of `frames` animation frames.
+const dotPath = (page, frames) =>
+  page.evaluate(
+    (n) =>
+      new Promise((resolve) => {
+        const seen = [];
+        const sample = () => {
+          const dot = [...document.querySelectorAll('svg.pipeline .tokens .token:not(.past) circle')].pop();
+          const r = dot?.getBoundingClientRect();
+          seen.push(r ? [Math.round(r.x), Math.round(r.y)] : null);
+          if (seen.length < n) requestAnimationFrame(sample);
+          else resolve(seen);
+        };
+        requestAnimationFrame(sample);
+      }),
+    frames,
+  );
+
+test('a step travels along its edge at normal speed, and not at all with reduced motion', async () => {
+  const { page, errors, close } = await openPlayground({ query: '?scenario=list-then-watch&step=3' });
+  try {
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    const moving = (await dotPath(page, 20)).filter(Boolean);
+    const distinct = new Set(moving.map((p) => p.join(','))).size;
+    assert.ok(distinct >= 4, `the dot moves over several frames: ${JSON.stringify(moving)}`);
+    const [first, last] = [moving[0], moving[moving.length - 1]];
+    assert.notDeepEqual(first, last);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    const still = (await dotPath(page, 12)).filter(Boolean);
+    assert.equal(new Set(still.map((p) => p.join(','))).size, 1, `parked: ${JSON.stringify(still)}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the DeltaFIFO box shows the queued keys with their deltas after a burst, and empties as they pop', async () => {
+  const { page, errors, close } = await openPlayground({ query: '?scenario=delta-fifo-grouping' });
+  try {
+    const chips = page.getByTestId('fifo-chips');
+    let burst = null;
+    for (let i = 0; i < 120 && !burst; i++) {
+      await page.keyboard.press('ArrowRight');
+      const text = await chips.textContent();
+      if (/×3/.test(text)) burst = text;
+    }
+    assert.ok(burst, 'a key with three deltas waits in the FIFO');
+    const fifo = page.getByRole('button', { name: 'Inspect DeltaFIFO' });
+    assert.match(await page.locator(`#${await fifo.getAttribute('aria-describedby')}`).textContent(), /×3/, 'its description says so');
+    let drained = false;
+    for (let i = 0; i < 60 && !drained; i++) {
+      await page.keyboard.press('ArrowRight');
+      drained = (await chips.textContent()) === '';
+    }
+    assert.ok(drained, 'the FIFO empties as the informer pops');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+for (const lang of ['en', 'ko']) {
+  test(`at 1280×720 the controls, the stage, the narration, the question and the newest events fit the first screen (${lang})`, async () => {
+    const { page, errors, close } = await openPlayground({ query: `?scenario=delta-fifo-grouping&step=30&lang=${lang}` });
+    try {
+      const inside = async (selector) => {
+        const box = await page.locator(selector).first().boundingBox();
+        assert.ok(box, `${selector} is shown`);
+        assert.ok(box.y >= 0 && box.y + box.height <= 720 && box.x >= 0 && box.x + box.width <= 1280, `${selector} is inside the first screen: ${JSON.stringify(box)}`);
+      };
+      for (const selector of ['.controls', 'svg.pipeline', '.narration', '.question', '.event-log .line']) await inside(selector);
+      await screenshot(page, `room-${lang}-1280`, { fullPage: false });
+      await page.setViewportSize({ width: 700, height: 900 });
+      await screenshot(page, `room-${lang}-700`, { fullPage: false });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screenshot(page, `room-${lang}-700-dark`, { fullPage: false });
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await screenshot(page, `room-${lang}-1280-dark`, { fullPage: false });
+      if (lang === 'en' && process.env.DOCS_PICTURE) await page.screenshot({ path: 'docs/stage.png' });
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+}

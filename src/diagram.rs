@@ -3,25 +3,58 @@
 //! export is a standalone SVG file (its colours inline, no page stylesheet) of one step.
 
 use crate::era::Era;
-use crate::i18n::{tr, Lang};
+use crate::glance::{Glance, ReflectorState};
+use crate::i18n::{tr, trf, Lang};
 use crate::sim::{Stage, TraceKind};
 use crate::world::TraceEvent;
 use std::fmt::Write;
 
-/// Where each stage sits (x, y of its centre) in a 1000 × 330 drawing.
+/// The drawing's size (the page's `viewBox`).
+pub const WIDTH: f64 = 1000.0;
+pub const HEIGHT: f64 = 344.0;
+/// A stage's box: its name above, what it holds below.
+pub const BOX_W: f64 = 176.0;
+pub const BOX_H: f64 = 72.0;
+
+/// Where each stage sits (x, y of its centre).
 pub fn position(stage: Stage) -> (f64, f64) {
+    let (top, middle, bottom) = (48.0, 172.0, 296.0);
     match stage {
-        Stage::User => (92.0, 45.0),
-        Stage::Store => (92.0, 165.0),
-        Stage::ApiServer => (300.0, 165.0),
-        Stage::Kubelet => (300.0, 45.0),
-        Stage::Reflector => (520.0, 165.0),
-        Stage::Fifo => (730.0, 165.0),
-        Stage::Informer => (908.0, 165.0),
-        Stage::Indexer => (908.0, 45.0),
-        Stage::Handler => (908.0, 285.0),
-        Stage::Workqueue => (680.0, 285.0),
-        Stage::Reconciler => (450.0, 285.0),
+        Stage::User => (92.0, top),
+        Stage::Store => (92.0, middle),
+        Stage::ApiServer => (300.0, middle),
+        Stage::Kubelet => (300.0, top),
+        Stage::Reflector => (520.0, middle),
+        Stage::Fifo => (730.0, middle),
+        Stage::Informer => (908.0, middle),
+        Stage::Indexer => (908.0, top),
+        Stage::Handler => (908.0, bottom),
+        Stage::Workqueue => (680.0, bottom),
+        Stage::Reconciler => (450.0, bottom),
+    }
+}
+
+/// Where a message leaves its sender's box and enters its receiver's, on the straight line
+/// between their centres (a token travels between these two points).
+pub fn edge_points(from: Stage, to: Stage) -> ((f64, f64), (f64, f64)) {
+    let ((x1, y1), (x2, y2)) = (position(from), position(to));
+    let (dx, dy) = (x2 - x1, y2 - y1);
+    let exit = |d: f64, half: f64| if d.abs() < f64::EPSILON { f64::INFINITY } else { half / d.abs() };
+    let s = exit(dx, BOX_W / 2.0).min(exit(dy, BOX_H / 2.0)).min(0.5);
+    ((x1 + dx * s, y1 + dy * s), (x2 - dx * s, y2 - dy * s))
+}
+
+/// Where a step's label rides: above a level arrow, left of an upright one, on a slanted
+/// one's middle (between the rows) — clear of the stage boxes.
+pub fn label_point(from: Stage, to: Stage) -> (f64, f64) {
+    let ((x1, y1), (x2, y2)) = (position(from), position(to));
+    let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+    if (x1 - x2).abs() < 1.0 {
+        (mx - 62.0, my)
+    } else if (y1 - y2).abs() < 1.0 {
+        (mx, my - 52.0)
+    } else {
+        (mx, my)
     }
 }
 
@@ -73,6 +106,60 @@ pub const FLOW: [(Stage, Stage); 10] = [
     (Stage::User, Stage::ApiServer),
 ];
 
+/// What a stage's box says under its name (the FIFO shows [`chips`] instead).
+pub fn holds(stage: Stage, g: &Glance, lang: Lang) -> String {
+    let n = |template: &'static str, value: &dyn std::fmt::Display| trf(lang, template, &[("n", value)]);
+    match stage {
+        Stage::Store => match g.compacted {
+            Some(c) => trf(lang, "rev {rev} · compacted {c}", &[("rev", &g.revision), ("c", &c)]),
+            None => n("rev {n}", &g.revision),
+        },
+        Stage::ApiServer => {
+            g.window.map_or_else(String::new, |(a, b)| trf(lang, "cache {a}…{b}", &[("a", &a), ("b", &b)]))
+        }
+        Stage::Reflector => match g.reflector {
+            Some(ReflectorState::Idle) => tr(lang, "idle").into(),
+            Some(ReflectorState::Listing) => tr(lang, "listing").into(),
+            Some(ReflectorState::Watching) => tr(lang, "watching").into(),
+            Some(ReflectorState::Opening) => tr(lang, "opening a watch").into(),
+            Some(ReflectorState::BackingOff { until }) => {
+                let left = until.saturating_sub(g.now);
+                n("backing off {n} s", &format!("{}.{}", left / 1000, left % 1000 / 100))
+            }
+            None => String::new(),
+        },
+        Stage::Indexer => n("{n} objects", &g.objects),
+        Stage::Handler => n("{n} pending", &g.pending),
+        Stage::Workqueue if g.processing > 0 => {
+            trf(lang, "{q} queued · {p} active", &[("q", &g.queued), ("p", &g.processing)])
+        }
+        Stage::Workqueue => n("{n} queued", &g.queued),
+        Stage::Reconciler => trf(lang, "{b}/{w} busy", &[("b", &g.busy), ("w", &g.workers)]),
+        Stage::Fifo | Stage::User | Stage::Kubelet | Stage::Informer => String::new(),
+    }
+}
+
+/// The FIFO's keys as chips: each key's name (cut short) with its delta count, then `+N`.
+pub fn chips(g: &Glance) -> Vec<String> {
+    let mut chips: Vec<String> = g
+        .fifo
+        .iter()
+        .map(|(key, n)| {
+            let name = key.rsplit('/').next().unwrap_or(key);
+            let short: String = name.chars().take(5).collect();
+            if *n > 1 {
+                format!("{short}×{n}")
+            } else {
+                short
+            }
+        })
+        .collect();
+    if g.fifo_more > 0 {
+        chips.push(format!("+{}", g.fifo_more));
+    }
+    chips
+}
+
 /// A token class's colour in the exported drawing (the page's light theme).
 fn colour(class: &str) -> &'static str {
     match class {
@@ -94,12 +181,12 @@ fn escape(text: &str) -> String {
 
 /// The diagram at one step as a standalone SVG document: the stages, the arrows, the step's
 /// token on its arrow and the step's headline beneath, in the page's language.
-pub fn standalone_svg(current: Option<&TraceEvent>, era: Era, lang: Lang) -> String {
+pub fn standalone_svg(current: Option<&TraceEvent>, glance: &Glance, era: Era, lang: Lang) -> String {
     let mut out = String::from(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1000 370\" font-family=\"system-ui, sans-serif\">\n\
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1000 384\" font-family=\"system-ui, sans-serif\">\n\
          <defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" \
          orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#9aa5b8\"/></marker></defs>\n\
-         <rect width=\"1000\" height=\"370\" fill=\"#ffffff\"/>\n",
+         <rect width=\"1000\" height=\"384\" fill=\"#ffffff\"/>\n",
     );
     for (a, b) in FLOW {
         let ((x1, y1), (x2, y2)) = (position(a), position(b));
@@ -123,17 +210,25 @@ pub fn standalone_svg(current: Option<&TraceEvent>, era: Era, lang: Lang) -> Str
         let (fill, stroke, width) = if active { ("#fff4d6", "#f0a500", 4) } else { ("#ffffff", "#5d6b82", 2) };
         let _ = writeln!(
             out,
-            "<rect x=\"{}\" y=\"{}\" width=\"176\" height=\"60\" rx=\"10\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{width}\"/>\
+            "<rect x=\"{}\" y=\"{}\" width=\"{BOX_W}\" height=\"{BOX_H}\" rx=\"10\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{width}\"/>\
              <text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-size=\"26\" font-weight=\"650\" fill=\"#1c2430\">{}</text>",
-            x - 88.0,
-            y - 30.0,
-            y + 9.0,
+            x - BOX_W / 2.0,
+            y - BOX_H / 2.0,
+            if matches!(stage, Stage::User | Stage::Kubelet | Stage::Informer) { y + 9.0 } else { y - 6.0 },
             escape(tr(lang, label(stage, era)))
         );
+        let held = if stage == Stage::Fifo { chips(glance).join(" ") } else { holds(stage, glance, lang) };
+        if !held.is_empty() {
+            let _ = writeln!(
+                out,
+                "<text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-size=\"18\" fill=\"#4a5568\">{}</text>",
+                y + 25.0,
+                escape(&held)
+            );
+        }
     }
     if let Some((e, (class, text))) = hop {
-        let ((x1, y1), (x2, y2)) = (position(e.from), position(e.to));
-        let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0 - 22.0);
+        let (mx, my) = label_point(e.from, e.to);
         let _ = writeln!(
             out,
             "<rect x=\"{}\" y=\"{}\" width=\"104\" height=\"30\" rx=\"15\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"2\"/>\
@@ -145,7 +240,7 @@ pub fn standalone_svg(current: Option<&TraceEvent>, era: Era, lang: Lang) -> Str
         );
         let _ = writeln!(
             out,
-            "<text x=\"20\" y=\"352\" font-size=\"18\" fill=\"#1c2430\">{}</text>",
+            "<text x=\"20\" y=\"372\" font-size=\"18\" fill=\"#1c2430\">{}</text>",
             escape(&crate::i18n::headline(e, lang))
         );
     }
@@ -165,7 +260,8 @@ mod tests {
             session.apply(Action::StepForward);
         }
         let e = session.current().unwrap();
-        let svg = standalone_svg(Some(e), Era::default(), Lang::En);
+        let svg = standalone_svg(Some(e), &crate::glance::glance(session.world()), Era::default(), Lang::En);
+        assert!(svg.contains(">watching</text>") || svg.contains(">listing</text>"), "what the Reflector is doing");
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         for stage in Stage::ALL {
             assert!(svg.contains(&format!(">{}</text>", escape(label(stage, Era::default())))), "{stage:?}");
@@ -173,7 +269,7 @@ mod tests {
         assert!(svg.contains(">ADDED</text>"));
         assert!(svg.contains("#17663a"), "the ADDED token's colour");
         assert!(svg.contains(&escape(&crate::i18n::headline(e, Lang::En))), "the step's headline");
-        let korean = standalone_svg(None, Era::default(), Lang::Ko);
+        let korean = standalone_svg(None, &Glance::default(), Era::default(), Lang::Ko);
         assert!(!korean.contains("ADDED"), "no token before the first step");
         assert_eq!(korean.matches("<rect x=").count(), Stage::ALL.len());
     }

@@ -105,6 +105,7 @@ pub fn app() -> Html {
     let help = use_state(|| false);
     let sharing = use_state(|| false);
     let told_answers = use_mut_ref(Vec::<(usize, usize, bool)>::new);
+    let last_step = use_mut_ref(|| (0u64, 0u32));
     let editing = use_state(|| Session::example(Kind::ConfigMap, "default", "demo"));
     let playing = use_state(|| false);
     let speed = use_state(|| opened.speed.unwrap_or(4));
@@ -338,7 +339,12 @@ pub fn app() -> Html {
                 Download::DiagramSvg => save(
                     &format!("{name}-step-{step}.svg"),
                     "image/svg+xml",
-                    &crate::diagram::standalone_svg(session.current(), era, lang),
+                    &crate::diagram::standalone_svg(
+                        session.current(),
+                        &crate::glance::glance(session.world()),
+                        era,
+                        lang,
+                    ),
                 ),
             }
         })
@@ -369,6 +375,25 @@ pub fn app() -> Html {
         let query = session.link().to_query();
         use_effect_with((query, lang), |(query, lang)| super::crash::remember(query, *lang));
     }
+    // A step forward by one travels (faster as Play speeds up, parked when too fast to
+    // follow); a jump, a step back or a scrub shows the token parked.
+    // (A render that does not change the step keeps the motion it started with.)
+    let step = world.steps();
+    let (before, motion) = *last_step.borrow();
+    let travel_ms = match (step, *playing) {
+        _ if step == before => motion,
+        _ if step != before + 1 => 0,
+        (_, false) => 450,
+        (_, true) => Some(1_800 / *speed).filter(|ms| *ms >= 80).map_or(0, |ms| ms.min(600)),
+    };
+    *last_step.borrow_mut() = (step, travel_ms);
+    let travelling: Vec<_> = if *playing && travel_ms > 0 {
+        let trace = session.visible_trace();
+        let shown = (travel_ms * *speed / 1_000 + 1) as usize;
+        trace[trace.len().saturating_sub(shown)..trace.len().saturating_sub(1)].to_vec()
+    } else {
+        Vec::new()
+    };
     let lesson = views::lesson(&session);
     let look_at = lesson.narration.as_ref().and_then(|(_, look)| *look);
     let (object_rows, object_total) = views::objects(&session, 50);
@@ -415,38 +440,45 @@ pub fn app() -> Html {
             { for notices }
             { crash_button() }
             <Controls step={world.steps()} horizon={session.history.horizon()} {range} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
-            <LessonPanel view={lesson} {lang} on_action={send.clone()} />
             <main class="stage-area">
-                <section class="panel diagram" aria-labelledby="pipeline-heading">
-                    <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
-                    <PipelineDiagram current={current.clone()} inspected={session.inspected} {look_at} on_action={send.clone()} {lang} />
-                    <p class="now" aria-live="polite" data-testid="current-step">{
-                        match &current {
-                            Some(e) => crate::i18n::headline(e, lang),
-                            None => tr(lang, "Press Step forward (→) to deliver the first message.").into(),
-                        }
-                    }</p>
-                    <RevisionRuler marks={views::ruler(&session)} {lang} />
-                </section>
+                <div class="stage-column">
+                    <section class="panel diagram" aria-labelledby="pipeline-heading">
+                        <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
+                        <PipelineDiagram current={current.clone()} {travelling} {travel_ms} glance={crate::glance::glance(world)} inspected={session.inspected} {look_at} on_action={send.clone()} {lang} />
+                        <p class="now" aria-live="polite" data-testid="current-step">{
+                            match &current {
+                                Some(e) => crate::i18n::headline(e, lang),
+                                None => tr(lang, "Press Step forward (→) to deliver the first message.").into(),
+                            }
+                        }</p>
+                    </section>
+                    <section class="panel log-panel" aria-labelledby="log-heading">
+                        <h2 id="log-heading">{ tr(lang, "Event log") }</h2>
+                        <EventLog lines={views::log(&session, session.filter, 200)} filter={session.filter} {lang} on_action={send.clone()} />
+                    </section>
+                    <section class="panel ruler-panel" aria-labelledby="ruler-heading">
+                        <h2 id="ruler-heading">{ tr(lang, "Revisions") }</h2>
+                        <RevisionRuler marks={views::ruler(&session)} {lang} />
+                    </section>
+                </div>
+                <div class="side-column">
+                    <LessonPanel view={lesson} {lang} on_action={send.clone()} />
+                    <Inspector stage={session.inspected} view={views::inspector(&session)} {lang} on_action={send.clone()} />
+                </div>
                 if let Some(view) = views::compare(&session, 30) {
                     <ComparePanel {view} {lang} />
                 }
-                <Inspector stage={session.inspected} view={views::inspector(&session)} {lang} on_action={send.clone()} />
-                <section class="panel log-panel" aria-labelledby="log-heading">
-                    <h2 id="log-heading">{ tr(lang, "Event log") }</h2>
-                    <EventLog lines={views::log(&session, session.filter, 200)} filter={session.filter} {lang} on_action={send.clone()} />
-                </section>
-                <section class="panel" aria-labelledby="faults-heading">
+                <section class="panel faults-panel" aria-labelledby="faults-heading">
                     <h2 id="faults-heading">{ tr(lang, "Faults") }</h2>
                     <Faults latency_ms={world.config.latency_ms} on_action={send.clone()} {lang} />
                     <h2>{ tr(lang, "Costs") }</h2>
                     <CostPanel view={views::costs(&session, 400, 40)} {lang} />
                 </section>
-                <section class="panel" aria-labelledby="console-heading">
+                <section class="panel console-panel" aria-labelledby="console-heading">
                     <h2 id="console-heading">{ tr(lang, "Console") }</h2>
                     <Console transcript={session.console_text()} on_action={send.clone()} {lang} />
                 </section>
-                <section class="panel" aria-labelledby="write-heading">
+                <section class="panel write-panel" aria-labelledby="write-heading">
                     <h2 id="write-heading">{ tr(lang, "Write") }</h2>
                     <ObjectForm manifest={(*editing).clone()} on_edit={edit.clone()} on_action={send.clone()} {lang} />
                     { message }

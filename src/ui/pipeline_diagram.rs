@@ -1,18 +1,32 @@
-//! The pipeline as an SVG diagram ([`crate::diagram`]'s drawing): every stage a box, the
-//! current step a token travelling along its arrow, coloured (and labelled) by its kind.
+//! The pipeline as an SVG diagram ([`crate::diagram`]'s drawing): every stage a box showing
+//! what it holds ([`crate::glance`]), the current step a token that travels along its arrow
+//! from the sender's box to the receiver's, coloured (and labelled) by its kind. During Play a
+//! step's token sets off while the last ones may still be on their way, so bursts look like
+//! bursts; scrubbing, fast play and `prefers-reduced-motion` show it parked. The motion is CSS
+//! on an element keyed by the step: the step's state is drawn first, never delayed by it.
 //! Clicking a stage opens its inspector.
 
-use crate::diagram::{label, position, token, FLOW};
+use crate::diagram::{
+    chips, edge_points, holds, label, label_point, position, token, BOX_H, BOX_W, FLOW, HEIGHT, WIDTH,
+};
+use crate::glance::Glance;
 use crate::i18n::Lang;
 use crate::i18n::{tr, trf};
 use crate::session::Action;
 use crate::sim::Stage;
-use crate::world::TraceEvent;
+use crate::sim::TraceKind;
+use crate::world::outcome::FaultEffect;
+use crate::world::{Outcome, TraceEvent};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub current: Option<TraceEvent>,
+    /// Earlier steps whose tokens may still be travelling (newest last).
+    pub travelling: Vec<TraceEvent>,
+    /// How long a token takes from box to box; 0: no motion (parked at once).
+    pub travel_ms: u32,
+    pub glance: Glance,
     pub inspected: Stage,
     /// The stage the narration points at.
     pub look_at: Option<Stage>,
@@ -20,11 +34,56 @@ pub struct Props {
     pub lang: Lang,
 }
 
+/// The FIFO's keys as chips with their delta counts, inside its box.
+fn fifo_chips(g: &Glance, id: &str) -> Html {
+    let (x, y) = position(Stage::Fifo);
+    let chips = chips(g);
+    let width = (BOX_W - 12.0) / 4.0;
+    let left = x - (chips.len() as f64 * width) / 2.0;
+    html! {
+        <g class="chips" id={id.to_string()} data-testid="fifo-chips">
+            { for chips.iter().enumerate().map(|(i, chip)| {
+                let cx = left + width * i as f64;
+                html! {
+                    <g class="chip">
+                        <rect x={(cx + 1.0).to_string()} y={(y + 8.0).to_string()} width={(width - 2.0).to_string()} height="20" rx="6" />
+                        <text x={(cx + width / 2.0).to_string()} y={(y + 23.0).to_string()} text-anchor="middle">{ chip.clone() }</text>
+                    </g>
+                }
+            }) }
+        </g>
+    }
+}
+
+/// A step's token: a dot that travels from the sender's box to the receiver's and rests there.
+fn travelling_token(e: &TraceEvent, travel_ms: u32, past: bool) -> Html {
+    let ((x1, y1), (x2, y2)) = edge_points(e.from, e.to);
+    let (class, _) = token(e.kind);
+    let style = format!("--dx: {}px; --dy: {}px; --travel: {travel_ms}ms", x1 - x2, y1 - y2);
+    html! {
+        <g key={e.step.to_string()} class={classes!("token", class, past.then_some("past"))} aria-hidden="true" transform={format!("translate({x2} {y2})")}>
+            <g class={classes!("traveller", (travel_ms > 0).then_some("moving"))} {style} data-step={e.step.to_string()}>
+                <circle r="11" />
+            </g>
+        </g>
+    }
+}
+
 #[function_component(PipelineDiagram)]
 pub fn pipeline_diagram(props: &Props) -> Html {
     let lang = props.lang;
     let era = use_context::<crate::era::Era>().unwrap_or_default();
     let active = props.current.as_ref().map(|e| e.to);
+    // A fault shows where it bites: a cut watch, a 410 on its edge, a restarting API server.
+    let restarting = props
+        .current
+        .as_ref()
+        .is_some_and(|e| matches!(&e.outcome, Outcome::Fault { effect: FaultEffect::ApiServerRestarted, .. }));
+    let mark = props.current.as_ref().and_then(|e| match e.kind {
+        TraceKind::WatchClosed => Some("cut"),
+        TraceKind::WatchError | TraceKind::RequestFailed => Some("flash"),
+        _ => None,
+    });
     let arrows = FLOW.iter().map(|(a, b)| {
         let ((x1, y1), (x2, y2)) = (position(*a), position(*b));
         html! { <line class="flow" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} marker-end="url(#arrow)" /> }
@@ -35,7 +94,8 @@ pub fn pipeline_diagram(props: &Props) -> Html {
             "stage",
             (Some(*stage) == active).then_some("active"),
             (*stage == props.inspected).then_some("inspected"),
-            (Some(*stage) == props.look_at).then_some("look")
+            (Some(*stage) == props.look_at).then_some("look"),
+            (restarting && *stage == Stage::ApiServer).then_some("restarting")
         );
         let inspect = {
             let on_action = props.on_action.clone();
@@ -52,20 +112,33 @@ pub fn pipeline_diagram(props: &Props) -> Html {
                 }
             })
         };
+        let holds = holds(*stage, &props.glance, lang);
+        let plain = matches!(stage, Stage::User | Stage::Kubelet | Stage::Informer);
+        // What the box holds is its accessible description.
+        let described = format!("holds-{}", stage.name());
         html! {
-            <g class={class} role="button" tabindex="0" aria-label={trf(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage, era)))])} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
-                <rect x={(x - 88.0).to_string()} y={(y - 30.0).to_string()} width="176" height="60" rx="10" />
-                <text x={x.to_string()} y={(y + 9.0).to_string()} text-anchor="middle">{ tr(lang, label(*stage, era)) }</text>
+            <g class={class} role="button" tabindex="0" aria-label={trf(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage, era)))])} aria-describedby={(!plain).then(|| described.clone())} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
+                <rect x={(x - BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0).to_string()} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="10" />
+                <text x={x.to_string()} y={(y + if plain { 9.0 } else { -6.0 }).to_string()} text-anchor="middle">{ tr(lang, label(*stage, era)) }</text>
+                if *stage == Stage::Reflector && !props.glance.locked.is_empty() {
+                    <text class="locked" x={(x + BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0 - 6.0).to_string()} text-anchor="end">
+                        { props.glance.locked.iter().map(|verb| trf(lang, "no {verb}", &[("verb", verb)])).collect::<Vec<_>>().join(" · ") }
+                    </text>
+                }
+                if *stage == Stage::Fifo {
+                    { fifo_chips(&props.glance, &described) }
+                } else if !plain {
+                    <text id={described} class="holds" x={x.to_string()} y={(y + 23.0).to_string()} text-anchor="middle">{ holds }</text>
+                }
             </g>
         }
     });
     let hop = props.current.as_ref().map(|e| {
         let ((x1, y1), (x2, y2)) = (position(e.from), position(e.to));
         let (class, text) = token(e.kind);
-        // The label rides just above the arrow's middle, clear of the stage boxes.
-        let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0 - 22.0);
+        let (mx, my) = label_point(e.from, e.to);
         let line = html! {
-            <g class={classes!("token", class)} aria-hidden="true">
+            <g class={classes!("token", class, mark)} aria-hidden="true">
                 <line class="hop" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} />
             </g>
         };
@@ -78,8 +151,13 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         (line, label)
     });
     let (hop_line, hop_label) = hop.unzip();
+    let tokens = props
+        .travelling
+        .iter()
+        .map(|e| travelling_token(e, props.travel_ms, true))
+        .chain(props.current.iter().map(|e| travelling_token(e, props.travel_ms, false)));
     html! {
-        <svg class="pipeline" viewBox="0 0 1000 330" role="group" aria-label={tr(lang, "Pipeline")}>
+        <svg class="pipeline" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr(lang, "Pipeline")}>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" />
@@ -89,6 +167,7 @@ pub fn pipeline_diagram(props: &Props) -> Html {
             { for hop_line }
             { for boxes }
             { for hop_label }
+            <g class="tokens">{ for tokens }</g>
         </svg>
     }
 }
