@@ -1,5 +1,7 @@
-//! Build step: the bundled lessons (`static/scenarios/*.json`) are built into the program
-//! without the whitespace between JSON tokens (the files stay readable; the bundle is smaller).
+//! Build step: the bundled lessons (`static/scenarios/*.json`) are built into the native
+//! program without the whitespace between JSON tokens (the files stay readable), and their
+//! index — each file with the head of its lesson (id, title, releases, run length) — is what
+//! the page builds in: the page fetches a lesson's file when it opens it.
 
 use std::path::Path;
 
@@ -23,15 +25,40 @@ fn compact(json: &str) -> String {
     out
 }
 
+/// A lesson's head: what the picker shows and what choosing a release needs (the summary is
+/// left empty, the releases' parts too).
+fn head(text: &str) -> serde_json::Value {
+    let lesson: serde_json::Value = serde_json::from_str(text).expect("a lesson is JSON");
+    let mut head = serde_json::Map::new();
+    for key in ["id", "title", "era", "run"] {
+        if let Some(value) = lesson.get(key) {
+            head.insert(key.into(), value.clone());
+        }
+    }
+    head.insert("summary".into(), serde_json::json!({"ko": "", "en": ""}));
+    if let Some(eras) = lesson.get("eras").and_then(|e| e.as_object()) {
+        let parts: serde_json::Map<_, _> = eras.keys().map(|k| (k.clone(), serde_json::json!({}))).collect();
+        head.insert("eras".into(), parts.into());
+    }
+    head.into()
+}
+
 fn main() {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     println!("cargo:rerun-if-changed=static/scenarios");
-    for entry in std::fs::read_dir("static/scenarios").expect("static/scenarios exists") {
-        let path = entry.expect("a readable directory").path();
-        if path.extension().is_some_and(|e| e == "json") {
-            let text = std::fs::read_to_string(&path).expect("a readable lesson");
-            let name = path.file_name().expect("a file name");
-            std::fs::write(Path::new(&out).join(name), compact(&text)).expect("OUT_DIR is writable");
-        }
+    let mut paths: Vec<_> = std::fs::read_dir("static/scenarios")
+        .expect("static/scenarios exists")
+        .map(|entry| entry.expect("a readable directory").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json") && !path.ends_with("schema.json"))
+        .collect();
+    paths.sort();
+    let mut index = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("a readable lesson");
+        let name = path.file_name().expect("a file name");
+        std::fs::write(Path::new(&out).join(name), compact(&text)).expect("OUT_DIR is writable");
+        index.push(serde_json::json!([name.to_string_lossy(), head(&text)]));
     }
+    std::fs::write(Path::new(&out).join("index.json"), serde_json::Value::from(index).to_string())
+        .expect("OUT_DIR is writable");
 }

@@ -97,6 +97,10 @@ test('the host page drives an embed through its API and hears every step and ans
     const paused = await page.locator('#said').textContent();
     await page.waitForTimeout(800);
     assert.equal(await page.locator('#said').textContent(), paused, 'no step after Pause');
+    // Another lesson, fetched on demand, at a step.
+    await page.getByRole('button', { name: 'Stale reads at step 5' }).click();
+    await page.locator('#said').filter({ hasText: /^step 5: #5 / }).waitFor();
+    assert.match(await driven.locator('a.open-full').getAttribute('href'), /scenario=stale-read/);
     // A malformed command is answered, naming what was wrong.
     await page.evaluate(() => document.querySelector('#driven iframe').contentWindow.postMessage('{"type":"informer-playground:goto","step":-3}', location.origin));
     await page.locator('#said').filter({ hasText: 'refused: the field "step" cannot be -3' }).waitFor();
@@ -277,3 +281,25 @@ for (const lang of ['en', 'ko']) {
     }
   });
 }
+
+test('lessons load on demand: the first screen fetches none, opening one fetches its file once', async () => {
+  const { page, errors, close } = await openPlayground({ ready: false });
+  const fetched = [];
+  page.on('request', (r) => r.url().includes('/scenarios/') && fetched.push(new URL(r.url()).pathname));
+  try {
+    await page.reload();
+    await page.getByRole('heading', { name: 'informer-playground' }).waitFor();
+    assert.deepEqual(fetched, [], 'no lesson on the first screen');
+    await page.getByLabel('Scenario').selectOption('stale-read');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('scenario') === 'stale-read');
+    assert.deepEqual(fetched, ['/scenarios/09-stale-read.json']);
+    await page.getByLabel('Scenario').selectOption('list-then-watch');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('scenario') === 'list-then-watch');
+    await page.getByLabel('Scenario').selectOption('stale-read');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('scenario') === 'stale-read');
+    assert.equal(fetched.filter((p) => p.endsWith('09-stale-read.json')).length, 1, 'fetched once');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

@@ -94,7 +94,7 @@ pub fn parse(text: &str) -> Result<Command, Refusal> {
                 Some(Value::String(id)) => id.clone(),
                 Some(other) => return Err(Refusal::BadField { field: "scenario", value: other.to_string() }),
             };
-            if crate::scenario::library::find(&scenario).is_none() {
+            if crate::scenario::library::file_of(&scenario).is_none() {
                 return Err(Refusal::UnknownScenario(scenario));
             }
             Ok(Command::Load { scenario, step: step(false)? })

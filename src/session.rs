@@ -179,7 +179,11 @@ impl Session {
         if id.is_empty() {
             return Ok(Self::with_load(seed.unwrap_or(1), 0, era.unwrap_or(Era::CURRENT)));
         }
-        let lesson = library::find(id).ok_or_else(|| Problem::UnknownScenario { id: id.into() })?;
+        // (In the page a bundled lesson is known from the index before its file is loaded.)
+        let lesson = library::find(id).ok_or_else(|| match library::file_of(id) {
+            Some(file) => Problem::LessonBroken { why: format!("scenarios/{file} could not be loaded") },
+            None => Problem::UnknownScenario { id: id.into() },
+        })?;
         let era = era.unwrap_or(lesson.era);
         let mut scenario = lesson.in_era(era).ok_or_else(|| Problem::NotInEra {
             id: id.into(),

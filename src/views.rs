@@ -457,9 +457,7 @@ fn every_question_answered(session: &Session) -> bool {
 }
 
 pub fn lesson(session: &Session) -> LessonView {
-    let lessons = crate::scenario::library::all()
-        .map(|all| all.iter().map(|s| (s.id.clone(), s.title.clone())).collect())
-        .unwrap_or_default();
+    let lessons = crate::scenario::library::index().iter().map(|(_, s)| (s.id.clone(), s.title.clone())).collect();
     let eras = session
         .scenario
         .as_ref()

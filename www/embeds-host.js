@@ -8,6 +8,7 @@
     button.addEventListener('click', () => {
       const message = { type: `informer-playground:${button.dataset.command}` };
       if (button.dataset.step) message.step = Number(button.dataset.step);
+      if (button.dataset.scenario) message.scenario = button.dataset.scenario;
       if (button.dataset.lang) message.lang = button.dataset.lang;
       frame()?.contentWindow.postMessage(JSON.stringify(message), origin);
     });

@@ -113,6 +113,12 @@ pub fn app() -> Html {
         let state = state.clone();
         let (from, to) = (opened.from.unwrap_or(0), opened.to.unwrap_or(u64::MAX));
         Callback::from(move |action: Action| {
+            // A lesson is fetched the first time it is opened.
+            if let Action::LoadScenario(id) = &action {
+                let state = state.clone();
+                let load = action.clone();
+                return super::lessons::ensure(id, move |_| state.dispatch(load));
+            }
             let step = state.read().world().steps();
             let outside = match &action {
                 Action::StepForward => step >= to,
@@ -245,10 +251,13 @@ pub fn app() -> Html {
             super::embed::tell(&host::Event::Ready { scenario, step: state.read().world().steps() }, &hosts);
             let listener = super::embed::listen(hosts, move |command| match command {
                 Command::Load { scenario, step } => {
-                    state.dispatch(Action::LoadScenario(scenario));
-                    if let Some(step) = step {
-                        state.dispatch(Action::JumpTo(step));
-                    }
+                    let state = state.clone();
+                    super::lessons::ensure(&scenario.clone(), move |_| {
+                        state.dispatch(Action::LoadScenario(scenario));
+                        if let Some(step) = step {
+                            state.dispatch(Action::JumpTo(step));
+                        }
+                    });
                 }
                 Command::GoTo(step) => send.emit(Action::JumpTo(step)),
                 Command::Play => playing.set(true),
@@ -402,7 +411,7 @@ pub fn app() -> Html {
         <ContextProvider<crate::era::Era> context={era}>
         <div class={classes!("page", display.present.then_some("present"), display.embed.then_some("embed"))}>
             if display.embed {
-                <a class="open-full" href={super::embed::full_playground_href()} target="_blank" rel="noopener">{ tr(lang, "Open in the full playground") }</a>
+                <a class="open-full" href={super::embed::full_playground_href(&shown_link)} target="_blank" rel="noopener">{ tr(lang, "Open in the full playground") }</a>
             }
             <header class="masthead">
                 <h1>{ "informer-playground" }</h1>

@@ -62,11 +62,11 @@ pub fn listen(hosts: Vec<String>, on_command: impl Fn(Command) + 'static) -> Opt
     }))
 }
 
-/// This page's address without the embed's own parameters: the same lesson, step and
+/// The shown state's address without the embed's own parameters: the same lesson, step and
 /// actions in the full playground.
-pub fn full_playground_href() -> String {
+pub fn full_playground_href(shown: &Link) -> String {
     let Some(location) = web_sys::window().map(|w| w.location()) else { return String::new() };
-    let (mut link, _) = Link::parse(&location.search().unwrap_or_default());
+    let mut link = shown.clone();
     (link.embed, link.from, link.to) = (false, None, None);
     link.hosts.clear();
     format!("{}{}", location.pathname().unwrap_or_default(), link.to_query())

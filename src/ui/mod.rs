@@ -12,6 +12,7 @@ mod event_log;
 mod faults;
 mod inspector;
 mod lesson_panel;
+mod lessons;
 mod metrics_panel;
 mod object_form;
 mod objects_table;
@@ -24,12 +25,17 @@ mod state;
 pub use app::App;
 pub use state::PageState;
 
-/// Mounts the playground on the page's `<div id="playground">` (or the body).
+/// Mounts the playground on the page's `<div id="playground">` (or the body), once the lesson
+/// its link names is loaded.
 pub fn start() {
     crash::install();
-    let document = web_sys::window().and_then(|w| w.document());
-    match document.and_then(|d| d.get_element_by_id("playground")) {
-        Some(root) => yew::Renderer::<App>::with_root(root).render(),
-        None => yew::Renderer::<App>::new().render(),
-    };
+    let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let lesson = crate::link::Link::parse(&query).0.scenario.unwrap_or_default();
+    lessons::ensure(&lesson, |_| {
+        let document = web_sys::window().and_then(|w| w.document());
+        match document.and_then(|d| d.get_element_by_id("playground")) {
+            Some(root) => yew::Renderer::<App>::with_root(root).render(),
+            None => yew::Renderer::<App>::new().render(),
+        };
+    });
 }
