@@ -24,9 +24,10 @@ dist: setup-web
 	trunk build --release --public-url $(PUBLIC_URL)
 	@bash scripts/sizes.sh dist
 
-# Speed figures (not timed tests): the 50,000-Pod LIST through the client pipeline and the
-# cost of a time-travel snapshot. The page's own figures print in the end-to-end suite.
-bench:
+# Speed figures (not timed tests): the 50,000-Pod LIST through the client pipeline, beside
+# real client-go doing the client side in memory (a Go peer), and the cost of a time-travel
+# snapshot. The page's own figures print in the end-to-end suite.
+bench: setup-test
 	cargo bench --bench list_50k
 	cargo bench --bench world_clone
 	cargo bench --bench session_memory

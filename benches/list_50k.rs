@@ -1,8 +1,16 @@
 //! LIST of 50,000 Pods through Reflector → DeltaFIFO → Indexer (and on to the handler,
 //! workqueue and reconciler), natively. Prints the time of each phase; no assertions.
-//! `make bench` runs it in release mode. `BENCH_PODS` changes the count.
+//! `make bench` runs it in release mode (and `tests/realclients/pipeline-bench`, real client-go
+//! doing the client-side part in memory, beside it). `BENCH_PODS` changes the count.
+//!
+//! The client-side part alone — `DeltaFIFO.Replace` of the list, then every key popped into
+//! an indexer with the namespace index — is timed first, as client-go's is.
 
-use informer_playground::cluster::{ApiObject, Kind};
+use informer_playground::client::delta::{DeltaObject, DeltaType};
+use informer_playground::client::indexer::Indexer;
+use informer_playground::client::queue;
+use informer_playground::cluster::{ApiObject, Kind, Shared};
+use informer_playground::era::Era;
 use informer_playground::sim::TraceKind;
 use informer_playground::world::{World, WorldConfig};
 use serde_json::json;
@@ -17,8 +25,67 @@ fn pod(i: usize) -> ApiObject {
         )
 }
 
+/// The client side alone, as client-go's in-memory bench times it: Replace, then Pop → indexer.
+fn client_side(n: usize) -> (std::time::Duration, std::time::Duration, usize) {
+    let list: Vec<Shared> = (0..n)
+        .map(|i| {
+            let mut p = pod(i);
+            p.metadata.resource_version = (i + 2).to_string();
+            Shared::new(p)
+        })
+        .collect();
+    let mut indexer = Indexer::new();
+    let mut fifo = queue::for_era(Era::V1_30);
+    let t = Instant::now();
+    fifo.replace(list, n as i64 + 1, &indexer);
+    let replace = t.elapsed();
+    let t = Instant::now();
+    while let Some(popped) = fifo.pop() {
+        for delta in popped.deltas {
+            match (delta.kind, delta.object) {
+                (DeltaType::Deleted, _) => drop(indexer.delete(&popped.key)),
+                (_, DeltaObject::Object(obj)) => indexer.update(obj),
+                _ => {}
+            }
+        }
+    }
+    (replace, t.elapsed(), indexer.len())
+}
+
+/// Real client-go's figures for the same work (the Go peer `make test` builds), and ours
+/// relative to them.
+fn client_go_beside(n: usize, replace: std::time::Duration, pop: std::time::Duration) {
+    let peer = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/realclients/pipeline-bench");
+    let Ok(out) = std::process::Command::new(&peer).args(["-json", "-pods", &n.to_string()]).output() else {
+        println!("  (client-go's figures: build the Go peers first, with make test)");
+        return;
+    };
+    let figures: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let (Some(go_replace), Some(go_pop)) = (figures["replace_ms"].as_f64(), figures["pop_ms"].as_f64()) else {
+        println!("  (client-go's bench printed no figures)");
+        return;
+    };
+    let ours = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "  client-go v0.37, same work in memory:   Replace {go_replace:.1} ms, Pop → indexer {go_pop:.1} ms; \
+         ours / client-go: {:.2}× and {:.2}×",
+        ours(replace) / go_replace,
+        ours(pop) / go_pop
+    );
+}
+
 fn main() {
     let n: usize = std::env::var("BENCH_PODS").ok().and_then(|s| s.parse().ok()).unwrap_or(50_000);
+    let (replace, pop, indexed) = client_side(n);
+    println!("bench list_50k, the client side alone: {n} Pods");
+    println!("  DeltaFIFO.Replace                      {:>9.1} ms", replace.as_secs_f64() * 1e3);
+    println!(
+        "  Pop → indexer for all {n}            {:>9.1} ms  ({:.2} µs/Pop; {indexed} objects)",
+        pop.as_secs_f64() * 1e3,
+        pop.as_secs_f64() * 1e6 / n as f64
+    );
+    client_go_beside(n, replace, pop);
+
     let t = Instant::now();
     let mut world = World::new(WorldConfig::new(Kind::Pod), (0..n).map(pod).collect()).expect("world");
     let build = t.elapsed();

@@ -463,7 +463,7 @@ pub fn app() -> Html {
                     </section>
                     <section class="panel log-panel" aria-labelledby="log-heading">
                         <h2 id="log-heading">{ tr(lang, "Event log") }</h2>
-                        <EventLog lines={views::log(&session, session.filter, 200)} filter={session.filter} {lang} on_action={send.clone()} />
+                        <EventLog lines={views::log(&session, session.filter, 60)} filter={session.filter} {lang} on_action={send.clone()} />
                     </section>
                     <section class="panel ruler-panel" aria-labelledby="ruler-heading">
                         <h2 id="ruler-heading">{ tr(lang, "Revisions") }</h2>

@@ -41,7 +41,7 @@ fn fifo_chips(g: &Glance, id: &str) -> Html {
     let width = (BOX_W - 12.0) / 4.0;
     let left = x - (chips.len() as f64 * width) / 2.0;
     html! {
-        <g class="chips" id={id.to_string()} data-testid="fifo-chips">
+        <g class="chips" id={id.to_string()} aria-hidden="true" data-testid="fifo-chips">
             { for chips.iter().enumerate().map(|(i, chip)| {
                 let cx = left + width * i as f64;
                 html! {
@@ -114,21 +114,22 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         };
         let holds = holds(*stage, &props.glance, lang);
         let plain = matches!(stage, Stage::User | Stage::Kubelet | Stage::Informer);
-        // What the box holds is its accessible description.
+        // What the box holds is its accessible description (hidden as text: the name stays
+        // the stage's, as its visible label begins).
         let described = format!("holds-{}", stage.name());
         html! {
             <g class={class} role="button" tabindex="0" aria-label={trf(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage, era)))])} aria-describedby={(!plain).then(|| described.clone())} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
                 <rect x={(x - BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0).to_string()} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="10" />
                 <text x={x.to_string()} y={(y + if plain { 9.0 } else { -6.0 }).to_string()} text-anchor="middle">{ tr(lang, label(*stage, era)) }</text>
                 if *stage == Stage::Reflector && !props.glance.locked.is_empty() {
-                    <text class="locked" x={(x + BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0 - 6.0).to_string()} text-anchor="end">
+                    <text class="locked" aria-hidden="true" x={(x + BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0 - 6.0).to_string()} text-anchor="end">
                         { props.glance.locked.iter().map(|verb| trf(lang, "no {verb}", &[("verb", verb)])).collect::<Vec<_>>().join(" · ") }
                     </text>
                 }
                 if *stage == Stage::Fifo {
                     { fifo_chips(&props.glance, &described) }
                 } else if !plain {
-                    <text id={described} class="holds" x={x.to_string()} y={(y + 23.0).to_string()} text-anchor="middle">{ holds }</text>
+                    <text id={described} class="holds" aria-hidden="true" x={x.to_string()} y={(y + 23.0).to_string()} text-anchor="middle">{ holds }</text>
                 }
             </g>
         }
