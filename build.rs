@@ -30,7 +30,7 @@ fn compact(json: &str) -> String {
 fn head(text: &str) -> serde_json::Value {
     let lesson: serde_json::Value = serde_json::from_str(text).expect("a lesson is JSON");
     let mut head = serde_json::Map::new();
-    for key in ["id", "title", "era", "run"] {
+    for key in ["id", "title", "extra", "era", "run"] {
         if let Some(value) = lesson.get(key) {
             head.insert(key.into(), value.clone());
         }

@@ -303,3 +303,26 @@ test('lessons load on demand: the first screen fetches none, opening one fetches
     await close();
   }
 });
+
+test('Next note (N) goes to the step of each narration note in turn', async () => {
+  const { page, errors, close } = await openPlayground({ query: '?scenario=disconnect-and-resume' });
+  try {
+    const step = async () => Number((await page.locator('.step-count').textContent()).match(/\d+/)[0]);
+    const seen = [];
+    await page.getByRole('button', { name: 'Next note' }).click();
+    await page.locator('.lesson .narration').waitFor();
+    seen.push(await step());
+    for (let i = 0; i < 2; i++) {
+      const before = await page.locator('.lesson .narration').textContent();
+      await page.keyboard.press('n');
+      await page.waitForFunction((text) => document.querySelector('.lesson .narration')?.textContent !== text, before);
+      seen.push(await step());
+    }
+    assert.ok(seen[0] > 0 && seen[1] > seen[0] && seen[2] > seen[1], `each note further on: ${seen}`);
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByText('Next note').waitFor();
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

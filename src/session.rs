@@ -21,6 +21,9 @@ pub enum Action {
     StepBack,
     /// Scrub to a step of this branch.
     JumpTo(u64),
+    /// Go to the step where the lesson's next narration note appears (running ahead if it
+    /// has not been reached yet).
+    NextNote,
     Reset,
     Fault(Fault),
     /// Create the object a JSON manifest describes.
@@ -345,6 +348,11 @@ impl Session {
                 self.step_forward();
             }
             Action::StepBack => self.history.step_back(),
+            Action::NextNote => {
+                if let Some(step) = self.next_note() {
+                    self.apply(Action::JumpTo(step));
+                }
+            }
             Action::JumpTo(n) => {
                 // Past the horizon the simulation runs ahead (at most `RUN_AHEAD` steps).
                 let n = n.min(self.trace.len() as u64 + RUN_AHEAD);
@@ -413,6 +421,25 @@ impl Session {
     }
 
     /// One step; false when nothing is left to deliver.
+    /// The step of the first narration note after the current step: in the branch's trace so
+    /// far, or within [`RUN_AHEAD`] steps beyond it.
+    fn next_note(&mut self) -> Option<u64> {
+        let now = self.world().steps();
+        let after = |scenario: &crate::scenario::Scenario, trace: &[TraceEvent]| {
+            scenario.narration.iter().filter_map(|n| crate::scenario::find(&n.when, trace)).filter(|s| *s > now).min()
+        };
+        let scenario = self.scenario.clone()?;
+        if let Some(step) = after(&scenario, &self.trace) {
+            return Some(step);
+        }
+        self.apply(Action::JumpTo(self.trace.len() as u64 + RUN_AHEAD));
+        let found = after(&scenario, &self.trace);
+        if found.is_none() {
+            self.apply(Action::JumpTo(now));
+        }
+        found
+    }
+
     fn step_forward(&mut self) -> bool {
         let at = self.world().steps() as usize;
         let Some(event) = self.history.step() else { return false };
@@ -553,6 +580,28 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn next_note_goes_to_each_notes_step_in_turn_and_stops_after_the_last() {
+        let mut s = Session::from_query("?scenario=disconnect-and-resume");
+        let notes = s.scenario.as_ref().unwrap().narration.len();
+        let mut visited = Vec::new();
+        for _ in 0..notes + 2 {
+            s.apply(Action::NextNote);
+            let step = s.world().steps();
+            if visited.last() == Some(&step) {
+                break;
+            }
+            let (shown_at, _) = crate::scenario::note_at(s.scenario.as_ref().unwrap(), s.visible_trace()).unwrap();
+            assert_eq!(shown_at, step, "a note appears on the step it jumped to");
+            visited.push(step);
+        }
+        assert!(visited.windows(2).all(|w| w[0] < w[1]), "{visited:?}");
+        assert!(visited.len() >= 2, "{visited:?}");
+        let last = *visited.last().unwrap();
+        s.apply(Action::NextNote);
+        assert_eq!(s.world().steps(), last, "after the last note it stays");
+    }
     use crate::sim::TraceKind;
 
     fn failed(s: &Session) -> String {

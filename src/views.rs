@@ -436,7 +436,8 @@ pub struct QuestionView {
 /// force and the questions asked so far.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LessonView {
-    pub lessons: Vec<(String, crate::scenario::Text)>,
+    /// (id, title, beyond the articles) of every bundled lesson, in teaching order.
+    pub lessons: Vec<(String, crate::scenario::Text, bool)>,
     /// The release the world behaves as, and those it may switch to (a lesson's declared
     /// eras; every era in free play).
     pub era: crate::era::Era,
@@ -457,7 +458,8 @@ fn every_question_answered(session: &Session) -> bool {
 }
 
 pub fn lesson(session: &Session) -> LessonView {
-    let lessons = crate::scenario::library::index().iter().map(|(_, s)| (s.id.clone(), s.title.clone())).collect();
+    let lessons =
+        crate::scenario::library::index().iter().map(|(_, s)| (s.id.clone(), s.title.clone(), s.extra)).collect();
     let eras = session
         .scenario
         .as_ref()

@@ -12,6 +12,8 @@ pub const WORDS: &[(&str, &str)] = &[
     ("Presenter mode", "발표 모드"),
     ("Share", "공유"),
     ("Revisions", "리비전"),
+    ("Next note", "다음 설명"),
+    ("{n}. {title} (beyond the articles)", "{n}. {title} (글 밖의 심화)"),
     ("no {verb}", "{verb} 권한 없음"),
     ("{n} queued", "큐 {n}"),
     ("{n} objects", "오브젝트 {n}개"),

@@ -367,6 +367,9 @@ pub struct Scenario {
     /// The lesson's id in links and on the command line: lower-case letters, digits, `-`.
     pub id: String,
     pub title: Text,
+    /// A lesson beyond the two articles the playground teaches (the picker marks it).
+    #[serde(default)]
+    pub extra: bool,
     /// What the lesson shows, in a sentence or two.
     pub summary: Text,
     /// The Kubernetes release the lesson is told in; it opens in this era (default: the

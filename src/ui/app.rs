@@ -47,6 +47,7 @@ fn shortcut(event: &KeyboardEvent) -> Option<&'static str> {
         "ArrowRight" | "PageDown" => Some("forward"),
         "ArrowLeft" | "PageUp" => Some("back"),
         "Home" => Some("reset"),
+        "n" | "N" => Some("next-note"),
         "?" => Some("help"),
         "Escape" => Some("close"),
         _ => None,
@@ -66,11 +67,12 @@ struct Display {
 }
 
 /// The shortcuts the help overlay lists: keys, then what they do.
-const SHORTCUTS: [(&str, &str); 6] = [
+const SHORTCUTS: [(&str, &str); 7] = [
     ("Space", "Play or pause"),
     ("→ / PageDown", "Step forward"),
     ("← / PageUp", "Step back"),
     ("Home", "Reset"),
+    ("N", "Next note"),
     ("?", "Keyboard shortcuts"),
     ("Esc", "Close"),
 ];
@@ -125,6 +127,8 @@ pub fn app() -> Html {
                 Action::StepBack => step <= from,
                 Action::JumpTo(n) => *n < from || *n > to,
                 Action::Reset => from > 0,
+                // (An embed limited to a range of steps does not jump to notes beyond it.)
+                Action::NextNote => (from, to) != (0, u64::MAX),
                 _ => false,
             };
             if !outside {
@@ -164,6 +168,7 @@ pub fn app() -> Html {
                             Some("forward") => send.emit(Action::StepForward),
                             Some("back") => send.emit(Action::StepBack),
                             Some("reset") => send.emit(Action::Reset),
+                            Some("next-note") => send.emit(Action::NextNote),
                             Some("help") => help.set(!*help),
                             Some("close") if *help || *sharing => {
                                 help.set(false);

@@ -32,6 +32,7 @@ pub fn lesson_panel(props: &Props) -> Html {
         let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
         Action::SetEra(crate::era::Era::parse(&value).unwrap_or_default())
     });
+    let next_note = props.on_action.reform(|_: MouseEvent| Action::NextNote);
     let narration = v.narration.as_ref().map(|(text, look)| {
         html! {
             <div class="narration" aria-live="polite">
@@ -73,8 +74,11 @@ pub fn lesson_panel(props: &Props) -> Html {
                 <label class="inline" for="scenario">{ tr(lang, "Scenario") }</label>
                 <select id="scenario" onchange={on_pick}>
                     <option value="" selected={current.is_empty()}>{ tr(lang, "Free play (Deployment, Pods, kubelet)") }</option>
-                    { for v.lessons.iter().enumerate().map(|(n, (id, title))| html! {
-                        <option value={id.clone()} selected={*id == current}>{ format!("{}. {}", n + 1, title.get(lang)) }</option>
+                    { for v.lessons.iter().enumerate().map(|(n, (id, title, extra))| html! {
+                        <option value={id.clone()} selected={*id == current}>{
+                            if *extra { trf(lang, "{n}. {title} (beyond the articles)", &[("n", &(n + 1)), ("title", &title.get(lang))]) }
+                            else { format!("{}. {}", n + 1, title.get(lang)) }
+                        }</option>
                     }) }
                 </select>
                 <label class="inline" for="era">{ tr(lang, "Kubernetes release") }</label>
@@ -99,6 +103,9 @@ pub fn lesson_panel(props: &Props) -> Html {
             </div>
             { for summary }
             { for narration }
+            if v.current.is_some() {
+                <button type="button" class="small secondary next-note" aria-keyshortcuts="N" onclick={next_note}>{ tr(lang, "Next note") }</button>
+            }
             { for questions }
         </div>
     }
