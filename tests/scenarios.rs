@@ -362,3 +362,36 @@ fn the_built_in_lessons_are_the_published_files_without_whitespace() {
         assert!(built.len() < published.len() && !built.contains("\n "), "{file}: compacted");
     }
 }
+
+/// The facilitator's guide fixes one Korean term per concept (its glossary's last column lists
+/// the words not to use); no lesson and no word of the page may use those.
+#[test]
+fn the_lessons_and_the_page_use_the_glossarys_korean_terms() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let guide = std::fs::read_to_string(root.join("docs/facilitator-guide.md")).unwrap();
+    let glossary = guide.split("### 용어집").nth(1).expect("the guide has a glossary").split("\n## ").next().unwrap();
+    let avoided: Vec<String> = glossary
+        .lines()
+        .filter(|l| l.starts_with('|') && !l.contains("---") && !l.contains("쓰지 않는 말"))
+        .filter_map(|l| l.split('|').nth(3))
+        .flat_map(|cell| cell.split(',').map(|w| w.trim().to_string()).collect::<Vec<_>>())
+        .filter(|w| !w.is_empty())
+        .collect();
+    assert!(avoided.len() >= 8, "the glossary lists the words to avoid: {avoided:?}");
+    let mut texts: Vec<(String, String)> = std::fs::read_dir(root.join("static/scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json") && !p.ends_with("schema.json"))
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    texts.push(("the page's phrasebook".into(), informer_playground::i18n::korean_words().join("\n")));
+    let mut found = Vec::new();
+    for (file, text) in &texts {
+        for word in &avoided {
+            if text.contains(word.as_str()) {
+                found.push(format!("{file}: {word:?}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "words the glossary avoids:\n{}", found.join("\n"));
+}

@@ -56,6 +56,11 @@ pub fn trf(lang: Lang, template: &'static str, args: &[(&str, &dyn std::fmt::Dis
     text
 }
 
+/// Every Korean word and sentence of the page's phrasebook (for the glossary's test).
+pub fn korean_words() -> Vec<&'static str> {
+    ko::WORDS.iter().map(|(_, ko)| *ko).collect()
+}
+
 /// A step's one-line summary.
 pub fn summary(event: &TraceEvent, lang: Lang) -> String {
     summary::summary(event, lang)
