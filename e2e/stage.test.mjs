@@ -326,3 +326,19 @@ test('Next note (N) goes to the step of each narration note in turn', async () =
     await close();
   }
 });
+
+test('Edit opens an object of the cluster as its manifest in the write form', async () => {
+  const { page, errors, close } = await openPlayground();
+  try {
+    const edit = page.getByRole('button', { name: /^Edit / }).first();
+    const label = await edit.getAttribute('aria-label');
+    const [, kind, namespace, name] = label.match(/^Edit (\w+)\/([^/]+)\/(.+)$/);
+    await edit.click();
+    const manifest = JSON.parse(await page.getByLabel('Manifest').inputValue());
+    assert.deepEqual([manifest.kind, manifest.metadata.namespace, manifest.metadata.name], [kind, namespace, name]);
+    assert.ok(manifest.metadata.resourceVersion, 'with its resourceVersion');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

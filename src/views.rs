@@ -404,8 +404,9 @@ pub fn inspector(session: &Session) -> InspectorView {
     }
 }
 
-/// One object of the objects table: (kind, key, resourceVersion, manifest as JSON).
-pub type ObjectRow = (Kind, String, String, String);
+/// One object of the objects table: (kind, key, resourceVersion). Its manifest is written
+/// only when it is opened for editing ([`manifest`]): not for every row at every step.
+pub type ObjectRow = (Kind, String, String);
 
 /// The first objects in the cluster, and how many there are.
 pub fn objects(session: &Session, n: usize) -> (Vec<ObjectRow>, usize) {
@@ -416,9 +417,14 @@ pub fn objects(session: &Session, n: usize) -> (Vec<ObjectRow>, usize) {
         .filter_map(|k| api.watch_cache(*k).map(|c| (k, c)))
         .flat_map(|(k, c)| c.list("").map(move |o| (*k, o)))
         .take(n)
-        .map(|(k, o)| (k, o.key(), o.metadata.resource_version.clone(), o.to_json_pretty()))
+        .map(|(k, o)| (k, o.key(), o.metadata.resource_version.clone()))
         .collect();
     (rows, total)
+}
+
+/// An object of the cluster as JSON, for the write form.
+pub fn manifest(session: &Session, kind: Kind, key: &str) -> Option<String> {
+    session.world().api.watch_cache(kind)?.list("").find(|o| o.key() == key).map(|o| o.to_json_pretty())
 }
 
 /// A question as the lesson panel shows it.
@@ -492,6 +498,27 @@ pub fn lesson(session: &Session) -> LessonView {
 mod tests {
     use super::*;
     use crate::session::Action;
+
+    #[test]
+    fn an_objects_row_opens_as_its_manifest() {
+        let s = Session::from_query("");
+        let (rows, total) = objects(&s, 50);
+        assert!(!rows.is_empty() && total >= rows.len());
+        for (kind, key, rv) in rows {
+            let manifest: serde_json::Value = serde_json::from_str(&manifest(&s, kind, &key).unwrap()).unwrap();
+            assert_eq!(manifest["kind"], kind.name());
+            assert_eq!(
+                format!(
+                    "{}/{}",
+                    manifest["metadata"]["namespace"].as_str().unwrap(),
+                    manifest["metadata"]["name"].as_str().unwrap()
+                ),
+                key
+            );
+            assert_eq!(manifest["metadata"]["resourceVersion"], rv.as_str());
+        }
+        assert_eq!(manifest(&s, Kind::Pod, "default/no-such-pod"), None);
+    }
 
     #[test]
     fn two_releases_advance_together_and_their_differences_are_marked() {

@@ -363,6 +363,14 @@ pub fn app() -> Html {
             }
         })
     };
+    let open_manifest = {
+        let (state, editing) = (state.clone(), editing.clone());
+        Callback::from(move |(kind, key): (Kind, String)| {
+            if let Some(manifest) = views::manifest(&state.read(), kind, &key) {
+                editing.set(manifest);
+            }
+        })
+    };
     let edit = {
         let editing = editing.clone();
         Callback::from(move |manifest: String| editing.set(manifest))
@@ -496,7 +504,7 @@ pub fn app() -> Html {
                     <h2 id="write-heading">{ tr(lang, "Write") }</h2>
                     <ObjectForm manifest={(*editing).clone()} on_edit={edit.clone()} on_action={send.clone()} {lang} />
                     { message }
-                    <ObjectsTable rows={object_rows} total={object_total} {lang} on_edit={edit} on_action={send} />
+                    <ObjectsTable rows={object_rows} total={object_total} {lang} on_edit={open_manifest} on_action={send} />
                 </section>
             </main>
         </div>

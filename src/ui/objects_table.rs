@@ -1,6 +1,7 @@
 //! The objects in the cluster, with their resourceVersion; each can be loaded into the editor
 //! or deleted.
 
+use crate::cluster::Kind;
 use crate::i18n::Lang;
 use crate::i18n::{tr, trf};
 use crate::session::Action;
@@ -12,7 +13,8 @@ pub struct Props {
     pub rows: Vec<ObjectRow>,
     pub total: usize,
     pub lang: Lang,
-    pub on_edit: Callback<String>,
+    /// Opens an object (kind, key) in the write form.
+    pub on_edit: Callback<(Kind, String)>,
     pub on_action: Callback<Action>,
 }
 
@@ -22,11 +24,11 @@ pub fn objects_table(props: &Props) -> Html {
     if props.rows.is_empty() {
         return html! { <p class="empty">{ tr(lang, "No objects yet: create one above.") }</p> };
     }
-    let rows = props.rows.iter().map(|(kind, key, rv, manifest)| {
+    let rows = props.rows.iter().map(|(kind, key, rv)| {
         let label = format!("{kind}/{key}");
         let edit = {
-            let (on_edit, manifest) = (props.on_edit.clone(), manifest.clone());
-            Callback::from(move |_| on_edit.emit(manifest.clone()))
+            let (on_edit, kind, key) = (props.on_edit.clone(), *kind, key.clone());
+            Callback::from(move |_| on_edit.emit((kind, key.clone())))
         };
         let delete = {
             let kind = *kind;
