@@ -22,6 +22,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
@@ -61,6 +62,19 @@ func metaOf(obj interface{}) (metav1.Object, error) {
 
 // Main runs the informer named by the flags and exits when told to stop (SIGTERM, or
 // standard input closing) or after -seconds.
+// restConfig reads a context of serve-api's kubeconfig; clients ask for JSON.
+func restConfig(kubeconfig, context string) *rest.Config {
+	config, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
+		&clientcmd.ClientConfigLoadingRules{ExplicitPath: kubeconfig},
+		&clientcmd.ConfigOverrides{CurrentContext: context}).ClientConfig()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	config.ContentType = "application/json"
+	return config
+}
+
 func Main() {
 	kubeconfig := flag.String("kubeconfig", "", "kubeconfig of serve-api")
 	contextName := flag.String("context", "", "kubeconfig context")
@@ -75,24 +89,9 @@ func Main() {
 	klog.InitFlags(nil)
 	flag.Parse()
 	start := time.Now()
-	config, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
-		&clientcmd.ClientConfigLoadingRules{ExplicitPath: *kubeconfig},
-		&clientcmd.ConfigOverrides{CurrentContext: *contextName}).ClientConfig()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	config.ContentType = "application/json"
+	config := restConfig(*kubeconfig, *contextName)
 	if *traps != "" {
-		restricted, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
-			&clientcmd.ClientConfigLoadingRules{ExplicitPath: *kubeconfig},
-			&clientcmd.ConfigOverrides{CurrentContext: *traps}).ClientConfig()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
-		restricted.ContentType = "application/json"
-		runTraps(config, restricted, time.Duration(*seconds)*time.Second)
+		runTraps(config, restConfig(*kubeconfig, *traps), time.Duration(*seconds)*time.Second)
 		return
 	}
 	client := kubernetes.NewForConfigOrDie(config)
@@ -119,7 +118,7 @@ func Main() {
 		os.Exit(2)
 	}
 	since := func() int64 { return time.Since(start).Milliseconds() }
-	_, err = informer.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
+	_, err := informer.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(obj interface{}, isInInitialList bool) {
 			key, rv, _ := meta(obj)
 			emit(line{"t": since(), "call": "OnAdd", "key": key, "rv": rv, "initial": isInInitialList})

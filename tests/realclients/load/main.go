@@ -121,7 +121,7 @@ func main() {
 		"watchers": *watchers, "objects": *objects, "write_errors": failed,
 		"complete": complete, "in_order": ordered, "same_order": same,
 		"events_delivered": *watchers * len(seen[0]),
-		"watches_open_ms": watchOpen.Milliseconds(), "writes_ms": writeTime.Milliseconds(),
+		"watches_open_ms":  watchOpen.Milliseconds(), "writes_ms": writeTime.Milliseconds(),
 		"all_delivered_ms": deliverTime.Milliseconds(),
 		"writes_per_s":     float64(*objects) / writeTime.Seconds(),
 		"events_per_s":     float64(*watchers**objects) / deliverTime.Seconds(),

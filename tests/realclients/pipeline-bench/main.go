@@ -8,8 +8,8 @@ package main
 import (
 	"encoding/json"
 	"flag"
-	"os"
 	"fmt"
+	"os"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
