@@ -33,13 +33,19 @@ pub fn lesson_panel(props: &Props) -> Html {
         Action::SetEra(crate::era::Era::parse(&value).unwrap_or_default())
     });
     let next_note = props.on_action.reform(|_: MouseEvent| Action::NextNote);
+    let next_note_button = html! {
+        <button type="button" class="small secondary next-note" aria-keyshortcuts="N" onclick={next_note}>{ tr(lang, "Next note") }</button>
+    };
     let narration = v.narration.as_ref().map(|(text, look)| {
         html! {
             <div class="narration" aria-live="polite">
                 <p lang={lang.code()}>{ text.get(lang) }</p>
-                if let Some(stage) = look {
-                    <p class="look-at">{ format!("{}: {}", tr(lang, "Look at"), tr(lang, label(*stage, era))) }</p>
-                }
+                <div class="narration-foot">
+                    if let Some(stage) = look {
+                        <p class="look-at">{ format!("{}: {}", tr(lang, "Look at"), tr(lang, label(*stage, era))) }</p>
+                    }
+                    { next_note_button.clone() }
+                </div>
             </div>
         }
     });
@@ -103,8 +109,9 @@ pub fn lesson_panel(props: &Props) -> Html {
             </div>
             { for summary }
             { for narration }
-            if v.current.is_some() {
-                <button type="button" class="small secondary next-note" aria-keyshortcuts="N" onclick={next_note}>{ tr(lang, "Next note") }</button>
+            // Before the first note, the button stands alone.
+            if v.current.is_some() && v.narration.is_none() {
+                { next_note_button }
             }
             { for questions }
         </div>
