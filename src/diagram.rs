@@ -106,6 +106,11 @@ pub const FLOW: [(Stage, Stage); 10] = [
     (Stage::User, Stage::ApiServer),
 ];
 
+/// A stage whose box shows only its name (centred).
+pub fn name_only(stage: Stage) -> bool {
+    matches!(stage, Stage::User | Stage::Kubelet | Stage::Informer)
+}
+
 /// What a stage's box says under its name (the FIFO shows [`chips`] instead).
 pub fn holds(stage: Stage, g: &Glance, lang: Lang) -> String {
     let n = |template: &'static str, value: &dyn std::fmt::Display| trf(lang, template, &[("n", value)]);
@@ -214,7 +219,7 @@ pub fn standalone_svg(current: Option<&TraceEvent>, glance: &Glance, era: Era, l
              <text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-size=\"26\" font-weight=\"650\" fill=\"#1c2430\">{}</text>",
             x - BOX_W / 2.0,
             y - BOX_H / 2.0,
-            if matches!(stage, Stage::User | Stage::Kubelet | Stage::Informer) { y + 9.0 } else { y - 6.0 },
+            if name_only(stage) { y + 9.0 } else { y - 6.0 },
             escape(tr(lang, label(stage, era)))
         );
         let held = if stage == Stage::Fifo { chips(glance).join(" ") } else { holds(stage, glance, lang) };

@@ -1,14 +1,13 @@
 //! What each stage of the diagram shows inside its box at the current step, so that things
 //! visibly pile up and drain: etcd's revision and compaction line, the watch cache's window,
 //! the Reflector's phase (with its back-off countdown), the FIFO's keys as chips with their
-//! delta counts, the indexer's objects and indexes, the handlers' pending notifications, the
-//! workqueue's queue / dirty / processing / waiting sets and the workers busy or idle.
+//! delta counts, the indexer's objects, the handlers' pending notifications, the workqueue's
+//! queued and processing keys and the workers busy or idle.
 //!
 //! Plain values computed from the world (summed over its informers and controllers); the
 //! diagram renders them in the page's language.
 
 use crate::client::reflector::Phase;
-use crate::cluster::rbac::RequestAttributes;
 use crate::cluster::Kind;
 use crate::sim::Millis;
 use crate::world::{Worker, World};
@@ -43,12 +42,9 @@ pub struct Glance {
     pub fifo: Vec<(String, usize)>,
     pub fifo_more: usize,
     pub objects: usize,
-    pub indexes: usize,
     pub pending: usize,
     pub queued: usize,
-    pub dirty: usize,
     pub processing: usize,
-    pub waiting: usize,
     pub busy: usize,
     pub workers: usize,
     pub now: Millis,
@@ -70,17 +66,7 @@ pub fn glance(world: &World) -> Glance {
         let namespace = s.config.reflector.namespace.as_deref().unwrap_or("");
         ["list", "watch"]
             .into_iter()
-            .filter(|verb| {
-                let attrs = RequestAttributes {
-                    verb,
-                    group: kind.group(),
-                    resource: kind.resource(),
-                    subresource: "",
-                    namespace,
-                    name: None,
-                };
-                !world.api.rbac().allows(world.controller_user(), &attrs)
-            })
+            .filter(|verb| world.api.authorize(world.controller_user(), verb, kind, "", namespace, None).is_err())
             .collect()
     });
     let mut fifo = Vec::new();
@@ -101,12 +87,9 @@ pub fn glance(world: &World) -> Glance {
         fifo_more: fifo_len.saturating_sub(fifo.len()),
         fifo,
         objects: world.informers.iter().map(|s| s.informer.indexer.len()).sum(),
-        indexes: world.informers.iter().map(|s| s.informer.indexer.indexers().count()).sum(),
         pending: world.informers.iter().flat_map(|s| s.informer.listeners.iter()).map(|l| l.buffer.len()).sum(),
         queued: queues.clone().map(|q| q.len()).sum(),
-        dirty: queues.clone().map(|q| q.dirty().count()).sum(),
-        processing: queues.clone().map(|q| q.processing().count()).sum(),
-        waiting: queues.map(|q| q.waiting().count()).sum(),
+        processing: queues.map(|q| q.processing().count()).sum(),
         busy: world.workers.iter().filter(|w| !matches!(w, Worker::Idle)).count(),
         workers: world.workers.len(),
         now: world.now(),

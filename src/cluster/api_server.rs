@@ -200,7 +200,8 @@ impl ApiServer {
         self.store.compact(rev)
     }
 
-    fn authorize(
+    /// RBAC's answer for a request of `user` (a denial is the API server's 403).
+    pub fn authorize(
         &self,
         user: &UserInfo,
         verb: &str,

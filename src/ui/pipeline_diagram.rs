@@ -7,7 +7,7 @@
 //! Clicking a stage opens its inspector.
 
 use crate::diagram::{
-    chips, edge_points, holds, label, label_point, position, token, BOX_H, BOX_W, FLOW, HEIGHT, WIDTH,
+    chips, edge_points, holds, label, label_point, name_only, position, token, BOX_H, BOX_W, FLOW, HEIGHT, WIDTH,
 };
 use crate::glance::Glance;
 use crate::i18n::Lang;
@@ -113,7 +113,7 @@ pub fn pipeline_diagram(props: &Props) -> Html {
             })
         };
         let holds = holds(*stage, &props.glance, lang);
-        let plain = matches!(stage, Stage::User | Stage::Kubelet | Stage::Informer);
+        let plain = name_only(*stage);
         // What the box holds is its accessible description (hidden as text: the name stays
         // the stage's, as its visible label begins).
         let described = format!("holds-{}", stage.name());
