@@ -87,3 +87,27 @@ test('two releases side by side: the same lesson, the same instant, the differen
     await close();
   }
 });
+
+test('Fast-forward passes over a bulk phase as one labelled jump, by button or F, in both languages', async () => {
+  const { page, errors, close } = await openPlayground({ query: '?scenario=polling-vs-watch' });
+  try {
+    const button = page.getByRole('button', { name: 'Fast-forward' });
+    assert.equal(await button.isDisabled(), true, 'no bulk phase at step 0');
+    for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowRight');
+    assert.equal(await button.isEnabled(), true, 'the initial ADDED events are a bulk phase');
+    await page.keyboard.press('f');
+    const jump = page.getByTestId('jump');
+    await jump.waitFor();
+    assert.match(await jump.textContent(), /^» passed over 4,9\d\d steps \(#21–#5,0\d\d\): ADDED api-server → reflector ×4,9\d\d$/);
+    assert.match(await page.getByTestId('current-step').textContent(), /^#5,?0\d\d api-server → reflector: BOOKMARK/);
+    await screenshot(page, 'fast-forward-1280', { fullPage: false });
+    await page.getByRole('button', { name: '한국어' }).click();
+    assert.match(await jump.textContent(), /^» 4,9\d\d단계를 건너뛰었습니다\(#21–#5,0\d\d\): ADDED api-server → reflector ×4,9\d\d$/);
+    assert.equal(await page.getByRole('button', { name: '빨리 감기' }).getAttribute('aria-keyshortcuts'), 'F');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await jump.count(), 0, 'a step back forgets the jump');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

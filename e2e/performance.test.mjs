@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPlayground } from './browser.mjs';
 
-/// Clicks a button (or sets the timeline) in the page and measures until the next frame.
+/// Clicks a button (or sets the timeline) in the page and measures two things: until the step's
+/// work is done (the update and the drawing, measured when the next task runs) and until the
+/// next frame starts (which also waits for the display's frame clock).
 function timed(page, what, value) {
   return page.evaluate(async ([what, value]) => {
     const t0 = performance.now();
@@ -16,40 +18,53 @@ function timed(page, what, value) {
     } else {
       [...document.querySelectorAll('button')].find((b) => b.textContent === what).click();
     }
+    await new Promise((r) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => r();
+      channel.port2.postMessage(0);
+    });
+    const work = performance.now() - t0;
     await new Promise((r) => requestAnimationFrame(() => r()));
-    return performance.now() - t0;
+    return { work, frame: performance.now() - t0 };
   }, [what, value]);
 }
 
-const summary = (xs) => {
+async function repeat(page, n, what, value) {
+  const samples = [];
+  for (let i = 0; i < n; i++) samples.push(await timed(page, what, typeof value === 'function' ? value(i) : value));
+  return samples;
+}
+
+const quantiles = (xs) => {
   const sorted = [...xs].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
   return `median ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms`;
 };
+const summary = (samples) =>
+  `${samples.length} samples; to the next frame ${quantiles(samples.map((s) => s.frame))}; work ${quantiles(samples.map((s) => s.work))}`;
+
+// Steps of the 10,000-step run to scrub to, spread over it in no order.
+const scrubTarget = (i) => (i * 7919 + 7044) % 9990 + 5;
 
 test('stepping and scrubbing with 5,000 objects (figures printed)', async () => {
   const { page, errors, close } = await openPlayground({ query: '?objects=5000' });
   try {
     const pods = await page.getByRole('table', { name: 'Objects' }).textContent();
     assert.match(pods, /… and \d+ more/, 'a large collection is summarised');
-    const forward = [];
-    for (let i = 0; i < 40; i++) forward.push(await timed(page, 'Step forward'));
-    const back = [];
-    for (let i = 0; i < 20; i++) back.push(await timed(page, 'Step back'));
-    const run = await timed(page, 'scrub', 10_000);
+    const forward = await repeat(page, 60, 'Step forward');
+    const back = await repeat(page, 40, 'Step back');
+    assert.match(await page.getByTestId('current-step').textContent(), /^#20 /);
+    const [run] = await repeat(page, 1, 'scrub', 10_000);
     assert.match(await page.getByTestId('current-step').textContent(), /^#10000 /);
-    const scrubs = [];
-    for (const step of [2500, 9000, 500, 7500, 9990, 4000, 100, 6200]) {
-      scrubs.push(await timed(page, 'scrub', step));
-      assert.match(await page.getByTestId('current-step').textContent(), new RegExp(`^#${step} `));
-    }
-    const deepForward = [];
-    const deepBack = [];
-    for (let i = 0; i < 20; i++) deepForward.push(await timed(page, 'Step forward'));
-    for (let i = 0; i < 20; i++) deepBack.push(await timed(page, 'Step back'));
-    console.log(`5000 objects, first steps: forward ${summary(forward)}; back ${summary(back)}`);
-    console.log(`5000 objects, caches full (step ~6200): forward ${summary(deepForward)}; back ${summary(deepBack)}`);
-    console.log(`first run to step 10000: ${run.toFixed(0)} ms; scrub within it: ${summary(scrubs)}`);
+    const scrubs = await repeat(page, 40, 'scrub', scrubTarget);
+    assert.match(await page.getByTestId('current-step').textContent(), new RegExp(`^#${scrubTarget(39)} `));
+    const deepForward = await repeat(page, 40, 'Step forward');
+    const deepBack = await repeat(page, 40, 'Step back');
+    console.log(`5000 objects, first steps: forward ${summary(forward)}`);
+    console.log(`5000 objects, first steps: back ${summary(back)}`);
+    console.log(`5000 objects, caches full (from step ${scrubTarget(39)}): forward ${summary(deepForward)}`);
+    console.log(`5000 objects, caches full: back ${summary(deepBack)}`);
+    console.log(`first run to step 10000: ${run.frame.toFixed(0)} ms; scrub within it: ${summary(scrubs)}`);
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -1,9 +1,10 @@
 //! The command line: runs the simulation headless and prints its trace.
 
 use informer_playground::era::Era;
+use informer_playground::fast_forward;
 use informer_playground::i18n;
 use informer_playground::scenario::{self, Scenario};
-use informer_playground::world::{self, World};
+use informer_playground::world::{self, TraceEvent, World};
 
 /// Reads and checks a scenario file.
 fn load_file(path: &str) -> Result<Scenario, String> {
@@ -15,6 +16,7 @@ const HELP: &str = "informer-playground — the Kubernetes list-watch machinery,
 
 USAGE:
     informer-playground run <SCENARIO | FILE.json> [--era 1.30|1.33|1.37] [--seed N] [--steps N] [--json]
+                                                 [--fast-forward]
     informer-playground list
     informer-playground validate <FILE.json>
     informer-playground schema
@@ -25,7 +27,9 @@ USAGE:
 
 COMMANDS:
     run         Run a scenario headless: print its trace, one line per step, then whether each
-                of its expectations was met (exit code 1 when one was not)
+                of its expectations was met (exit code 1 when one was not). --fast-forward
+                prints a bulk phase (thousands of steps of the same few kinds) as one line
+                naming what it passed over
     list        Print every bundled scenario's id and title
     validate    Check a scenario file against the format, with precise messages
     schema      Print the JSON Schema of a scenario file (derived from the format's types)
@@ -138,6 +142,7 @@ struct RunArgs {
     seed_given: bool,
     steps: Option<u64>,
     json: bool,
+    fast_forward: bool,
 }
 
 fn era(value: Option<&String>) -> Result<Era, String> {
@@ -161,8 +166,15 @@ struct ServeArgs {
 
 impl ServeArgs {
     fn parse(args: &[String]) -> Result<Self, String> {
-        let run =
-            RunArgs { scenario: "sandbox".into(), era: None, seed: 1, seed_given: false, steps: None, json: false };
+        let run = RunArgs {
+            scenario: "sandbox".into(),
+            era: None,
+            seed: 1,
+            seed_given: false,
+            steps: None,
+            json: false,
+            fast_forward: false,
+        };
         let options = informer_playground::wire::server::Options {
             address: "127.0.0.1".into(),
             port: 6443,
@@ -210,8 +222,15 @@ impl ServeArgs {
 
 impl RunArgs {
     fn parse(args: &[String]) -> Result<Self, String> {
-        let mut parsed =
-            RunArgs { scenario: String::new(), era: None, seed: 1, seed_given: false, steps: None, json: false };
+        let mut parsed = RunArgs {
+            scenario: String::new(),
+            era: None,
+            seed: 1,
+            seed_given: false,
+            steps: None,
+            json: false,
+            fast_forward: false,
+        };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
             match arg.as_str() {
@@ -222,6 +241,7 @@ impl RunArgs {
                 "--steps" => parsed.steps = Some(number("--steps", it.next())?),
                 "--era" => parsed.era = Some(era(it.next())?),
                 "--json" => parsed.json = true,
+                "--fast-forward" => parsed.fast_forward = true,
                 flag if flag.starts_with('-') => return Err(format!("unknown option {flag:?}")),
                 name if parsed.scenario.is_empty() => parsed.scenario = name.to_string(),
                 extra => return Err(format!("unexpected argument {extra:?}")),
@@ -269,6 +289,17 @@ impl RunArgs {
         Ok((world, Some(scenario)))
     }
 
+    /// The lines for the steps a fast-forward held back, `trace[start..]`: one line naming
+    /// them, or each step's own when there are too few to be worth a jump.
+    fn passed_over(&self, trace: &[TraceEvent], start: usize) -> Vec<String> {
+        let held = &trace[start..];
+        if (held.len() as u64) < fast_forward::MIN_JUMP {
+            return held.iter().map(|e| if self.json { i18n::json_line(e) } else { i18n::line(e) }).collect();
+        }
+        let jump = fast_forward::Jump::over(start as u64, trace.len() as u64 + 1, held);
+        vec![if self.json { jump_json(&jump) } else { i18n::jump(&jump, i18n::Lang::En) }]
+    }
+
     /// Prints the trace (and the verdicts); returns whether every expectation was met.
     fn execute(&self) -> Result<bool, String> {
         use std::io::Write;
@@ -276,7 +307,9 @@ impl RunArgs {
         let until = scenario.as_ref().map(|s| s.run.until_ms);
         let limit = self.steps.or(scenario.as_ref().map(|s| s.run.max_steps)).unwrap_or(100_000);
         let mut out = std::io::stdout().lock();
-        let mut trace = Vec::new();
+        let mut trace: Vec<TraceEvent> = Vec::new();
+        // With --fast-forward: the routes of the bulk phase under way and where it started.
+        let mut folding: Option<(Vec<fast_forward::Route>, usize)> = None;
         while (trace.len() as u64) < limit {
             let more = match until {
                 Some(until) => world.next_time().is_some_and(|t| t <= until),
@@ -286,11 +319,31 @@ impl RunArgs {
                 break;
             }
             let Some(event) = world.step() else { break };
-            let line = if self.json { i18n::json_line(&event) } else { i18n::line(&event) };
+            if let Some((routes, _)) = &folding {
+                if routes.contains(&fast_forward::Route::of(&event)) {
+                    trace.push(event);
+                    continue;
+                }
+            }
+            let mut lines = Vec::new();
+            if let Some((_, start)) = folding.take() {
+                lines.extend(self.passed_over(&trace, start));
+            }
+            lines.push(if self.json { i18n::json_line(&event) } else { i18n::line(&event) });
             trace.push(event);
+            if self.fast_forward {
+                folding = fast_forward::phase(&trace).map(|routes| (routes, trace.len()));
+            }
             // A closed pipe (`| head`) ends the run quietly.
-            if writeln!(out, "{line}").is_err() {
+            if lines.iter().any(|line| writeln!(out, "{line}").is_err()) {
                 return Ok(true);
+            }
+        }
+        if let Some((_, start)) = folding {
+            for line in self.passed_over(&trace, start) {
+                if writeln!(out, "{line}").is_err() {
+                    return Ok(true);
+                }
             }
         }
         let Some(scenario) = scenario else { return Ok(true) };
@@ -361,4 +414,15 @@ fn swarm(args: &[String]) -> i32 {
         }
         _ => usage(),
     }
+}
+
+/// A fast-forward as a JSON line: the steps it passed over, counted by route.
+fn jump_json(jump: &fast_forward::Jump) -> String {
+    let counts: Vec<serde_json::Value> = jump
+        .counts
+        .iter()
+        .map(|(r, n)| serde_json::json!({"kind": r.kind, "from": r.from, "to": r.to, "steps": n}))
+        .collect();
+    serde_json::json!({"fast_forward": {"from": jump.from, "to": jump.to, "skipped": jump.skipped(), "counts": counts}})
+        .to_string()
 }

@@ -15,6 +15,7 @@ pub mod controller;
 pub mod diagram;
 pub mod era;
 pub mod export;
+pub mod fast_forward;
 pub mod glance;
 pub mod host;
 pub mod i18n;

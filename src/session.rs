@@ -7,6 +7,7 @@
 use crate::cluster::api_errors::Status;
 use crate::cluster::{ApiObject, ApiServer, Kind};
 use crate::era::Era;
+use crate::fast_forward::{self, Jump};
 use crate::link::{Link, Notice, Problem};
 use crate::scenario::{library, Lang, Scenario, Text};
 use crate::sim::Stage;
@@ -24,6 +25,10 @@ pub enum Action {
     /// Go to the step where the lesson's next narration note appears (running ahead if it
     /// has not been reached yet).
     NextNote,
+    /// Pass over the bulk phase under way as one jump (`crate::fast_forward`).
+    FastForward,
+    /// One tick of Play: a step, or a jump over the bulk phase under way.
+    PlayTick,
     Reset,
     Fault(Fault),
     /// Create the object a JSON manifest describes.
@@ -81,6 +86,10 @@ pub enum Message {
 
 /// How far one scrub may run the simulation past the furthest step reached.
 const RUN_AHEAD: u64 = 20_000;
+/// The most steps one fast-forward passes over.
+const MAX_JUMP: usize = 100_000;
+/// How far a fast-forward runs ahead at a time while looking for the end of a phase.
+const FAST_FORWARD_CHUNK: u64 = 4_096;
 
 /// Snapshots every this many steps: jumping replays at most this many.
 const SNAPSHOT_EVERY: u64 = 8;
@@ -106,6 +115,8 @@ pub struct Session {
     pub era: Era,
     /// The same lesson and actions in another release, kept at the same virtual time.
     pub compared: Option<Box<Session>>,
+    /// The jump that brought the world here, when the last move was one.
+    pub jump: Option<Jump>,
     /// Parameters of the link the page was opened with that could not be used.
     pub notices: Vec<Notice>,
     /// The person's actions on this branch, with the step each was taken at: what a link
@@ -162,6 +173,7 @@ impl Session {
             lang: Lang::En,
             era,
             compared: None,
+            jump: None,
             notices: Vec::new(),
             log: Vec::new(),
             seed,
@@ -343,9 +355,19 @@ impl Session {
             }
             self.log.push((step, action.clone()));
         }
+        // A jump stays shown until the world moves or is replaced.
+        let (jumped, here) = (self.jump.take(), self.world().steps());
+        let keeps_world = !matches!(action, Action::Reset | Action::LoadScenario(_) | Action::SetEra(_));
         match action {
             Action::StepForward => {
                 self.step_forward();
+            }
+            Action::FastForward => self.jump = self.fast_forward(),
+            Action::PlayTick => {
+                self.jump = self.fast_forward();
+                if self.jump.is_none() {
+                    self.step_forward();
+                }
             }
             Action::StepBack => self.history.step_back(),
             Action::NextNote => {
@@ -418,6 +440,9 @@ impl Session {
             }
             write => self.message = Some(self.write(write)),
         }
+        if self.jump.is_none() && keeps_world && self.world().steps() == here {
+            self.jump = jumped;
+        }
     }
 
     /// One step; false when nothing is left to deliver.
@@ -438,6 +463,55 @@ impl Session {
             self.apply(Action::JumpTo(now));
         }
         found
+    }
+
+    /// Passes over the bulk phase the last steps are in, landing on the first step that leaves
+    /// it — or sooner, on a step where the lesson shows a note or asks a question, or after
+    /// `MAX_JUMP` steps. `None` (and nothing moves) when no phase is under way or it would
+    /// skip fewer than `fast_forward::MIN_JUMP` steps.
+    fn fast_forward(&mut self) -> Option<Jump> {
+        let here = self.world().steps();
+        let routes = fast_forward::phase(self.visible_trace())?;
+        let limit = here as usize + MAX_JUMP;
+        let mut scanned = here as usize;
+        let mut land = loop {
+            if let Some(i) = fast_forward::end(&routes, &self.trace[scanned..]) {
+                break scanned + i + 1;
+            }
+            scanned = self.trace.len();
+            if scanned >= limit || !self.run_ahead(FAST_FORWARD_CHUNK) {
+                break scanned.min(limit);
+            }
+        } as u64;
+        if let Some(scenario) = &self.scenario {
+            let shown = scenario.narration.iter().map(|n| &n.when).chain(scenario.questions.iter().map(|q| &q.when));
+            let first_shown =
+                shown.filter_map(|when| crate::scenario::find(when, &self.trace)).filter(|s| *s > here).min();
+            land = land.min(first_shown.unwrap_or(u64::MAX));
+        }
+        if land < here + fast_forward::MIN_JUMP {
+            self.history.jump_to(here);
+            return None;
+        }
+        self.history.jump_to(land);
+        Some(Jump::over(here, land, &self.trace[here as usize..land as usize - 1]))
+    }
+
+    /// Runs the simulation `n` steps past the furthest step reached, extending the trace;
+    /// returns whether it went any further.
+    fn run_ahead(&mut self, n: u64) -> bool {
+        let known = self.trace.len() as u64;
+        self.history.jump_to(known);
+        let ahead = self.history.run_to(known + n);
+        let more = !ahead.is_empty();
+        self.trace.extend(ahead);
+        more
+    }
+
+    /// Work a step put off so as to be shown sooner (the time-travel snapshot it is due);
+    /// a page calls it once the step is drawn. Nothing visible changes.
+    pub fn settle(&mut self) {
+        self.history.settle();
     }
 
     fn step_forward(&mut self) -> bool {
@@ -580,6 +654,28 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fast_forward_passes_over_a_watch_lists_initial_events_in_one_jump() {
+        let mut s = Session::from_query("?scenario=polling-vs-watch");
+        s.apply(Action::FastForward);
+        assert_eq!((s.world().steps(), &s.jump), (0, &None), "no phase under way: nothing moves");
+        for _ in 0..fast_forward::WINDOW + 4 {
+            s.apply(Action::StepForward);
+        }
+        let here = s.world().steps();
+        s.apply(Action::FastForward);
+        let jump = s.jump.clone().expect("a jump");
+        assert_eq!((jump.from, jump.to), (here, s.world().steps()));
+        assert!(jump.skipped() > 4_000, "{jump:?}");
+        assert_eq!(jump.counts[0].0.kind, TraceKind::Added);
+        let landed = s.current().expect("a step");
+        assert_ne!(landed.kind, TraceKind::Added, "it lands on the step that leaves the phase");
+        assert_eq!(s.visible_trace().len() as u64, jump.to, "the steps passed over are in the trace");
+        s.apply(Action::StepBack);
+        assert_eq!((s.world().steps(), &s.jump), (jump.to - 1, &None), "any other move forgets the jump");
+        assert_eq!(s.current().map(|e| e.kind), Some(TraceKind::Added));
+    }
 
     #[test]
     fn next_note_goes_to_each_notes_step_in_turn_and_stops_after_the_last() {

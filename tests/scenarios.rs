@@ -395,3 +395,62 @@ fn the_lessons_and_the_page_use_the_glossarys_korean_terms() {
     }
     assert!(found.is_empty(), "words the glossary avoids:\n{}", found.join("\n"));
 }
+
+/// Play's default speed (steps a second) and the time a lesson may take at it.
+const DEFAULT_PLAY_SPEED: u64 = 4;
+const WORKSHOP_MINUTES: u64 = 10;
+
+#[test]
+fn every_lesson_played_at_the_default_speed_ends_within_ten_minutes_and_stops_on_each_note_and_question() {
+    use informer_playground::session::{Action, Session};
+    let mut report = Vec::new();
+    for lesson in library::all().expect("lessons") {
+        let (_, trace, _) = scenario::run(lesson).expect("runs");
+        let end = trace.len() as u64;
+        // The steps where a note shows or a question is asked.
+        let whens = lesson.narration.iter().map(|n| &n.when).chain(lesson.questions.iter().map(|q| &q.when));
+        let notes: Vec<u64> = whens.filter_map(|when| scenario::find(when, &trace)).collect();
+        let mut s = Session::from_query(&format!("?scenario={}", lesson.id));
+        let (mut ticks, mut jumps, mut landed) = (0u64, 0u64, Vec::new());
+        while s.world().steps() < end && ticks < 100_000 {
+            let before = s.world().steps();
+            s.apply(Action::PlayTick);
+            ticks += 1;
+            if let Some(jump) = &s.jump {
+                jumps += 1;
+                assert_eq!(
+                    (jump.from, jump.to),
+                    (before, s.world().steps()),
+                    "{}: the jump names its steps",
+                    lesson.id
+                );
+                assert_eq!(jump.skipped(), jump.to - jump.from - 1, "{}: every skipped step is counted", lesson.id);
+                assert!(
+                    !notes.iter().any(|n| *n > jump.from && *n < jump.to),
+                    "{}: a jump from {} to {} passed over a note or a question",
+                    lesson.id,
+                    jump.from,
+                    jump.to
+                );
+            }
+            landed.push(s.world().steps());
+            assert!(s.world().steps() > before, "{}: Play moved at step {before}", lesson.id);
+        }
+        for n in notes.iter().filter(|n| **n <= end) {
+            assert!(landed.contains(n), "{}: Play never showed the note or question of step {n}", lesson.id);
+        }
+        let seconds = ticks / DEFAULT_PLAY_SPEED;
+        report.push(format!(
+            "{} {end} steps: {ticks} ticks ({jumps} jumps), {}m{:02}s",
+            lesson.id,
+            seconds / 60,
+            seconds % 60
+        ));
+        assert!(
+            seconds <= WORKSHOP_MINUTES * 60,
+            "{}: {ticks} ticks take {seconds} s at Play's default speed",
+            lesson.id
+        );
+    }
+    println!("{}", report.join("\n"));
+}

@@ -435,6 +435,49 @@ fn world_snapshots_step_back_and_jump_reproduce_the_same_state() {
 }
 
 #[test]
+fn world_snapshots_a_step_puts_off_its_copy_and_a_world_left_behind_is_kept() {
+    let mut history = informer_playground::world::History::new(world(&["a", "b"]), 8);
+    for _ in 0..8 {
+        history.step();
+    }
+    assert_eq!(history.snapshot_count(), 1, "step 8 is due a snapshot, but the step did not copy the world");
+    history.settle();
+    assert_eq!(history.snapshot_count(), 2, "settle makes it");
+    history.settle();
+    assert_eq!(history.snapshot_count(), 2, "once");
+    for _ in 0..8 {
+        history.step();
+    }
+    let at_16 = cache_state(history.world());
+    history.step(); // makes the snapshot step 16 was due, before the world changes
+    assert_eq!(history.snapshot_count(), 3);
+    history.step_back();
+    assert_eq!(history.world().steps(), 16);
+    assert_eq!(history.snapshot_count(), 4, "the world at step 17 stays as a snapshot");
+    assert_eq!(cache_state(history.world()), at_16);
+    let ahead: Vec<TraceEvent> = (0..3).filter_map(|_| history.step()).collect();
+    history.jump_to(16);
+    let again: Vec<TraceEvent> = (0..3).filter_map(|_| history.step()).collect();
+    assert_eq!(ahead, again, "the kept world replays as the one computed");
+
+    // A world with an action at its step is not kept: the snapshot is the world before it.
+    history.act(Action::Create(cm("c", "1")));
+    let at = history.world().steps();
+    let count = history.snapshot_count();
+    let with_action: Vec<TraceEvent> = (0..6).filter_map(|_| history.step()).collect();
+    assert!(with_action.iter().any(|e| e.key == "default/c"));
+    history.jump_to(at);
+    history.step_back();
+    assert_eq!(history.world().steps(), at - 1);
+    // Kept since: step 24's due snapshot and the world at step 25 left by the jump; not the
+    // world at step 19, which had the action.
+    assert_eq!(history.snapshot_count(), count + 2);
+    history.step();
+    let again: Vec<TraceEvent> = (0..6).filter_map(|_| history.step()).collect();
+    assert_eq!(again, with_action, "the action is taken again on the way");
+}
+
+#[test]
 fn world_snapshots_thin_out_with_age_and_far_jumps_still_replay_exactly() {
     let mut history = informer_playground::world::History::new(world(&["a", "b"]), 4);
     let mut trace = Vec::new();

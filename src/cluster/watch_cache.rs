@@ -19,7 +19,8 @@
 use super::api_errors::Status;
 use super::api_object::ApiObject;
 use super::mvcc_store::Revision;
-use std::collections::{BTreeMap, VecDeque};
+use crate::sim::SharedDeque;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// One change of one object, as the cache and every watcher see it: the object before and
@@ -52,9 +53,11 @@ pub struct WatchCache {
     evicted: bool,
     /// The newest revision the cache has applied.
     revision: Revision,
-    events: VecDeque<ObjectChange>,
+    /// Shared with copies of the cache, a chunk at a time (a window of thousands of events
+    /// must not make a snapshot of the world slow).
+    events: SharedDeque<ObjectChange>,
     /// When each buffered event was recorded (virtual ms), in step with `events`.
-    recorded: VecDeque<u64>,
+    recorded: SharedDeque<u64>,
     /// Current objects by storage key (shared with copies of the cache: they never change
     /// in place, a change replaces them).
     objects: BTreeMap<String, Rc<ApiObject>>,
@@ -70,8 +73,8 @@ impl WatchCache {
             list_rv,
             evicted: false,
             revision: list_rv,
-            events: VecDeque::new(),
-            recorded: VecDeque::new(),
+            events: SharedDeque::new(),
+            recorded: SharedDeque::new(),
             objects,
         }
     }
@@ -103,8 +106,8 @@ impl WatchCache {
         self.revision = self.revision.max(change.revision);
         self.resize(now);
         if self.events.len() >= self.capacity {
-            self.events.pop_front();
-            self.recorded.pop_front();
+            self.events.drop_front(1);
+            self.recorded.drop_front(1);
             self.evicted = true;
         }
         self.events.push_back(change);
@@ -117,14 +120,14 @@ impl WatchCache {
         if self.events.len() < self.capacity {
             return;
         }
-        let age = |i: usize| now.saturating_sub(self.recorded[i]);
+        let age = |i: usize| now.saturating_sub(self.recorded.get(i).copied().unwrap_or(now));
         if age(0) < EVENT_FRESH_MS {
             self.capacity = (self.capacity * 2).min(UPPER_BOUND_CAPACITY.max(self.lower_bound));
         } else if age(self.events.len() - self.capacity / 4 - 1) > EVENT_FRESH_MS {
             let smaller = (self.capacity / 2).max(self.lower_bound);
             let drop = self.events.len().saturating_sub(smaller);
-            self.events.drain(..drop);
-            self.recorded.drain(..drop);
+            self.events.drop_front(drop);
+            self.recorded.drop_front(drop);
             self.capacity = smaller;
         }
     }
@@ -168,7 +171,7 @@ impl WatchCache {
             return Err(Status::too_old_resource_version(rv, oldest));
         }
         let start = self.events.partition_point(|e| e.revision <= rv);
-        Ok(self.events.range(start..).cloned().collect())
+        Ok(self.events.iter_from(start).cloned().collect())
     }
 
     /// The buffered window, oldest first (for inspectors).

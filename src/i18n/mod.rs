@@ -71,6 +71,32 @@ pub fn headline(event: &TraceEvent, lang: Lang) -> String {
     format!("#{} {} → {}: {} {}", event.step, event.from, event.to, event.kind.name(), summary(event, lang))
 }
 
+/// What a fast-forward passed over: `» passed over 19,980 steps (#5–#19,986): ADDED
+/// api-server → reflector ×19,980`.
+pub fn jump(jump: &crate::fast_forward::Jump, lang: Lang) -> String {
+    let routes: Vec<String> =
+        jump.counts.iter().map(|(r, n)| format!("{} {} → {} ×{}", r.kind.name(), r.from, r.to, grouped(*n))).collect();
+    let span = format!("#{}–#{}", grouped(jump.from + 1), grouped(jump.to.saturating_sub(1)));
+    trf(
+        lang,
+        "» passed over {n} steps ({span}): {routes}",
+        &[("n", &grouped(jump.skipped())), ("span", &span), ("routes", &routes.join(", "))],
+    )
+}
+
+/// A count with thousands separated: `19,980`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The command line's line for a step:
 /// `#12   1.205s reflector → fifo  delta queued  default/a rv=7  Added default/a`.
 pub fn line(event: &TraceEvent) -> String {

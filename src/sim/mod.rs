@@ -4,10 +4,12 @@
 
 pub mod rng;
 pub mod scheduler;
+pub mod shared_deque;
 pub mod trace;
 
 pub use rng::Rng;
 pub use scheduler::Scheduler;
+pub use shared_deque::SharedDeque;
 pub use trace::{Stage, TraceKind};
 
 /// Virtual time in milliseconds since the simulation started.

@@ -31,6 +31,9 @@ use yew::prelude::*;
 
 /// Where the chosen language is remembered.
 const LANG_KEY: &str = "informer-playground.lang";
+/// How long the state rests before the address bar follows it (a step or a scrub in between
+/// restarts the wait).
+const ADDRESS_REST_MS: u32 = 200;
 
 /// Keys that drive the page, unless the person is typing in a field.
 fn shortcut(event: &KeyboardEvent) -> Option<&'static str> {
@@ -48,6 +51,7 @@ fn shortcut(event: &KeyboardEvent) -> Option<&'static str> {
         "ArrowLeft" | "PageUp" => Some("back"),
         "Home" => Some("reset"),
         "n" | "N" => Some("next-note"),
+        "f" | "F" => Some("fast-forward"),
         "?" => Some("help"),
         "Escape" => Some("close"),
         _ => None,
@@ -67,12 +71,13 @@ struct Display {
 }
 
 /// The shortcuts the help overlay lists: keys, then what they do.
-const SHORTCUTS: [(&str, &str); 7] = [
+const SHORTCUTS: [(&str, &str); 8] = [
     ("Space", "Play or pause"),
     ("→ / PageDown", "Step forward"),
     ("← / PageUp", "Step back"),
     ("Home", "Reset"),
     ("N", "Next note"),
+    ("F", "Fast-forward"),
     ("?", "Keyboard shortcuts"),
     ("Esc", "Close"),
 ];
@@ -111,10 +116,11 @@ pub fn app() -> Html {
     let editing = use_state(|| Session::example(Kind::ConfigMap, "default", "demo"));
     let playing = use_state(|| false);
     let speed = use_state(|| opened.speed.unwrap_or(4));
+    // Callbacks are made once (they read the shared session when called), so a panel whose
+    // view did not change is not drawn again at a step.
     let send = {
         let state = state.clone();
-        let (from, to) = (opened.from.unwrap_or(0), opened.to.unwrap_or(u64::MAX));
-        Callback::from(move |action: Action| {
+        use_callback(range, move |action: Action, &(from, to)| {
             // A lesson is fetched the first time it is opened.
             if let Action::LoadScenario(id) = &action {
                 let state = state.clone();
@@ -138,17 +144,17 @@ pub fn app() -> Html {
     };
     let on_play = {
         let playing = playing.clone();
-        Callback::from(move |on: bool| playing.set(on))
+        use_callback((), move |on: bool, _| playing.set(on))
     };
     let on_speed = {
         let speed = speed.clone();
-        Callback::from(move |s: u32| speed.set(s.clamp(1, 50)))
+        use_callback((), move |s: u32, _| speed.set(s.clamp(1, 50)))
     };
     {
         // Play: one step per tick; the interval goes away with Pause or a new speed.
         let state = state.clone();
         use_effect_with((*playing, *speed), move |(on, speed)| {
-            let interval = on.then(|| Interval::new(1000 / *speed, move || state.dispatch(Action::StepForward)));
+            let interval = on.then(|| Interval::new(1000 / *speed, move || state.dispatch(Action::PlayTick)));
             move || drop(interval)
         });
     }
@@ -169,6 +175,7 @@ pub fn app() -> Html {
                             Some("back") => send.emit(Action::StepBack),
                             Some("reset") => send.emit(Action::Reset),
                             Some("next-note") => send.emit(Action::NextNote),
+                            Some("fast-forward") => send.emit(Action::FastForward),
                             Some("help") => help.set(!*help),
                             Some("close") if *help || *sharing => {
                                 help.set(false);
@@ -233,18 +240,23 @@ pub fn app() -> Html {
     };
     {
         // The address is the state: kept in step in place (no reload, no history entry),
-        // and left alone during Play until it pauses.
+        // written once the state has rested for a moment (and left alone during Play), so a
+        // step's frame never pays for a same-document navigation.
         let query = shown_link.to_query();
         use_effect_with((query, *playing), |(query, playing)| {
-            if !*playing {
-                if let Some(window) = web_sys::window() {
-                    let path = window.location().pathname().unwrap_or_default();
-                    let url = format!("{path}{query}");
-                    if let Ok(history) = window.history() {
-                        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+            let write = (!*playing).then(|| {
+                let query = query.clone();
+                gloo::timers::callback::Timeout::new(ADDRESS_REST_MS, move || {
+                    if let Some(window) = web_sys::window() {
+                        let path = window.location().pathname().unwrap_or_default();
+                        let url = format!("{path}{query}");
+                        if let Ok(history) = window.history() {
+                            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+                        }
                     }
-                }
-            }
+                })
+            });
+            move || drop(write)
         });
     }
     {
@@ -330,7 +342,7 @@ pub fn app() -> Html {
     };
     let on_download = {
         let state = state.clone();
-        Callback::from(move |what: Download| {
+        use_callback((), move |what: Download, _| {
             let session = state.read();
             let (lang, era) = (session.lang, session.world().config.era);
             let name = session.link().scenario.unwrap_or_else(|| "sandbox".into());
@@ -365,7 +377,7 @@ pub fn app() -> Html {
     };
     let open_manifest = {
         let (state, editing) = (state.clone(), editing.clone());
-        Callback::from(move |(kind, key): (Kind, String)| {
+        use_callback((), move |(kind, key): (Kind, String), _| {
             if let Some(manifest) = views::manifest(&state.read(), kind, &key) {
                 editing.set(manifest);
             }
@@ -373,7 +385,7 @@ pub fn app() -> Html {
     };
     let edit = {
         let editing = editing.clone();
-        Callback::from(move |manifest: String| editing.set(manifest))
+        use_callback((), move |manifest: String, _| editing.set(manifest))
     };
     let session = state.read();
     let world = session.world();
@@ -416,6 +428,18 @@ pub fn app() -> Html {
     } else {
         Vec::new()
     };
+    {
+        // Once the step is drawn and the page is idle, it does what the step put off (a
+        // browser without idle callbacks has it done at the next step).
+        let state = state.clone();
+        use_effect_with(step, move |_| {
+            use wasm_bindgen::JsCast;
+            let settle = wasm_bindgen::closure::Closure::once_into_js(move || state.settle());
+            if let Some(window) = web_sys::window() {
+                let _ = window.request_idle_callback(settle.unchecked_ref());
+            }
+        });
+    }
     let lesson = views::lesson(&session);
     let look_at = lesson.narration.as_ref().and_then(|(_, look)| *look);
     let (object_rows, object_total) = views::objects(&session, 50);
@@ -461,12 +485,15 @@ pub fn app() -> Html {
             }
             { for notices }
             { crash_button() }
-            <Controls step={world.steps()} horizon={session.history.horizon()} {range} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
+            <Controls step={world.steps()} horizon={session.history.horizon()} {range} bulk={crate::fast_forward::phase(session.visible_trace()).is_some()} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
             <main class="stage-area">
                 <div class="stage-column">
                     <section class="panel diagram" aria-labelledby="pipeline-heading">
                         <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
                         <PipelineDiagram current={current.clone()} {travelling} {travel_ms} glance={crate::glance::glance(world)} inspected={session.inspected} {look_at} on_action={send.clone()} {lang} />
+                        if let Some(jump) = session.jump.as_ref() {
+                            <p class="jump" aria-live="polite" data-testid="jump">{ crate::i18n::jump(jump, lang) }</p>
+                        }
                         <p class="now" aria-live="polite" data-testid="current-step">{
                             match &current {
                                 Some(e) => crate::i18n::headline(e, lang),

@@ -1,5 +1,6 @@
 //! Stepping and time travel: "Step back", "Step forward", "Play"/"Pause", "Reset", "Speed"
-//! and the "Timeline" slider. Keyboard: Space plays or pauses, Right/Left step, Home resets.
+//! "Fast-forward" over a bulk phase and the "Timeline" slider. Keyboard: Space plays or
+//! pauses, Right/Left step, F fast-forwards, Home resets.
 
 use crate::i18n::Lang;
 use crate::i18n::{tr, trf};
@@ -14,6 +15,8 @@ pub struct Props {
     /// The steps the timeline may show (an embed's `from`/`to`; else all).
     pub range: (u64, u64),
     pub playing: bool,
+    /// A bulk phase is under way: Fast-forward can pass over it.
+    pub bulk: bool,
     pub speed: u32,
     pub on_action: Callback<Action>,
     pub on_play: Callback<bool>,
@@ -56,6 +59,7 @@ pub fn controls(props: &Props) -> Html {
         <div class="controls" role="toolbar" aria-label={tr(lang, "Stepping")}>
             <button type="button" onclick={send(Action::StepBack)} disabled={props.step <= start} aria-keyshortcuts="ArrowLeft">{ tr(lang, "Step back") }</button>
             <button type="button" class="step-forward" onclick={send(Action::StepForward)} disabled={props.step >= props.range.1} aria-keyshortcuts="ArrowRight">{ tr(lang, "Step forward") }</button>
+            <button type="button" class="secondary" onclick={send(Action::FastForward)} disabled={!props.bulk} aria-keyshortcuts="F" title={tr(lang, "Pass over the bulk phase under way (thousands of steps of the same kind) in one jump")}>{ tr(lang, "Fast-forward") }</button>
             <button type="button" class="play" onclick={toggle} aria-keyshortcuts="Space">{ if props.playing { tr(lang, "Pause") } else { tr(lang, "Play") } }</button>
             <button type="button" class="secondary" onclick={send(Action::Reset)} aria-keyshortcuts="Home">{ tr(lang, "Reset") }</button>
             <label class="inline" for="speed">{ tr(lang, "Speed") }</label>

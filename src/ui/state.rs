@@ -22,6 +22,13 @@ impl PageState {
     pub fn read(&self) -> Ref<'_, Session> {
         self.session.borrow()
     }
+
+    /// [`Session::settle`]: no view changes, so no new version.
+    pub fn settle(&self) {
+        if let Ok(mut session) = self.session.try_borrow_mut() {
+            session.settle();
+        }
+    }
 }
 
 impl Reducible for PageState {

@@ -6,6 +6,10 @@
 //! jumped to), and beyond a cap the ones far from the current step thin out, so
 //! steps near where the person is looking stay cheap to revisit. Copies of a world share its
 //! objects, so a snapshot costs little memory.
+//!
+//! Time stays off the step: the copy a step is due is made by [`History::settle`] (a page
+//! calls it when idle) or before the world next changes, and the world a jump back leaves
+//! becomes a snapshot instead of being torn down.
 
 use super::{Action, World};
 use crate::world::TraceEvent;
@@ -28,6 +32,10 @@ pub struct History {
     world: World,
     /// The furthest step this branch has reached.
     horizon: u64,
+    /// The current world is due to become its step's snapshot: the copy is made by
+    /// [`History::settle`] (a page calls it once the step is drawn) or, at the latest, before
+    /// the world changes again, so a step never waits for a copy.
+    due: bool,
 }
 
 impl History {
@@ -38,6 +46,7 @@ impl History {
             actions: Vec::new(),
             horizon: world.steps(),
             world,
+            due: false,
         }
     }
 
@@ -75,16 +84,30 @@ impl History {
     }
 
     fn step_snapshotting(&mut self, every: u64) -> Option<TraceEvent> {
+        self.settle();
         let event = self.world.step()?;
         let s = self.world.steps();
         let newest = self.snapshots.last().map_or(0, |(at, _)| *at);
         if s.is_multiple_of(every) && s > newest {
-            let world = self.world.clone();
-            self.remember(&world);
+            if self.actions.iter().any(|(at, _)| *at == s) {
+                // The snapshot is the world before the actions taken here: copy it now.
+                let world = self.world.clone();
+                self.keep(world);
+            } else {
+                self.due = true;
+            }
         }
         self.horizon = self.horizon.max(s);
         Self::replay_actions(&self.actions, &mut self.world);
         Some(event)
+    }
+
+    /// Makes the snapshot the current step is due (see `due`); cheap when none is.
+    pub fn settle(&mut self) {
+        if std::mem::take(&mut self.due) {
+            let world = self.world.clone();
+            self.remember_owned(world);
+        }
     }
 
     /// Over the cap, drops the snapshot whose loss matters least: the one with the closest
@@ -113,11 +136,25 @@ impl History {
     /// Keeps a snapshot of `world` unless one exists at its step.
     fn remember(&mut self, world: &World) {
         let s = world.steps();
-        let at = self.snapshots.partition_point(|(step, _)| *step < s);
-        if self.snapshots.get(at).is_none_or(|(step, _)| *step != s) {
-            self.snapshots.insert(at, (s, world.clone()));
-            self.thin();
+        if !self.snapshots.iter().any(|(step, _)| *step == s) {
+            self.keep(world.clone());
         }
+    }
+
+    /// Keeps `world` as the snapshot of its step unless one exists there.
+    fn remember_owned(&mut self, world: World) {
+        let s = world.steps();
+        if !self.snapshots.iter().any(|(step, _)| *step == s) {
+            self.keep(world);
+        }
+    }
+
+    /// Keeps `world` as the snapshot of its step (there is none yet).
+    fn keep(&mut self, world: World) {
+        let s = world.steps();
+        let at = self.snapshots.partition_point(|(step, _)| *step < s);
+        self.snapshots.insert(at, (s, world));
+        self.thin();
     }
 
     fn replay_actions(actions: &[(u64, Action)], world: &mut World) {
@@ -131,6 +168,7 @@ impl History {
     /// abandoned branch took from this step on is forgotten — those taken *at* this step too,
     /// so the world is rebuilt at this step without them.
     pub fn act(&mut self, action: Action) {
+        self.settle();
         let s = self.world.steps();
         if s < self.horizon {
             let abandoned_here = self.actions.iter().any(|(at, _)| *at == s);
@@ -138,7 +176,7 @@ impl History {
             self.snapshots.retain(|(at, _)| *at <= s);
             self.horizon = s;
             if abandoned_here {
-                self.rebuild_at(s);
+                drop(self.rebuild_at(s));
             }
         }
         self.actions.push((s, action.clone()));
@@ -153,23 +191,30 @@ impl History {
             while self.world.steps() < n && self.step().is_some() {}
             return;
         }
-        self.rebuild_at(n);
+        self.due = false;
+        let left = self.rebuild_at(n);
+        // The world left behind becomes a snapshot (when nothing was done at its step): coming
+        // back to it costs a copy, and leaving it costs no teardown now.
+        let s = left.steps();
+        if !self.actions.iter().any(|(at, _)| *at == s) {
+            self.remember_owned(left);
+        }
     }
 
     /// Rebuilds the world at step `n` from the nearest snapshot, replaying this branch's
-    /// actions.
-    fn rebuild_at(&mut self, n: u64) {
+    /// actions; returns the world it replaces.
+    fn rebuild_at(&mut self, n: u64) -> World {
         let from = self.snapshots.partition_point(|(at, _)| *at <= n).saturating_sub(1);
         let mut world = self.snapshots[from].1.clone();
         Self::replay_actions(&self.actions, &mut world);
         while world.steps() < n && world.step().is_some() {
             // Snapshots on the last stretch make the next steps back from here cheap.
-            if world.steps().is_multiple_of(self.every) && n - world.steps() < 4 * self.every {
+            if world.steps().is_multiple_of(self.every) && n - world.steps() < 2 * self.every {
                 self.remember(&world);
             }
             Self::replay_actions(&self.actions, &mut world);
         }
-        self.world = world;
+        std::mem::replace(&mut self.world, world)
     }
 
     pub fn step_back(&mut self) {
