@@ -88,6 +88,7 @@ pub fn token(kind: TraceKind) -> (&'static str, &'static str) {
         TraceKind::ListRequest | TraceKind::ListResponse | TraceKind::Replace => ("list", "LIST"),
         TraceKind::WatchRequest | TraceKind::WatchStarted | TraceKind::WatchClosed => ("request", "WATCH"),
         TraceKind::ApiWrite | TraceKind::ApiResponse => ("request", "WRITE"),
+        TraceKind::CacheRead => ("request", "READ"),
         _ => ("internal", "DELTA"),
     }
 }

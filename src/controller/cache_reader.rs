@@ -73,6 +73,37 @@ pub fn not_found(kind: Kind, name: &str) -> ReadError {
     ReadError::Status(Status { code: 404, reason: "NotFound", message: format!("{what} {name:?} not found") })
 }
 
+/// A controller's read of its cache, as a lesson's timeline makes one: a step of its own from
+/// the reconciler to the indexer, so the trace shows what a read costs and answers.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "verb", rename_all = "kebab-case")]
+pub enum CacheRead {
+    Get {
+        kind: Kind,
+        namespace: String,
+        name: String,
+    },
+    /// `labels`: the selector as written (an unparsable one fails the read as the API does).
+    List {
+        kind: Kind,
+        namespace: Option<String>,
+        labels: String,
+        field: Option<(String, String)>,
+    },
+}
+
+/// What a read of the cache found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "answer", rename_all = "kebab-case")]
+pub enum CacheAnswer {
+    Got,
+    /// `examined`: the objects the indexer read to answer (all of them without an index).
+    Listed {
+        found: usize,
+        examined: usize,
+    },
+}
+
 /// A `List` request against the cache.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct CacheList {

@@ -280,6 +280,34 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
                 (Err(s), None) => f("{verb} failed: {err}", &[("verb", &verb), ("err", s)]),
             }
         }
+        Outcome::CacheRead { read, answer } => {
+            use crate::controller::cache_reader::{CacheAnswer, CacheRead};
+            let call = match read {
+                CacheRead::Get { kind, namespace, name } => format!("client.Get({kind} {namespace}/{name})"),
+                CacheRead::List { kind, namespace, labels, field } => {
+                    let mut options: Vec<String> = Vec::new();
+                    options.extend(namespace.as_ref().map(|ns| format!("InNamespace({ns:?})")));
+                    options
+                        .extend(field.as_ref().map(|(path, value)| format!("MatchingFields{{{path:?}: {value:?}}}")));
+                    if !labels.is_empty() {
+                        options.push(format!("MatchingLabels({labels})"));
+                    }
+                    format!("client.List({}List{})", kind, options.iter().map(|o| format!(", {o}")).collect::<String>())
+                }
+            };
+            match answer {
+                Ok(CacheAnswer::Got) => f("{call} → found", &[("call", &call)]),
+                Ok(CacheAnswer::Listed { found, examined }) => f(
+                    "{call} → {found} found, {examined} examined",
+                    &[
+                        ("call", &call),
+                        ("found", &crate::i18n::grouped(*found as u64)),
+                        ("examined", &crate::i18n::grouped(*examined as u64)),
+                    ],
+                ),
+                Err(e) => format!("{call} → {e}"),
+            }
+        }
         Outcome::ConsoleWatch { kind, answer } => match answer {
             Ok(id) => f("kubectl get {resource} -w: watch #{id} opened", &[("resource", &kind.resource()), ("id", id)]),
             Err(s) => f("kubectl watch failed: {err}", &[("err", s)]),

@@ -7,6 +7,7 @@ use super::pattern::Pattern;
 use super::ScenarioError;
 use crate::cluster::selector::{FieldSelector, LabelSelector};
 use crate::cluster::{ApiObject, Kind};
+use crate::controller::cache_reader::CacheRead;
 use crate::limits;
 use crate::sim::Stage;
 use crate::world::{Action, Fault, WorldConfig};
@@ -307,6 +308,31 @@ impl Scenario {
             },
             Event::Fault { fault: f, .. } => Action::Fault(fault(file, &format!("{field}.fault"), f)?),
             Event::Latency { ms, .. } => Action::Fault(Fault::Latency(*ms)),
+            Event::CacheGet { kind: k, namespace, name, .. } => Action::CacheRead(CacheRead::Get {
+                kind: kind(file, &format!("{field}.kind"), k)?,
+                namespace: namespace.clone(),
+                name: name.clone(),
+            }),
+            Event::CacheList { kind: k, namespace, field: path, value, labels, .. } => {
+                let labels = labels.clone().unwrap_or_default();
+                LabelSelector::parse(&labels)
+                    .map_err(|s| ScenarioError(format!("{file}: {field}.labels: {}", s.message)))?;
+                let field_match = match (path, value) {
+                    (Some(p), Some(v)) => Some((p.clone(), v.clone())),
+                    (None, None) => None,
+                    _ => {
+                        return Err(ScenarioError(format!(
+                            "{file}: {field}: expected field and value together (MatchingFields{{field: value}})"
+                        )))
+                    }
+                };
+                Action::CacheRead(CacheRead::List {
+                    kind: kind(file, &format!("{field}.kind"), k)?,
+                    namespace: namespace.clone(),
+                    labels,
+                    field: field_match,
+                })
+            }
         })
     }
 

@@ -190,6 +190,29 @@ pub enum Event {
         at_ms: u64,
         ms: u64,
     },
+    /// The controller reads one object from its cache (controller-runtime's client `Get`).
+    CacheGet {
+        at_ms: u64,
+        kind: String,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        name: String,
+    },
+    /// The controller lists from its cache (controller-runtime's client `List`): in a
+    /// namespace, with an exact field match (`MatchingFields{field: value}`, which needs an
+    /// index on the field) and/or a label selector.
+    CacheList {
+        at_ms: u64,
+        kind: String,
+        #[serde(default)]
+        namespace: Option<String>,
+        #[serde(default)]
+        field: Option<String>,
+        #[serde(default)]
+        value: Option<String>,
+        #[serde(default)]
+        labels: Option<String>,
+    },
 }
 
 impl Event {
@@ -201,7 +224,9 @@ impl Event {
             | Event::DeleteOne { at_ms, .. }
             | Event::Scale { at_ms, .. }
             | Event::Fault { at_ms, .. }
-            | Event::Latency { at_ms, .. } => *at_ms,
+            | Event::Latency { at_ms, .. }
+            | Event::CacheGet { at_ms, .. }
+            | Event::CacheList { at_ms, .. } => *at_ms,
         }
     }
 }

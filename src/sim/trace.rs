@@ -100,11 +100,13 @@ pub enum TraceKind {
     Fault,
     /// The controller's caches have synced: its workers start.
     WorkersStart,
+    /// A controller reads its cache (controller-runtime's client `Get` / `List`).
+    CacheRead,
 }
 
 impl TraceKind {
     /// Every kind of step.
-    pub const ALL: [TraceKind; 27] = [
+    pub const ALL: [TraceKind; 28] = [
         TraceKind::ListRequest,
         TraceKind::ListResponse,
         TraceKind::WatchRequest,
@@ -132,6 +134,7 @@ impl TraceKind {
         TraceKind::ApiWrite,
         TraceKind::Fault,
         TraceKind::WorkersStart,
+        TraceKind::CacheRead,
     ];
 
     /// A kind by its name in the event log (`Pop`, `ERROR`, `LIST response`, …), any case.
@@ -166,6 +169,7 @@ impl TraceKind {
             TraceKind::ApiResponse => "API response",
             TraceKind::ReconcileEnd => "reconcile end",
             TraceKind::ApiWrite => "API write",
+            TraceKind::CacheRead => "cache read",
             TraceKind::Fault => "fault",
             TraceKind::WorkersStart => "workers start",
         }

@@ -5,8 +5,10 @@
 use super::message::Action;
 use super::outcome::{self, Outcome};
 use super::{Hop, World};
+use crate::cluster::selector::LabelSelector;
 use crate::cluster::storage::storage_key;
 use crate::cluster::{ApiObject, Kind, Status, UserInfo};
+use crate::controller::cache_reader::{CacheAnswer, CacheList, CacheRead, ReadError};
 use crate::sim::{Stage, TraceKind};
 
 impl World {
@@ -17,7 +19,7 @@ impl World {
             let answer = result.map(|o| if verb == UserVerb::Delete { 0 } else { o.resource_version() });
             (TraceKind::ApiWrite, key, Outcome::UserWrite { verb, kind: Some(kind), answer, no_match: None })
         };
-        let mut to = Stage::ApiServer;
+        let (mut from, mut to) = (Stage::User, Stage::ApiServer);
         let (kind, key, outcome) = match action {
             Action::Create(obj) => {
                 let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
@@ -96,6 +98,15 @@ impl World {
                 let key = format!("{namespace}/{name}");
                 write(UserVerb::Delete, key, kind, self.api.delete(&admin, kind, &namespace, &name))
             }
+            Action::CacheRead(read) => {
+                (from, to) = (Stage::Reconciler, Stage::Indexer);
+                let key = match &read {
+                    CacheRead::Get { namespace, name, .. } => format!("{namespace}/{name}"),
+                    CacheRead::List { .. } => String::new(),
+                };
+                let answer = self.read_cache(&read);
+                (TraceKind::CacheRead, key, Outcome::CacheRead { read, answer })
+            }
             Action::Fault(fault) => {
                 to = fault.stage();
                 let effect = self.inject(fault.clone());
@@ -107,7 +118,27 @@ impl World {
             Outcome::UserWrite { answer: Ok(rv), .. } => *rv,
             _ => 0,
         };
-        Hop::new(Stage::User, to, kind, &key, rv, outcome)
+        Hop::new(from, to, kind, &key, rv, outcome)
+    }
+
+    /// A controller-runtime read of the cache, with what the indexer examined to answer.
+    fn read_cache(&mut self, read: &CacheRead) -> Result<CacheAnswer, ReadError> {
+        match read {
+            CacheRead::Get { kind, namespace, name } => {
+                self.cache_get(*kind, namespace, name).map(|_| CacheAnswer::Got)
+            }
+            CacheRead::List { kind, namespace, labels, field } => {
+                let labels = LabelSelector::parse(labels).map_err(ReadError::Status)?;
+                let opts = CacheList { namespace: namespace.clone(), labels, field: field.clone() };
+                let found = self.cache_list(*kind, &opts)?.len();
+                let examined = self
+                    .informers
+                    .iter()
+                    .find(|s| s.config.reflector.kind == *kind)
+                    .map_or(0, |s| s.informer.indexer.last_scanned);
+                Ok(CacheAnswer::Listed { found, examined })
+            }
+        }
     }
 
     /// A user's update; a spec change starts the clock for the status-latency figure.

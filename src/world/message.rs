@@ -44,6 +44,8 @@ pub enum Action {
         namespace: Option<String>,
     },
     Fault(Fault),
+    /// A controller reads its cache.
+    CacheRead(crate::controller::cache_reader::CacheRead),
 }
 
 /// The faults of DESIGN's fault table.

@@ -397,6 +397,11 @@ pub enum Outcome {
         fault: Fault,
         effect: FaultEffect,
     },
+    /// A controller read its cache: what it asked and what came back.
+    CacheRead {
+        read: crate::controller::cache_reader::CacheRead,
+        answer: Result<crate::controller::cache_reader::CacheAnswer, crate::controller::cache_reader::ReadError>,
+    },
 }
 
 /// A notable fact a step carries, for lesson triggers and expectations.
@@ -688,6 +693,11 @@ impl Outcome {
             }
             Outcome::ConsoleWatch { answer, .. } => answer_tags(answer, &mut tags),
             Outcome::Fault { .. } => tags.push(Tag::Fault),
+            Outcome::CacheRead { answer, .. } => match answer {
+                Err(crate::controller::cache_reader::ReadError::Status(s)) => status_tags(s, &mut tags),
+                Err(_) => tags.push(Tag::Failed),
+                Ok(_) => {}
+            },
         }
         tags.sort();
         tags.dedup();
