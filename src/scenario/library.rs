@@ -26,6 +26,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("16-cache-scope.json", include_str!(concat!(env!("OUT_DIR"), "/16-cache-scope.json"))),
     ("17-optimistic-concurrency.json", include_str!(concat!(env!("OUT_DIR"), "/17-optimistic-concurrency.json"))),
     ("18-sandbox.json", include_str!(concat!(env!("OUT_DIR"), "/18-sandbox.json"))),
+    ("19-level-triggered-heals.json", include_str!(concat!(env!("OUT_DIR"), "/19-level-triggered-heals.json"))),
 ];
 
 /// Every bundled scenario, parsed once.
