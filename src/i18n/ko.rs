@@ -153,7 +153,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("No objects yet: create one above.", "아직 오브젝트가 없습니다. 위에서 만들어 보세요."),
     ("kubectl get pods", "kubectl get pods"),
     ("Scale web to 5", "web을 5개로"),
-    ("Can the controller list pods?", "컨트롤러가 pod를 list할 수 있나?"),
+    ("Can the controller {verb} {resource}?", "컨트롤러가 {resource}를 {verb}할 수 있나?"),
     ("kubectl output", "kubectl 출력"),
     ("get, get -w, create -f -, apply -f - (manifest on the next lines, YAML or JSON), scale, label, delete, auth can-i. Ctrl+Enter runs.", "get, get -w, create -f -, apply -f - (다음 줄에 YAML 또는 JSON 매니페스트), scale, label, delete, auth can-i. Ctrl+Enter로 실행합니다."),
     ("Revision history", "리비전 기록"),

@@ -27,6 +27,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("17-optimistic-concurrency.json", include_str!(concat!(env!("OUT_DIR"), "/17-optimistic-concurrency.json"))),
     ("18-sandbox.json", include_str!(concat!(env!("OUT_DIR"), "/18-sandbox.json"))),
     ("19-level-triggered-heals.json", include_str!(concat!(env!("OUT_DIR"), "/19-level-triggered-heals.json"))),
+    ("20-read-after-create.json", include_str!(concat!(env!("OUT_DIR"), "/20-read-after-create.json"))),
 ];
 
 /// Every bundled scenario, parsed once.

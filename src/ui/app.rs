@@ -525,7 +525,7 @@ pub fn app() -> Html {
                 </section>
                 <section class="panel console-panel" aria-labelledby="console-heading">
                     <h2 id="console-heading">{ tr(lang, "Console") }</h2>
-                    <Console transcript={session.console_text()} on_action={send.clone()} {lang} />
+                    <Console transcript={session.console_text()} kind={world.config.informers.first().map_or(Kind::Pod, |i| i.reflector.kind)} account={crate::cluster::UserInfo::service_account(&world.config.controller_namespace, &world.config.controller_name).name} on_action={send.clone()} {lang} />
                 </section>
                 <section class="panel write-panel" aria-labelledby="write-heading">
                     <h2 id="write-heading">{ tr(lang, "Write") }</h2>

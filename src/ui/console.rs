@@ -1,27 +1,41 @@
 //! The `kubectl` console: a command on the first line, a manifest below it for `-f -`;
 //! Ctrl+Enter (or "Run") runs it. Buttons fill in the common commands.
 
-use crate::i18n::tr;
+use crate::cluster::Kind;
 use crate::i18n::Lang;
+use crate::i18n::{tr, trf};
 use crate::session::Action;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub transcript: String,
+    /// The resource the controller watches and its user: the presets ask about them.
+    pub kind: Kind,
+    pub account: String,
     pub on_action: Callback<Action>,
     pub lang: Lang,
 }
 
-const COMMON: [(&str, &str); 4] = [
-    ("kubectl get pods", "kubectl get pods"),
-    ("kubectl get pods -w", "kubectl get pods -w"),
-    ("Scale web to 5", "kubectl scale deployment web --replicas=5"),
-    (
-        "Can the controller list pods?",
-        "kubectl auth can-i list pods --as=system:serviceaccount:default:playground-controller",
-    ),
-];
+/// The preset commands: (button label, command line), for the resource the controller
+/// watches and its user — so lesson 8 asks about ConfigMaps, and about get beside list.
+fn presets(kind: Kind, account: &str, lang: Lang) -> Vec<(String, String)> {
+    let resource = kind.resource();
+    let mut presets = vec![
+        (format!("kubectl get {resource}"), format!("kubectl get {resource}")),
+        (format!("kubectl get {resource} -w"), format!("kubectl get {resource} -w")),
+    ];
+    if kind == Kind::Pod {
+        presets.push((tr(lang, "Scale web to 5").into(), "kubectl scale deployment web --replicas=5".into()));
+    }
+    for verb in ["get", "list"] {
+        presets.push((
+            trf(lang, "Can the controller {verb} {resource}?", &[("verb", &verb), ("resource", &resource)]),
+            format!("kubectl auth can-i {verb} {resource} --as={account}"),
+        ));
+    }
+    presets
+}
 
 #[function_component(Console)]
 pub fn console(props: &Props) -> Html {
@@ -50,10 +64,9 @@ pub fn console(props: &Props) -> Html {
             }
         })
     };
-    let quick = COMMON.iter().map(|(name, command)| {
+    let quick = presets(props.kind, &props.account, lang).into_iter().map(|(name, command)| {
         let on_action = props.on_action.clone();
-        let command = command.to_string();
-        html! { <button type="button" class="small secondary" onclick={Callback::from(move |_| on_action.emit(Action::Kubectl(command.clone())))}>{ tr(lang, name) }</button> }
+        html! { <button type="button" class="small secondary" onclick={Callback::from(move |_| on_action.emit(Action::Kubectl(command.clone())))}>{ name }</button> }
     });
     html! {
         <div class="console">
