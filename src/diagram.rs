@@ -24,6 +24,7 @@ pub fn position(stage: Stage) -> (f64, f64) {
         Stage::Store => (92.0, middle),
         Stage::ApiServer => (300.0, middle),
         Stage::Kubelet => (300.0, top),
+        Stage::Poller => (520.0, top),
         Stage::Reflector => (520.0, middle),
         Stage::Fifo => (730.0, middle),
         Stage::Informer => (908.0, middle),
@@ -65,6 +66,7 @@ pub fn label(stage: Stage, era: Era) -> &'static str {
         Stage::Store => "etcd",
         Stage::ApiServer => "API server",
         Stage::Kubelet => "kubelet",
+        Stage::Poller => "Poller",
         Stage::Reflector => "Reflector",
         Stage::Fifo => era.fifo().name(),
         Stage::Informer => "Informer",
@@ -107,6 +109,11 @@ pub const FLOW: [(Stage, Stage); 10] = [
     (Stage::User, Stage::ApiServer),
 ];
 
+/// Whether a stage has a box at all: the poller only in a world that polls.
+pub fn drawn(stage: Stage, g: &Glance) -> bool {
+    stage != Stage::Poller || g.poll_every.is_some()
+}
+
 /// A stage whose box shows only its name (centred).
 pub fn name_only(stage: Stage) -> bool {
     matches!(stage, Stage::User | Stage::Kubelet | Stage::Informer)
@@ -141,6 +148,7 @@ pub fn holds(stage: Stage, g: &Glance, lang: Lang) -> String {
         }
         Stage::Workqueue => n("{n} queued", &g.queued),
         Stage::Reconciler => trf(lang, "{b}/{w} busy", &[("b", &g.busy), ("w", &g.workers)]),
+        Stage::Poller => g.poll_every.map_or_else(String::new, |ms| n("LIST every {n} s", &(ms as f64 / 1000.0))),
         Stage::Fifo | Stage::User | Stage::Kubelet | Stage::Informer => String::new(),
     }
 }
@@ -210,7 +218,7 @@ pub fn standalone_svg(current: Option<&TraceEvent>, glance: &Glance, era: Era, l
             colour(class)
         );
     }
-    for stage in Stage::ALL {
+    for stage in Stage::ALL.into_iter().filter(|s| drawn(*s, glance)) {
         let (x, y) = position(stage);
         let active = current.is_some_and(|e| e.to == stage);
         let (fill, stroke, width) = if active { ("#fff4d6", "#f0a500", 4) } else { ("#ffffff", "#5d6b82", 2) };
@@ -269,15 +277,29 @@ mod tests {
         let svg = standalone_svg(Some(e), &crate::glance::glance(session.world()), Era::default(), Lang::En);
         assert!(svg.contains(">watching</text>") || svg.contains(">listing</text>"), "what the Reflector is doing");
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
-        for stage in Stage::ALL {
+        for stage in Stage::ALL.into_iter().filter(|s| *s != Stage::Poller) {
             assert!(svg.contains(&format!(">{}</text>", escape(label(stage, Era::default())))), "{stage:?}");
         }
+        assert!(!svg.contains(">Poller</text>"), "a world that does not poll draws no poller");
         assert!(svg.contains(">ADDED</text>"));
         assert!(svg.contains("#17663a"), "the ADDED token's colour");
         assert!(svg.contains(&escape(&crate::i18n::headline(e, Lang::En))), "the step's headline");
         let korean = standalone_svg(None, &Glance::default(), Era::default(), Lang::Ko);
         assert!(!korean.contains("ADDED"), "no token before the first step");
-        assert_eq!(korean.matches("<rect x=").count(), Stage::ALL.len());
+        assert_eq!(korean.matches("<rect x=").count(), Stage::ALL.len() - 1, "no poller box without a poller");
+    }
+
+    #[test]
+    fn a_world_that_polls_draws_its_poller_and_the_poll_leaves_from_it() {
+        let mut session = crate::session::Session::from_query("?scenario=polling-vs-watch");
+        session.apply(crate::session::Action::StepForward);
+        session.apply(crate::session::Action::StepForward);
+        let poll = session.current().unwrap();
+        assert_eq!((poll.from, poll.to, poll.kind), (Stage::Poller, Stage::ApiServer, TraceKind::ListRequest));
+        let glance = crate::glance::glance(session.world());
+        assert!(drawn(Stage::Poller, &glance));
+        let svg = standalone_svg(Some(poll), &glance, Era::default(), Lang::En);
+        assert!(svg.contains(">Poller</text>") && svg.contains(">LIST every 1 s</text>"), "{svg}");
     }
 
     #[test]

@@ -48,6 +48,8 @@ pub struct Glance {
     pub busy: usize,
     pub workers: usize,
     pub now: Millis,
+    /// The poller's period, when the world has one.
+    pub poll_every: Option<Millis>,
 }
 
 /// The world at a glance.
@@ -93,6 +95,7 @@ pub fn glance(world: &World) -> Glance {
         busy: world.workers.iter().filter(|w| !matches!(w, Worker::Idle)).count(),
         workers: world.workers.len(),
         now: world.now(),
+        poll_every: world.config.poll.as_ref().map(|p| p.every_ms),
     }
 }
 

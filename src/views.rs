@@ -265,7 +265,7 @@ pub fn inspector(session: &Session) -> InspectorView {
             }
             InspectorView::Store { rows, hidden: store.history_len().saturating_sub(SHOWN * 5) }
         }
-        Stage::ApiServer | Stage::User | Stage::Kubelet => {
+        Stage::ApiServer | Stage::User | Stage::Kubelet | Stage::Poller => {
             let api = &world.api;
             let metrics = api.metrics();
             InspectorView::ApiServer(ApiServerView {

@@ -81,6 +81,8 @@ pub const WORDS: &[(&str, &str)] = &[
     ("Press Step forward (→) to deliver the first message.", "한 단계 앞으로(→)를 눌러 첫 메시지를 전달하세요."),
     ("» passed over {n} steps ({span}): {routes}", "» {n}단계를 건너뛰었습니다({span}): {routes}"),
     ("Fast-forward", "빨리 감기"),
+    ("Poller", "폴러"),
+    ("LIST every {n} s", "{n}초마다 LIST"),
     ("{call} → found", "{call} → 찾음"),
     ("{call} → {found} found, {examined} examined", "{call} → {found}개 찾음, {examined}개 살펴봄"),
     ("Pass over the bulk phase under way (thousands of steps of the same kind) in one jump", "같은 종류의 단계가 수천 번 이어지는 구간을 한 번에 건너뜁니다"),

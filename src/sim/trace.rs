@@ -21,13 +21,16 @@ pub enum Stage {
     Workqueue,
     Reconciler,
     Kubelet,
+    /// A client that LISTs everything on a timer instead of watching (lesson 2's poller).
+    Poller,
 }
 
 impl Stage {
     /// Every stage, in the order an event meets them.
-    pub const ALL: [Stage; 11] = [
+    pub const ALL: [Stage; 12] = [
         Stage::User,
         Stage::Kubelet,
+        Stage::Poller,
         Stage::Store,
         Stage::ApiServer,
         Stage::Reflector,
@@ -58,6 +61,7 @@ impl Stage {
             Stage::Workqueue => "workqueue",
             Stage::Reconciler => "reconciler",
             Stage::Kubelet => "kubelet",
+            Stage::Poller => "poller",
         }
     }
 }

@@ -88,7 +88,7 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         let ((x1, y1), (x2, y2)) = (position(*a), position(*b));
         html! { <line class="flow" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} marker-end="url(#arrow)" /> }
     });
-    let boxes = Stage::ALL.iter().map(|stage| {
+    let boxes = Stage::ALL.iter().filter(|s| crate::diagram::drawn(**s, &props.glance)).map(|stage| {
         let (x, y) = position(*stage);
         let class = classes!(
             "stage",

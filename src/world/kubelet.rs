@@ -44,7 +44,7 @@ impl World {
 
     pub(super) fn deliver_poll(&mut self) -> Hop {
         let Some(poller) = self.poller else {
-            return Hop::plain(Stage::Reconciler, Stage::ApiServer, TraceKind::ListRequest, Outcome::NothingQueued);
+            return Hop::plain(Stage::Poller, Stage::ApiServer, TraceKind::ListRequest, Outcome::NothingQueued);
         };
         self.later(poller.every_ms, Msg::PollTick);
         let user = self.user.clone();
@@ -54,6 +54,6 @@ impl World {
             .map(|l| Listed { items: l.items.len(), resource_version: l.resource_version });
         let rv = answer.as_ref().map_or(0, |l| l.resource_version);
         let outcome = Outcome::Polled { kind: poller.kind, answer };
-        Hop::new(Stage::Reconciler, Stage::ApiServer, TraceKind::ListRequest, "", rv, outcome)
+        Hop::new(Stage::Poller, Stage::ApiServer, TraceKind::ListRequest, "", rv, outcome)
     }
 }
