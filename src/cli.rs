@@ -166,15 +166,7 @@ struct ServeArgs {
 
 impl ServeArgs {
     fn parse(args: &[String]) -> Result<Self, String> {
-        let run = RunArgs {
-            scenario: "sandbox".into(),
-            era: None,
-            seed: 1,
-            seed_given: false,
-            steps: None,
-            json: false,
-            fast_forward: false,
-        };
+        let run = RunArgs::of("sandbox");
         let options = informer_playground::wire::server::Options {
             address: "127.0.0.1".into(),
             port: 6443,
@@ -221,16 +213,21 @@ impl ServeArgs {
 }
 
 impl RunArgs {
-    fn parse(args: &[String]) -> Result<Self, String> {
-        let mut parsed = RunArgs {
-            scenario: String::new(),
+    /// A run of `scenario` with every option at its default.
+    fn of(scenario: &str) -> Self {
+        RunArgs {
+            scenario: scenario.into(),
             era: None,
             seed: 1,
             seed_given: false,
             steps: None,
             json: false,
             fast_forward: false,
-        };
+        }
+    }
+
+    fn parse(args: &[String]) -> Result<Self, String> {
+        let mut parsed = RunArgs::of("");
         let mut it = args.iter();
         while let Some(arg) = it.next() {
             match arg.as_str() {

@@ -90,7 +90,7 @@ fn run_scale_converges_and_a_closed_pipe_is_not_an_error() {
 fn list_validate_and_run_serve_scenario_authors() {
     let (code, out, _) = run(&["list"]);
     assert_eq!(code, 0);
-    assert_eq!(out.lines().count(), 18);
+    assert_eq!(out.lines().count(), library_size());
     assert!(out.lines().next().unwrap().starts_with("list-then-watch"));
 
     let dir = std::env::temp_dir().join(format!("informer-playground-cli-{}", std::process::id()));
@@ -121,4 +121,9 @@ fn list_validate_and_run_serve_scenario_authors() {
     assert_eq!(code, 0);
     assert!(out.contains("expect met: Steps"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// How many lessons the library bundles (one file each).
+fn library_size() -> usize {
+    informer_playground::scenario::library::FILES.len()
 }
