@@ -51,3 +51,20 @@ test('a cached object opens as YAML with its resourceVersion', async () => {
     await close();
   }
 });
+
+test("the console's presets ask about what the lesson's controller watches, as its own account", async () => {
+  const { page, errors, close } = await openPlayground({ query: '?scenario=rbac-without-list-watch' });
+  try {
+    const log = page.getByRole('log', { name: 'kubectl output' });
+    assert.equal(await page.getByRole('button', { name: 'Scale web to 5' }).count(), 0, 'no Deployment here to scale');
+    await page.getByRole('button', { name: 'Can the controller get configmaps?' }).click();
+    assert.match(await log.textContent(), /\$ kubectl auth can-i get configmaps --as=system:serviceaccount:default:playground-controller\nyes\s*$/);
+    await page.getByRole('button', { name: 'Can the controller list configmaps?' }).click();
+    assert.match(await log.textContent(), /\$ kubectl auth can-i list configmaps --as=system:serviceaccount:default:playground-controller\nno\s*$/);
+    await page.getByRole('button', { name: '한국어' }).click();
+    assert.equal(await page.getByRole('button', { name: '컨트롤러가 configmaps를 list할 수 있나?' }).count(), 1);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

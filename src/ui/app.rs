@@ -444,6 +444,7 @@ pub fn app() -> Html {
     let look_at = lesson.narration.as_ref().and_then(|(_, look)| *look);
     let (object_rows, object_total) = views::objects(&session, 50);
     let era = world.config.era;
+    let watched: Vec<Kind> = world.config.informers.iter().map(|i| i.reflector.kind).collect();
     html! {
         <ContextProvider<crate::era::Era> context={era}>
         <div class={classes!("page", display.present.then_some("present"), display.embed.then_some("embed"))}>
@@ -525,7 +526,7 @@ pub fn app() -> Html {
                 </section>
                 <section class="panel console-panel" aria-labelledby="console-heading">
                     <h2 id="console-heading">{ tr(lang, "Console") }</h2>
-                    <Console transcript={session.console_text()} kind={world.config.informers.first().map_or(Kind::Pod, |i| i.reflector.kind)} account={crate::cluster::UserInfo::service_account(&world.config.controller_namespace, &world.config.controller_name).name} on_action={send.clone()} {lang} />
+                    <Console transcript={session.console_text()} kind={watched.iter().copied().find(|k| *k == Kind::Pod).or(watched.first().copied()).unwrap_or(Kind::Pod)} deployments={watched.contains(&Kind::Deployment)} account={crate::cluster::UserInfo::service_account(&world.config.controller_namespace, &world.config.controller_name).name} on_action={send.clone()} {lang} />
                 </section>
                 <section class="panel write-panel" aria-labelledby="write-heading">
                     <h2 id="write-heading">{ tr(lang, "Write") }</h2>

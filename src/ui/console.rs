@@ -10,8 +10,10 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub transcript: String,
-    /// The resource the controller watches and its user: the presets ask about them.
+    /// The resource the presets ask about (Pods, when the controller watches them; else
+    /// the one it watches), whether it watches Deployments (to scale one), and its user.
     pub kind: Kind,
+    pub deployments: bool,
     pub account: String,
     pub on_action: Callback<Action>,
     pub lang: Lang,
@@ -19,13 +21,13 @@ pub struct Props {
 
 /// The preset commands: (button label, command line), for the resource the controller
 /// watches and its user — so lesson 8 asks about ConfigMaps, and about get beside list.
-fn presets(kind: Kind, account: &str, lang: Lang) -> Vec<(String, String)> {
+fn presets(kind: Kind, deployments: bool, account: &str, lang: Lang) -> Vec<(String, String)> {
     let resource = kind.resource();
     let mut presets = vec![
         (format!("kubectl get {resource}"), format!("kubectl get {resource}")),
         (format!("kubectl get {resource} -w"), format!("kubectl get {resource} -w")),
     ];
-    if kind == Kind::Pod {
+    if deployments {
         presets.push((tr(lang, "Scale web to 5").into(), "kubectl scale deployment web --replicas=5".into()));
     }
     for verb in ["get", "list"] {
@@ -64,7 +66,7 @@ pub fn console(props: &Props) -> Html {
             }
         })
     };
-    let quick = presets(props.kind, &props.account, lang).into_iter().map(|(name, command)| {
+    let quick = presets(props.kind, props.deployments, &props.account, lang).into_iter().map(|(name, command)| {
         let on_action = props.on_action.clone();
         html! { <button type="button" class="small secondary" onclick={Callback::from(move |_| on_action.emit(Action::Kubectl(command.clone())))}>{ name }</button> }
     });
