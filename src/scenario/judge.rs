@@ -2,8 +2,8 @@
 
 use super::format::{Expectation, Scenario};
 use super::pattern::Pattern;
-use crate::cluster::selector::LabelSelector;
 use crate::cluster::{ApiObject, KeyRange, Kind};
+use crate::controller::cache_reader::{CacheAnswer, CacheRead};
 use crate::world::{TraceEvent, World};
 
 fn unmet(e: &Expectation, why: &str) -> Verdict {
@@ -90,25 +90,21 @@ pub fn judge(scenario: &Scenario, world: &World, trace: &[TraceEvent]) -> Vec<Ve
                 }
                 Expectation::CacheList { namespace, field, value, labels, found, examined_at_most, error } => {
                     let mut world = world.clone();
-                    let kind = world.informers.first().map_or(Kind::Pod, |s| s.config.reflector.kind);
-                    let opts = crate::controller::cache_reader::CacheList {
+                    let read = CacheRead::List {
+                        kind: world.informers.first().map_or(Kind::Pod, |s| s.config.reflector.kind),
                         namespace: namespace.clone(),
-                        labels: match LabelSelector::parse(labels.as_deref().unwrap_or_default()) {
-                            Ok(l) => l,
-                            Err(s) => return unmet(e, &s.message),
-                        },
+                        labels: labels.clone().unwrap_or_default(),
                         field: field.clone().zip(value.clone()),
                     };
-                    match (world.cache_list(kind, &opts), error) {
+                    match (world.read_cache(&read), error) {
                         (Err(e), Some(want)) => (e.to_string() == *want, e.to_string()),
                         (Err(e), None) => (false, e.to_string()),
-                        (Ok(items), Some(_)) => (false, format!("found {} objects", items.len())),
-                        (Ok(items), None) => {
-                            let examined = world.informers[0].informer.indexer.last_scanned;
-                            let ok = found.is_none_or(|n| n == items.len())
-                                && examined_at_most.is_none_or(|n| examined <= n);
-                            (ok, format!("found {}, examined {examined}", items.len()))
+                        (Ok(CacheAnswer::Listed { found: n, .. }), Some(_)) => (false, format!("found {n} objects")),
+                        (Ok(CacheAnswer::Listed { found: n, examined }), None) => {
+                            let ok = found.is_none_or(|f| f == n) && examined_at_most.is_none_or(|m| examined <= m);
+                            (ok, format!("found {n}, examined {examined}"))
                         }
+                        (Ok(CacheAnswer::Got), _) => (false, "a Get's answer to a List".into()),
                     }
                 }
                 Expectation::CacheGet { kind: k, namespace, name, error } => {

@@ -122,7 +122,7 @@ impl World {
     }
 
     /// A controller-runtime read of the cache, with what the indexer examined to answer.
-    fn read_cache(&mut self, read: &CacheRead) -> Result<CacheAnswer, ReadError> {
+    pub fn read_cache(&mut self, read: &CacheRead) -> Result<CacheAnswer, ReadError> {
         match read {
             CacheRead::Get { kind, namespace, name } => {
                 self.cache_get(*kind, namespace, name).map(|_| CacheAnswer::Got)

@@ -133,18 +133,22 @@ impl History {
         }
     }
 
+    /// Whether a snapshot of step `s` is kept.
+    fn has_snapshot(&self, s: u64) -> bool {
+        let at = self.snapshots.partition_point(|(step, _)| *step < s);
+        self.snapshots.get(at).is_some_and(|(step, _)| *step == s)
+    }
+
     /// Keeps a snapshot of `world` unless one exists at its step.
     fn remember(&mut self, world: &World) {
-        let s = world.steps();
-        if !self.snapshots.iter().any(|(step, _)| *step == s) {
+        if !self.has_snapshot(world.steps()) {
             self.keep(world.clone());
         }
     }
 
     /// Keeps `world` as the snapshot of its step unless one exists there.
     fn remember_owned(&mut self, world: World) {
-        let s = world.steps();
-        if !self.snapshots.iter().any(|(step, _)| *step == s) {
+        if !self.has_snapshot(world.steps()) {
             self.keep(world);
         }
     }
