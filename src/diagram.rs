@@ -90,7 +90,7 @@ pub fn token(kind: TraceKind) -> (&'static str, &'static str) {
         TraceKind::ListRequest | TraceKind::ListResponse | TraceKind::Replace => ("list", "LIST"),
         TraceKind::WatchRequest | TraceKind::WatchStarted | TraceKind::WatchClosed => ("request", "WATCH"),
         TraceKind::ApiWrite | TraceKind::ApiResponse => ("request", "WRITE"),
-        TraceKind::CacheRead => ("request", "READ"),
+        TraceKind::CacheRead | TraceKind::ApiRead => ("request", "READ"),
         _ => ("internal", "DELTA"),
     }
 }

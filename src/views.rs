@@ -118,8 +118,14 @@ pub struct CostsView {
 }
 
 fn is_request(e: &TraceEvent) -> bool {
-    matches!(e.kind, TraceKind::ListRequest | TraceKind::WatchRequest | TraceKind::ApiWrite | TraceKind::RequestFailed)
-        && e.to == Stage::ApiServer
+    matches!(
+        e.kind,
+        TraceKind::ListRequest
+            | TraceKind::WatchRequest
+            | TraceKind::ApiWrite
+            | TraceKind::ApiRead
+            | TraceKind::RequestFailed
+    ) && e.to == Stage::ApiServer
 }
 
 fn is_event(e: &TraceEvent) -> bool {

@@ -8,7 +8,7 @@ use informer_playground::controller::cache_reader::CacheList;
 use informer_playground::controller::reconciler::ReconcilerKind;
 use informer_playground::controller::reconciler::{Decision, ReconcileResult, WriteOp};
 use informer_playground::era::Era;
-use informer_playground::sim::TraceKind;
+use informer_playground::sim::{Stage, TraceKind};
 use informer_playground::world::outcome::{Outcome, Read, Requeue};
 use informer_playground::world::TraceEvent;
 use informer_playground::world::{Action, Fault, World, WorldConfig, DEFAULT_SYNC_PERIOD_MS};
@@ -468,4 +468,54 @@ fn semantics_6_a_new_pod_template_gets_a_new_replica_set_and_the_old_one_scales_
     let pods = pods_of(&w, "web");
     assert_eq!(pods.len(), 2);
     assert!(pods.iter().all(|p| p.spec().unwrap()["containers"][0]["image"] == "nginx:1.28"));
+}
+
+#[test]
+fn semantics_6_the_api_reader_reads_the_server_at_the_price_of_a_request_and_its_bytes() {
+    use informer_playground::controller::api_reader::ApiAnswer;
+    use informer_playground::controller::cache_reader::ClientRead;
+    let pods: Vec<ApiObject> = (0..200).map(pod).collect();
+    let mut config = WorldConfig::new(Kind::Pod);
+    config.granted_verbs = ["get", "list", "watch"].map(String::from).to_vec();
+    let mut w = World::new(config, pods).unwrap();
+    w.run_until_idle(10_000);
+    let before = w.costs();
+    let fresh = ApiObject::new(Kind::Pod, "ns-0", "fresh").with("spec", json!({"nodeName": "node-7"}));
+    w.act(Action::Create(fresh));
+    w.step().expect("the create");
+    assert!(w.cache_get(Kind::Pod, "ns-0", "fresh").unwrap_err().is_not_found(), "the cache has not seen it yet");
+    let api_read = |w: &mut World, read: ClientRead| {
+        w.act(Action::ApiRead(read));
+        let step = w.step().expect("the read");
+        assert_eq!((step.from, step.to, step.kind), (Stage::Reconciler, Stage::ApiServer, TraceKind::ApiRead));
+        match step.outcome {
+            Outcome::ApiRead { answer, .. } => answer,
+            other => panic!("not a read: {other:?}"),
+        }
+    };
+    let got = api_read(&mut w, ClientRead::Get { kind: Kind::Pod, namespace: "ns-0".into(), name: "fresh".into() });
+    assert!(matches!(got, Ok(ApiAnswer::Got { bytes, .. }) if bytes > 50), "the server has it: {got:?}");
+    let on_node = ClientRead::List {
+        kind: Kind::Pod,
+        namespace: None,
+        labels: String::new(),
+        field: Some(("spec.nodeName".into(), "node-7".into())),
+    };
+    let listed = api_read(&mut w, on_node);
+    assert!(
+        matches!(listed, Ok(ApiAnswer::Listed { items: 5, bytes }) if bytes > 5 * 50),
+        "the server evaluates the field selector: the 4 Pods on node-7 and the new one: {listed:?}"
+    );
+    let after = w.costs();
+    let count = |c: &informer_playground::world::Costs, verb: &str| c.requests.get(verb).copied().unwrap_or(0);
+    assert_eq!(count(&after, "GET") - count(&before, "GET"), 1, "each APIReader Get is a GET");
+    assert_eq!(count(&after, "LIST") - count(&before, "LIST"), 1, "each APIReader List is a LIST");
+
+    // The controller's own credentials: without `get` on Pods the read is forbidden.
+    let mut config = WorldConfig::new(Kind::Pod);
+    config.granted_verbs = ["list", "watch"].map(String::from).to_vec();
+    let mut w = World::new(config, vec![pod(1)]).unwrap();
+    w.run_until_idle(10_000);
+    let denied = api_read(&mut w, ClientRead::Get { kind: Kind::Pod, namespace: "ns-1".into(), name: "pod-1".into() });
+    assert_eq!(denied.map_err(|s| s.code), Err(403));
 }

@@ -73,11 +73,12 @@ pub fn not_found(kind: Kind, name: &str) -> ReadError {
     ReadError::Status(Status { code: 404, reason: "NotFound", message: format!("{what} {name:?} not found") })
 }
 
-/// A controller's read of its cache, as a lesson's timeline makes one: a step of its own from
-/// the reconciler to the indexer, so the trace shows what a read costs and answers.
+/// A controller's read through a controller-runtime `client.Reader` — the manager's client,
+/// which reads the cache, or the APIReader, which asks the API server — as a lesson's timeline
+/// makes one: a step of its own, so the trace shows what a read costs and answers.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "verb", rename_all = "kebab-case")]
-pub enum CacheRead {
+pub enum ClientRead {
     Get {
         kind: Kind,
         namespace: String,

@@ -1,6 +1,7 @@
 //! The controller side, modelled on controller-runtime: cache-backed reads, reconcilers and
 //! their results, and a kubelet that moves Pods through their phases.
 
+pub mod api_reader;
 pub mod cache_reader;
 pub mod deployment;
 pub mod kubelet;

@@ -85,6 +85,8 @@ pub const WORDS: &[(&str, &str)] = &[
     ("LIST every {n} s", "{n}초마다 LIST"),
     ("{call} → found", "{call} → 찾음"),
     ("{call} → {found} found, {examined} examined", "{call} → {found}개 찾음, {examined}개 살펴봄"),
+    ("{call} → GET found at rv {rv}, {bytes} bytes sent", "{call} → GET으로 찾음(rv {rv}), {bytes}바이트 전송"),
+    ("{call} → LIST of {items} items, {bytes} bytes sent", "{call} → LIST로 {items}개, {bytes}바이트 전송"),
     ("Pass over the bulk phase under way (thousands of steps of the same kind) in one jump", "같은 종류의 단계가 수천 번 이어지는 구간을 한 번에 건너뜁니다"),
     ("Revision ruler", "리비전 눈금자"),
     ("etcd revision", "etcd 리비전"),

@@ -281,20 +281,8 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             }
         }
         Outcome::CacheRead { read, answer } => {
-            use crate::controller::cache_reader::{CacheAnswer, CacheRead};
-            let call = match read {
-                CacheRead::Get { kind, namespace, name } => format!("client.Get({kind} {namespace}/{name})"),
-                CacheRead::List { kind, namespace, labels, field } => {
-                    let mut options: Vec<String> = Vec::new();
-                    options.extend(namespace.as_ref().map(|ns| format!("InNamespace({ns:?})")));
-                    options
-                        .extend(field.as_ref().map(|(path, value)| format!("MatchingFields{{{path:?}: {value:?}}}")));
-                    if !labels.is_empty() {
-                        options.push(format!("MatchingLabels({labels})"));
-                    }
-                    format!("client.List({}List{})", kind, options.iter().map(|o| format!(", {o}")).collect::<String>())
-                }
-            };
+            use crate::controller::cache_reader::CacheAnswer;
+            let call = client_call("client", read);
             match answer {
                 Ok(CacheAnswer::Got) => f("{call} → found", &[("call", &call)]),
                 Ok(CacheAnswer::Listed { found, examined }) => f(
@@ -303,6 +291,25 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
                         ("call", &call),
                         ("found", &crate::i18n::grouped(*found as u64)),
                         ("examined", &crate::i18n::grouped(*examined as u64)),
+                    ],
+                ),
+                Err(e) => format!("{call} → {e}"),
+            }
+        }
+        Outcome::ApiRead { read, answer } => {
+            use crate::controller::api_reader::ApiAnswer;
+            let call = client_call("apiReader", read);
+            match answer {
+                Ok(ApiAnswer::Got { resource_version, bytes }) => f(
+                    "{call} → GET found at rv {rv}, {bytes} bytes sent",
+                    &[("call", &call), ("rv", resource_version), ("bytes", &crate::i18n::grouped(*bytes))],
+                ),
+                Ok(ApiAnswer::Listed { items, bytes }) => f(
+                    "{call} → LIST of {items} items, {bytes} bytes sent",
+                    &[
+                        ("call", &call),
+                        ("items", &crate::i18n::grouped(*items as u64)),
+                        ("bytes", &crate::i18n::grouped(*bytes)),
                     ],
                 ),
                 Err(e) => format!("{call} → {e}"),
@@ -418,5 +425,23 @@ fn user_verb(v: UserVerb) -> &'static str {
         UserVerb::Delete => "delete",
         UserVerb::Scale => "scale",
         UserVerb::Patch => "patch",
+    }
+}
+
+/// A `client.Reader` call as Go code reads: `client.Get(Pod default/web-1)`,
+/// `apiReader.List(PodList, InNamespace("default"))`.
+fn client_call(reader: &str, read: &crate::controller::cache_reader::ClientRead) -> String {
+    use crate::controller::cache_reader::ClientRead;
+    match read {
+        ClientRead::Get { kind, namespace, name } => format!("{reader}.Get({kind} {namespace}/{name})"),
+        ClientRead::List { kind, namespace, labels, field } => {
+            let mut options: Vec<String> = Vec::new();
+            options.extend(namespace.as_ref().map(|ns| format!("InNamespace({ns:?})")));
+            options.extend(field.as_ref().map(|(path, value)| format!("MatchingFields{{{path:?}: {value:?}}}")));
+            if !labels.is_empty() {
+                options.push(format!("MatchingLabels({labels})"));
+            }
+            format!("{reader}.List({}List{})", kind, options.iter().map(|o| format!(", {o}")).collect::<String>())
+        }
     }
 }

@@ -2,12 +2,12 @@
 //! the field and what was expected, so that `validate` refuses whatever `run` cannot run and
 //! every check can fail.
 
-use super::format::{ControllerSpec, Event, Expectation, Note, Question, Scenario, Text};
+use super::format::{ControllerSpec, Event, Expectation, GetRead, ListRead, Note, Question, Scenario, Text};
 use super::pattern::Pattern;
 use super::ScenarioError;
 use crate::cluster::selector::{FieldSelector, LabelSelector};
 use crate::cluster::{ApiObject, Kind};
-use crate::controller::cache_reader::CacheRead;
+use crate::controller::cache_reader::ClientRead;
 use crate::limits;
 use crate::sim::Stage;
 use crate::world::{Action, Fault, WorldConfig};
@@ -308,31 +308,10 @@ impl Scenario {
             },
             Event::Fault { fault: f, .. } => Action::Fault(fault(file, &format!("{field}.fault"), f)?),
             Event::Latency { ms, .. } => Action::Fault(Fault::Latency(*ms)),
-            Event::CacheGet { kind: k, namespace, name, .. } => Action::CacheRead(CacheRead::Get {
-                kind: kind(file, &format!("{field}.kind"), k)?,
-                namespace: namespace.clone(),
-                name: name.clone(),
-            }),
-            Event::CacheList { kind: k, namespace, field: path, value, labels, .. } => {
-                let labels = labels.clone().unwrap_or_default();
-                LabelSelector::parse(&labels)
-                    .map_err(|s| ScenarioError(format!("{file}: {field}.labels: {}", s.message)))?;
-                let field_match = match (path, value) {
-                    (Some(p), Some(v)) => Some((p.clone(), v.clone())),
-                    (None, None) => None,
-                    _ => {
-                        return Err(ScenarioError(format!(
-                            "{file}: {field}: expected field and value together (MatchingFields{{field: value}})"
-                        )))
-                    }
-                };
-                Action::CacheRead(CacheRead::List {
-                    kind: kind(file, &format!("{field}.kind"), k)?,
-                    namespace: namespace.clone(),
-                    labels,
-                    field: field_match,
-                })
-            }
+            Event::CacheGet(read) => Action::CacheRead(get_read(file, field, read)?),
+            Event::CacheList(read) => Action::CacheRead(list_read(file, field, read)?),
+            Event::ApiGet(read) => Action::ApiRead(get_read(file, field, read)?),
+            Event::ApiList(read) => Action::ApiRead(list_read(file, field, read)?),
         })
     }
 
@@ -388,4 +367,32 @@ impl Scenario {
         }
         Ok(config)
     }
+}
+
+fn get_read(file: &str, field: &str, read: &GetRead) -> Result<ClientRead, ScenarioError> {
+    Ok(ClientRead::Get {
+        kind: kind(file, &format!("{field}.kind"), &read.kind)?,
+        namespace: read.namespace.clone(),
+        name: read.name.clone(),
+    })
+}
+
+fn list_read(file: &str, field: &str, read: &ListRead) -> Result<ClientRead, ScenarioError> {
+    let labels = read.labels.clone().unwrap_or_default();
+    LabelSelector::parse(&labels).map_err(|s| ScenarioError(format!("{file}: {field}.labels: {}", s.message)))?;
+    let field_match = match (&read.field, &read.value) {
+        (Some(p), Some(v)) => Some((p.clone(), v.clone())),
+        (None, None) => None,
+        _ => {
+            return Err(ScenarioError(format!(
+                "{file}: {field}: expected field and value together (MatchingFields{{field: value}})"
+            )))
+        }
+    };
+    Ok(ClientRead::List {
+        kind: kind(file, &format!("{field}.kind"), &read.kind)?,
+        namespace: read.namespace.clone(),
+        labels,
+        field: field_match,
+    })
 }

@@ -191,28 +191,46 @@ pub enum Event {
         ms: u64,
     },
     /// The controller reads one object from its cache (controller-runtime's client `Get`).
-    CacheGet {
-        at_ms: u64,
-        kind: String,
-        #[serde(default = "default_namespace")]
-        namespace: String,
-        name: String,
-    },
+    CacheGet(GetRead),
     /// The controller lists from its cache (controller-runtime's client `List`): in a
     /// namespace, with an exact field match (`MatchingFields{field: value}`, which needs an
     /// index on the field) and/or a label selector.
-    CacheList {
-        at_ms: u64,
-        kind: String,
-        #[serde(default)]
-        namespace: Option<String>,
-        #[serde(default)]
-        field: Option<String>,
-        #[serde(default)]
-        value: Option<String>,
-        #[serde(default)]
-        labels: Option<String>,
-    },
+    CacheList(ListRead),
+    /// The controller reads one object through the APIReader: a GET on the API server.
+    ApiGet(GetRead),
+    /// The controller lists through the APIReader: a LIST on the API server (a field match
+    /// becomes a `fieldSelector`).
+    ApiList(ListRead),
+}
+
+/// A `Get` of one object, as a timeline event.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct GetRead {
+    pub at_ms: u64,
+    pub kind: String,
+    #[serde(default = "default_namespace")]
+    pub namespace: String,
+    pub name: String,
+}
+
+/// A `List`, as a timeline event: in a namespace (all when absent), with an exact field match
+/// and/or a label selector.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ListRead {
+    pub at_ms: u64,
+    pub kind: String,
+    #[serde(default)]
+    pub namespace: Option<String>,
+    #[serde(default)]
+    pub field: Option<String>,
+    #[serde(default)]
+    pub value: Option<String>,
+    #[serde(default)]
+    pub labels: Option<String>,
 }
 
 impl Event {
@@ -224,9 +242,9 @@ impl Event {
             | Event::DeleteOne { at_ms, .. }
             | Event::Scale { at_ms, .. }
             | Event::Fault { at_ms, .. }
-            | Event::Latency { at_ms, .. }
-            | Event::CacheGet { at_ms, .. }
-            | Event::CacheList { at_ms, .. } => *at_ms,
+            | Event::Latency { at_ms, .. } => *at_ms,
+            Event::CacheGet(read) | Event::ApiGet(read) => read.at_ms,
+            Event::CacheList(read) | Event::ApiList(read) => read.at_ms,
         }
     }
 }

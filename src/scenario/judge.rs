@@ -3,7 +3,7 @@
 use super::format::{Expectation, Scenario};
 use super::pattern::Pattern;
 use crate::cluster::{ApiObject, KeyRange, Kind};
-use crate::controller::cache_reader::{CacheAnswer, CacheRead};
+use crate::controller::cache_reader::{CacheAnswer, ClientRead};
 use crate::world::{TraceEvent, World};
 
 fn unmet(e: &Expectation, why: &str) -> Verdict {
@@ -90,7 +90,7 @@ pub fn judge(scenario: &Scenario, world: &World, trace: &[TraceEvent]) -> Vec<Ve
                 }
                 Expectation::CacheList { namespace, field, value, labels, found, examined_at_most, error } => {
                     let mut world = world.clone();
-                    let read = CacheRead::List {
+                    let read = ClientRead::List {
                         kind: world.informers.first().map_or(Kind::Pod, |s| s.config.reflector.kind),
                         namespace: namespace.clone(),
                         labels: labels.clone().unwrap_or_default(),

@@ -106,11 +106,13 @@ pub enum TraceKind {
     WorkersStart,
     /// A controller reads its cache (controller-runtime's client `Get` / `List`).
     CacheRead,
+    /// A controller's read through the APIReader (reconciler → API server).
+    ApiRead,
 }
 
 impl TraceKind {
     /// Every kind of step.
-    pub const ALL: [TraceKind; 28] = [
+    pub const ALL: [TraceKind; 29] = [
         TraceKind::ListRequest,
         TraceKind::ListResponse,
         TraceKind::WatchRequest,
@@ -139,6 +141,7 @@ impl TraceKind {
         TraceKind::Fault,
         TraceKind::WorkersStart,
         TraceKind::CacheRead,
+        TraceKind::ApiRead,
     ];
 
     /// A kind by its name in the event log (`Pop`, `ERROR`, `LIST response`, …), any case.
@@ -174,6 +177,7 @@ impl TraceKind {
             TraceKind::ReconcileEnd => "reconcile end",
             TraceKind::ApiWrite => "API write",
             TraceKind::CacheRead => "cache read",
+            TraceKind::ApiRead => "API read",
             TraceKind::Fault => "fault",
             TraceKind::WorkersStart => "workers start",
         }

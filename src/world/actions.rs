@@ -8,7 +8,8 @@ use super::{Hop, World};
 use crate::cluster::selector::LabelSelector;
 use crate::cluster::storage::storage_key;
 use crate::cluster::{ApiObject, Kind, Status, UserInfo};
-use crate::controller::cache_reader::{CacheAnswer, CacheList, CacheRead, ReadError};
+use crate::controller::api_reader;
+use crate::controller::cache_reader::{CacheAnswer, CacheList, ClientRead, ReadError};
 use crate::sim::{Stage, TraceKind};
 
 impl World {
@@ -100,12 +101,14 @@ impl World {
             }
             Action::CacheRead(read) => {
                 (from, to) = (Stage::Reconciler, Stage::Indexer);
-                let key = match &read {
-                    CacheRead::Get { namespace, name, .. } => format!("{namespace}/{name}"),
-                    CacheRead::List { .. } => String::new(),
-                };
                 let answer = self.read_cache(&read);
-                (TraceKind::CacheRead, key, Outcome::CacheRead { read, answer })
+                (TraceKind::CacheRead, read_key(&read), Outcome::CacheRead { read, answer })
+            }
+            Action::ApiRead(read) => {
+                from = Stage::Reconciler;
+                let user = self.controller_user().clone();
+                let answer = api_reader::read(&mut self.api, &user, &read);
+                (TraceKind::ApiRead, read_key(&read), Outcome::ApiRead { read, answer })
             }
             Action::Fault(fault) => {
                 to = fault.stage();
@@ -122,12 +125,12 @@ impl World {
     }
 
     /// A controller-runtime read of the cache, with what the indexer examined to answer.
-    pub fn read_cache(&mut self, read: &CacheRead) -> Result<CacheAnswer, ReadError> {
+    pub fn read_cache(&mut self, read: &ClientRead) -> Result<CacheAnswer, ReadError> {
         match read {
-            CacheRead::Get { kind, namespace, name } => {
+            ClientRead::Get { kind, namespace, name } => {
                 self.cache_get(*kind, namespace, name).map(|_| CacheAnswer::Got)
             }
-            CacheRead::List { kind, namespace, labels, field } => {
+            ClientRead::List { kind, namespace, labels, field } => {
                 let labels = LabelSelector::parse(labels).map_err(ReadError::Status)?;
                 let opts = CacheList { namespace: namespace.clone(), labels, field: field.clone() };
                 let found = self.cache_list(*kind, &opts)?.len();
@@ -154,5 +157,13 @@ impl World {
             }
         }
         result
+    }
+}
+
+/// The key a read names: a Get's object, none for a List.
+fn read_key(read: &ClientRead) -> String {
+    match read {
+        ClientRead::Get { namespace, name, .. } => format!("{namespace}/{name}"),
+        ClientRead::List { .. } => String::new(),
     }
 }

@@ -45,7 +45,9 @@ pub enum Action {
     },
     Fault(Fault),
     /// A controller reads its cache.
-    CacheRead(crate::controller::cache_reader::CacheRead),
+    CacheRead(crate::controller::cache_reader::ClientRead),
+    /// A controller reads through the APIReader, from the API server.
+    ApiRead(crate::controller::cache_reader::ClientRead),
 }
 
 /// The faults of DESIGN's fault table.

@@ -399,8 +399,13 @@ pub enum Outcome {
     },
     /// A controller read its cache: what it asked and what came back.
     CacheRead {
-        read: crate::controller::cache_reader::CacheRead,
+        read: crate::controller::cache_reader::ClientRead,
         answer: Result<crate::controller::cache_reader::CacheAnswer, crate::controller::cache_reader::ReadError>,
+    },
+    /// A controller read through the APIReader: what it asked and what the API server sent.
+    ApiRead {
+        read: crate::controller::cache_reader::ClientRead,
+        answer: Result<crate::controller::api_reader::ApiAnswer, Status>,
     },
 }
 
@@ -692,6 +697,7 @@ impl Outcome {
                 }
             }
             Outcome::ConsoleWatch { answer, .. } => answer_tags(answer, &mut tags),
+            Outcome::ApiRead { answer, .. } => answer_tags(answer, &mut tags),
             Outcome::Fault { .. } => tags.push(Tag::Fault),
             Outcome::CacheRead { answer, .. } => match answer {
                 Err(crate::controller::cache_reader::ReadError::Status(s)) => status_tags(s, &mut tags),

@@ -1,0 +1,48 @@
+//! controller-runtime's APIReader (`mgr.GetAPIReader()`: `pkg/client`'s client without a
+//! cache, v0.18–v0.25), semantics §6: a `client.Reader` that goes around the informers' cache.
+//!
+//! - every `Get` is a GET and every `List` a LIST on the API server, made with the
+//!   controller's own credentials (RBAC applies to each read) and an empty resourceVersion —
+//!   the newest data, at the price of a request, and of the objects crossing the network each
+//!   time (the Costs panel counts both);
+//! - `MatchingFields` becomes a `fieldSelector` the server evaluates (only the fields it
+//!   registers, such as a Pod's `spec.nodeName`); `MatchingLabels` a `labelSelector`.
+//!
+//! Left out: the request's time on the network (the step answers at once) and paging.
+
+use super::cache_reader::ClientRead;
+use crate::cluster::api_server::{ApiServer, ListOptions};
+use crate::cluster::{Status, UserInfo};
+
+/// What a read through the APIReader brought back: the objects and their bytes on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "answer", rename_all = "kebab-case")]
+pub enum ApiAnswer {
+    Got { resource_version: i64, bytes: u64 },
+    Listed { items: usize, bytes: u64 },
+}
+
+/// Makes the read as the controller's user; the server's metrics count the request.
+pub fn read(api: &mut ApiServer, user: &UserInfo, read: &ClientRead) -> Result<ApiAnswer, Status> {
+    let sent_before = api.metrics().bytes_sent;
+    let answer = match read {
+        ClientRead::Get { kind, namespace, name } => {
+            let obj = api.get(user, *kind, namespace, name, "")?;
+            ApiAnswer::Got { resource_version: obj.resource_version(), bytes: 0 }
+        }
+        ClientRead::List { kind, namespace, labels, field } => {
+            let opts = ListOptions {
+                namespace: namespace.clone(),
+                label_selector: labels.clone(),
+                field_selector: field.as_ref().map(|(path, value)| format!("{path}={value}")).unwrap_or_default(),
+                ..Default::default()
+            };
+            ApiAnswer::Listed { items: api.list(user, *kind, &opts)?.items.len(), bytes: 0 }
+        }
+    };
+    let sent = api.metrics().bytes_sent - sent_before;
+    Ok(match answer {
+        ApiAnswer::Got { resource_version, .. } => ApiAnswer::Got { resource_version, bytes: sent },
+        ApiAnswer::Listed { items, .. } => ApiAnswer::Listed { items, bytes: sent },
+    })
+}
