@@ -111,6 +111,8 @@ pub struct CostsView {
     pub bytes_sent: u64,
     pub cached_objects: usize,
     pub cached_bytes: usize,
+    /// Objects and bytes of the cached kinds in etcd, when a scope keeps some out.
+    pub in_cluster: Option<(usize, usize)>,
     pub reconciles: u64,
     /// API requests and watch events per bar, over `window` recent steps.
     pub bars: Vec<(usize, usize)>,
@@ -142,6 +144,8 @@ pub fn costs(session: &Session, window: usize, bars: usize) -> CostsView {
         bytes_sent: costs.bytes_sent,
         cached_objects: costs.cached.iter().map(|(_, n, _)| n).sum(),
         cached_bytes: costs.cached.iter().map(|(_, _, b)| b).sum(),
+        in_cluster: (!costs.in_cluster.is_empty())
+            .then(|| costs.in_cluster.iter().fold((0, 0), |(n, b), (_, objects, bytes)| (n + objects, b + bytes))),
         reconciles: costs.reconciles,
         bars: recent
             .chunks(per_bar)

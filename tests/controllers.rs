@@ -191,6 +191,10 @@ fn semantics_6_trap_4_scope_cuts_the_cache_and_causes_not_found() {
     let (_, objects, bytes) = scoped.costs().cached[0];
     assert_eq!((all_objects, objects), (400, 20));
     assert!(bytes * 10 < all_bytes, "{bytes} vs {all_bytes} bytes");
+    assert!(whole.costs().in_cluster.is_empty(), "an unscoped cache holds the whole kind: nothing to compare");
+    let (_, in_cluster, cluster_bytes) = scoped.costs().in_cluster[0];
+    assert_eq!(in_cluster, 400, "the scoped cache's kind, as etcd holds it");
+    assert!(cluster_bytes * 10 > all_bytes * 9, "etcd's JSON is about the cache's: {cluster_bytes} vs {all_bytes}");
     assert!(whole.cache_get(Kind::Pod, "ns-1", "pod-1").is_ok());
     assert_eq!(
         scoped.cache_get(Kind::Pod, "ns-0", "pod-4").unwrap_err().to_string(),

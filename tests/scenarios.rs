@@ -352,6 +352,24 @@ fn a_lesson_runs_in_the_eras_it_declares_with_what_each_adds() {
     assert!(error(&bad_part).starts_with(r#"lesson.json: eras["1.33"].narration[0].match.on"#), "{}", error(&bad_part));
 }
 
+/// Lesson 16's point is memory: the scope must keep most of the cluster's Pods out of the
+/// cache, and the Costs panel's figures must show it.
+#[test]
+fn the_cache_scope_lesson_keeps_two_of_two_thousand_pods_in_memory_in_every_era() {
+    use informer_playground::cluster::Kind;
+    let lesson = library::find("cache-scope").unwrap();
+    for era in lesson.declared_eras() {
+        let (world, _, _) = scenario::run(&lesson.in_era(era).unwrap()).unwrap();
+        let costs = world.costs();
+        let (kind, cached, cached_bytes) = costs.cached[0];
+        assert_eq!((kind, cached), (Kind::Pod, 2), "{era}: web-1 and web-2");
+        assert_eq!(costs.in_cluster.len(), 1, "{era}: the scoped informer's kind in the cluster");
+        let (kind, stored, stored_bytes) = costs.in_cluster[0];
+        assert_eq!((kind, stored), (Kind::Pod, 2_005), "{era}: 2,000 load Pods, 3 batch, 2 web");
+        assert!(stored_bytes > 500 * cached_bytes, "{era}: {cached_bytes} bytes cached of {stored_bytes}");
+    }
+}
+
 #[test]
 fn the_built_in_lessons_are_the_published_files_without_whitespace() {
     for (file, built) in library::FILES {

@@ -357,12 +357,18 @@ impl MvccStore {
 
     /// Number of live keys in a range at the current revision, without copying values.
     pub fn count(&self, range: &KeyRange) -> usize {
-        let mut count = 0;
-        self.visit_at(range, self.current, |_| {
+        self.usage(range).0
+    }
+
+    /// Live keys in a range at the current revision, and the bytes of their values.
+    pub fn usage(&self, range: &KeyRange) -> (usize, usize) {
+        let (mut count, mut bytes) = (0, 0);
+        self.visit_at(range, self.current, |kv| {
             count += 1;
+            bytes += kv.value.len();
             true
         });
-        count
+        (count, bytes)
     }
 
     fn live_at<'a>(&'a self, revs: &[RevKey], at: Revision) -> Option<&'a KeyValue> {

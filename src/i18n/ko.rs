@@ -110,6 +110,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("Network latency", "네트워크 지연"),
     ("Costs", "비용"),
     ("Bytes sent", "보낸 바이트"),
+    ("Same kind in the cluster", "클러스터의 같은 종류"),
     ("Cached objects", "캐시된 오브젝트"),
     ("Reconciles", "reconcile 횟수"),
     ("API requests", "API 요청"),

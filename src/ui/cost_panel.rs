@@ -3,7 +3,7 @@
 //! story at a glance.
 
 use crate::i18n::Lang;
-use crate::i18n::{tr, trf};
+use crate::i18n::{grouped, tr, trf};
 use crate::views::CostsView;
 use yew::prelude::*;
 
@@ -36,7 +36,10 @@ pub fn cost_panel(props: &Props) -> Html {
             <dl class="figures costs" aria-label={tr(lang, "Costs")}>
                 { for v.requests.iter().map(|(verb, n)| html! { <div><dt>{ verb }</dt><dd>{ n }</dd></div> }) }
                 <div><dt>{ tr(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
-                <div><dt>{ tr(lang, "Cached objects") }</dt><dd>{ format!("{} ({} KiB)", v.cached_objects, v.cached_bytes / 1024) }</dd></div>
+                <div><dt>{ tr(lang, "Cached objects") }</dt><dd>{ objects_and_size(v.cached_objects, v.cached_bytes) }</dd></div>
+                if let Some((objects, bytes)) = v.in_cluster {
+                    <div><dt>{ tr(lang, "Same kind in the cluster") }</dt><dd>{ objects_and_size(objects, bytes) }</dd></div>
+                }
                 <div><dt>{ tr(lang, "Reconciles") }</dt><dd>{ v.reconciles }</dd></div>
             </dl>
             <figure class="chart">
@@ -47,4 +50,9 @@ pub fn cost_panel(props: &Props) -> Html {
             </figure>
         </>
     }
+}
+
+/// `2,005 (1,563 KiB)`.
+fn objects_and_size(objects: usize, bytes: usize) -> String {
+    format!("{} ({} KiB)", grouped(objects as u64), grouped(bytes as u64 / 1024))
 }

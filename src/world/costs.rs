@@ -3,7 +3,8 @@
 //! observed it.
 
 use super::World;
-use crate::cluster::{ApiObject, Kind};
+use crate::cluster::storage::prefix;
+use crate::cluster::{ApiObject, KeyRange, Kind};
 use crate::sim::Millis;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -17,6 +18,9 @@ pub struct Costs {
     pub objects_sent: u64,
     /// Per informer: the kind, objects cached and their bytes as JSON.
     pub cached: Vec<(Kind, usize, usize)>,
+    /// Per informer whose cache is scoped (a namespace, a label or field selector): the kind,
+    /// and the objects of that kind etcd holds with their bytes — what the scope keeps out.
+    pub in_cluster: Vec<(Kind, usize, usize)>,
     pub reconciles: u64,
     pub requeues: u64,
     /// For each spec write by a user, the time until the controller wrote a status that
@@ -67,8 +71,19 @@ impl World {
                 (s.config.reflector.kind, objects, bytes)
             })
             .collect();
+        let in_cluster = self
+            .informers
+            .iter()
+            .map(|s| &s.config.reflector)
+            .filter(|r| r.namespace.is_some() || !r.label_selector.is_empty() || !r.field_selector.is_empty())
+            .map(|r| {
+                let (objects, bytes) = self.api.store().usage(&KeyRange::prefix(prefix(r.kind, None)));
+                (r.kind, objects, bytes)
+            })
+            .collect();
         Costs {
             requests,
+            in_cluster,
             bytes_sent: metrics.bytes_sent,
             objects_sent: metrics.objects_sent,
             cached,
