@@ -464,6 +464,9 @@ pub struct LessonView {
     pub summary: Option<crate::scenario::Text>,
     pub narration: Option<(crate::scenario::Text, Option<Stage>)>,
     pub questions: Vec<QuestionView>,
+    /// At the end of the run, once every question is answered: the lesson's recap and its
+    /// questions for the room.
+    pub closing: Option<(Option<crate::scenario::Text>, Vec<crate::scenario::Text>)>,
 }
 
 /// Whether the person has answered every question of the lesson: until then its summary,
@@ -501,6 +504,12 @@ pub fn lesson(session: &Session) -> LessonView {
                 given,
             })
             .collect(),
+        closing: session
+            .scenario
+            .as_ref()
+            .filter(|s| s.recap.is_some() || !s.discuss.is_empty())
+            .filter(|_| session.lesson_ended() && every_question_answered(session))
+            .map(|s| (s.recap.clone(), s.discuss.clone())),
     }
 }
 
@@ -560,6 +569,24 @@ mod tests {
         assert_eq!(lesson(&s).questions.len(), 1);
         s.apply(Action::Answer(0, 0));
         assert!(lesson(&s).summary.is_some(), "answered: the summary is the recap");
+    }
+
+    #[test]
+    fn a_lessons_recap_and_questions_for_the_room_come_at_its_end_once_its_question_is_answered() {
+        let mut s = Session::with_scenario("resync").unwrap();
+        let end = {
+            let lesson = s.scenario.clone().unwrap();
+            crate::scenario::run(&lesson).unwrap().1.len() as u64
+        };
+        s.apply(Action::JumpTo(end));
+        assert!(s.lesson_ended());
+        assert_eq!(lesson(&s).closing, None, "the question is not answered yet");
+        s.apply(Action::Answer(0, 1));
+        let (recap, discuss) = lesson(&s).closing.expect("the end, answered");
+        assert!(recap.is_some_and(|r| r.en.contains("not a relist")));
+        assert_eq!(discuss.len(), 1, "the article's question on the resync period");
+        s.apply(Action::JumpTo(end - 1));
+        assert!(!s.lesson_ended() && lesson(&s).closing.is_none(), "one step back, the run is not over");
     }
 
     #[test]

@@ -448,6 +448,13 @@ pub struct Scenario {
     #[serde(default)]
     pub expect: Vec<Expectation>,
     pub run: RunLength,
+    /// The one thing to remember, shown when the run has ended (and every question is
+    /// answered).
+    #[serde(default)]
+    pub recap: Option<Text>,
+    /// Questions for the room to discuss at the end (the articles' closing questions).
+    #[serde(default)]
+    pub discuss: Vec<Text>,
 }
 
 fn one_u64() -> u64 {

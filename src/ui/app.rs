@@ -217,6 +217,16 @@ pub fn app() -> Html {
         });
     }
     {
+        // Reaching a lesson's end stops autoplay once (Play goes on past it when asked).
+        let ended = state.read().lesson_ended();
+        let playing = playing.clone();
+        use_effect_with(ended, move |ended| {
+            if *ended {
+                playing.set(false);
+            }
+        });
+    }
+    {
         // The theme: the system's unless one was chosen.
         use_effect_with(display.theme, |theme| {
             if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {

@@ -114,6 +114,18 @@ pub fn lesson_panel(props: &Props) -> Html {
                 { next_note_button }
             }
             { for questions }
+            if let Some((recap, discuss)) = &v.closing {
+                <section class="closing" aria-label={tr(lang, "End of the lesson")}>
+                    <h3>{ tr(lang, "End of the lesson") }</h3>
+                    if let Some(recap) = recap {
+                        <p class="recap"><strong>{ tr(lang, "Remember:") }</strong>{ " " }{ recap.get(lang) }</p>
+                    }
+                    if !discuss.is_empty() {
+                        <p class="discuss-title">{ tr(lang, "To discuss") }</p>
+                        <ul class="discuss">{ for discuss.iter().map(|q| html! { <li>{ q.get(lang) }</li> }) }</ul>
+                    }
+                </section>
+            }
         </div>
     }
 }
