@@ -111,3 +111,45 @@ test('Fast-forward passes over a bulk phase as one labelled jump, by button or F
     await close();
   }
 });
+
+test("the facilitator's guide opens in the page in both languages, a lesson's name opens it, and a lesson ends with its recap and questions for the room", async () => {
+  const { page, errors, close } = await openPlayground();
+  try {
+    await page.getByRole('button', { name: "Facilitator's guide" }).click();
+    const guide = page.getByRole('dialog', { name: "Facilitator's guide" });
+    await guide.getByRole('heading', { name: /^Part 1/ }).waitFor();
+    assert.match(await guide.textContent(), /The two parts take about \d+ minutes\./);
+    assert.match(await guide.textContent(), /Glossary.*relist.*다시 LIST/s);
+    await screenshot(page, 'guide-1280', { fullPage: false });
+    await guide.getByRole('button', { name: /^14\. Resync/ }).click();
+    assert.equal(await guide.count(), 0, 'opening a lesson closes the guide');
+    assert.equal(await page.getByLabel('Scenario').inputValue(), 'resync');
+
+    // The end of the run: the question first, then the recap and the article's question.
+    await page.getByLabel('Timeline').fill('42');
+    assert.equal(await page.getByRole('region', { name: 'End of the lesson' }).count(), 0, 'not above an unanswered question');
+    await page.getByRole('group', { name: 'Question 1' }).getByRole('button', { name: /^Nothing/ }).click();
+    const end = page.getByRole('region', { name: 'End of the lesson' });
+    assert.match(await end.textContent(), /Remember: A resync is not a relist/);
+    assert.match(await end.textContent(), /To discuss.*long informer resync period/s);
+    await page.getByLabel('Timeline').fill('41');
+    assert.equal(await end.count(), 0, 'one step back, the run is not over');
+    await page.getByLabel('Timeline').fill('42');
+    await end.scrollIntoViewIfNeeded();
+    await screenshot(page, 'lesson-end-1280', { fullPage: false });
+
+    await page.getByRole('button', { name: '한국어' }).click();
+    const 마무리 = page.getByRole('region', { name: '레슨 마무리' });
+    assert.match(await 마무리.textContent(), /기억할 것: resync는 다시 LIST가 아닙니다/);
+    await page.getByRole('button', { name: '진행자 안내' }).click();
+    const 안내 = page.getByRole('dialog', { name: '진행자 안내' });
+    await 안내.getByRole('heading', { name: /^1부/ }).waitFor();
+    assert.match(await 안내.textContent(), /두 부분에 약 \d+분이 걸립니다\./);
+    await screenshot(page, 'guide-1280-ko', { fullPage: false });
+    await page.keyboard.press('Escape');
+    assert.equal(await 안내.count(), 0, 'Esc closes the guide');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

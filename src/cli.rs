@@ -20,6 +20,7 @@ USAGE:
     informer-playground list
     informer-playground validate <FILE.json>
     informer-playground schema
+    informer-playground guide
     informer-playground swarm (--seed N [--trace] | --seeds N [--from M])
     informer-playground serve-api [--scenario S] [--era E] [--seed N] [--address A] [--port P]
                                   [--speed X] [--kubeconfig FILE] [--record FILE] [--json] [--quiet]
@@ -33,6 +34,7 @@ COMMANDS:
     list        Print every bundled scenario's id and title
     validate    Check a scenario file against the format, with precise messages
     schema      Print the JSON Schema of a scenario file (derived from the format's types)
+    guide       Print the facilitator's guide (docs/facilitator-guide.md) from static/guide.json
     swarm       Random worlds under every fault, invariants checked at every step: one seed
                 (with --trace, every step) or many; a failure prints its shrunk schedule
     serve-api   Serve the cluster over HTTP as kube-apiserver does, in real time, and write a
@@ -105,6 +107,16 @@ pub fn run(args: Vec<String>) -> i32 {
             print!("{}", scenario::schema());
             0
         }
+        Some("guide") => match informer_playground::guide::bundled() {
+            Ok(guide) => {
+                print!("{}", informer_playground::guide::markdown(&guide));
+                0
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                2
+            }
+        },
         Some("validate") => match args.get(1) {
             None => {
                 eprintln!("error: validate needs a scenario file\n\nRun `informer-playground help` for usage.");

@@ -17,6 +17,7 @@ pub mod era;
 pub mod export;
 pub mod fast_forward;
 pub mod glance;
+pub mod guide;
 pub mod host;
 pub mod i18n;
 pub mod kubectl;

@@ -381,20 +381,13 @@ fn the_built_in_lessons_are_the_published_files_without_whitespace() {
     }
 }
 
-/// The facilitator's guide fixes one Korean term per concept (its glossary's last column lists
-/// the words not to use); no lesson and no word of the page may use those.
+/// The facilitator's guide fixes one Korean term per concept (its glossary lists the words
+/// not to use); no lesson and no word of the page may use those.
 #[test]
 fn the_lessons_and_the_page_use_the_glossarys_korean_terms() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let guide = std::fs::read_to_string(root.join("docs/facilitator-guide.md")).unwrap();
-    let glossary = guide.split("### 용어집").nth(1).expect("the guide has a glossary").split("\n## ").next().unwrap();
-    let avoided: Vec<String> = glossary
-        .lines()
-        .filter(|l| l.starts_with('|') && !l.contains("---") && !l.contains("쓰지 않는 말"))
-        .filter_map(|l| l.split('|').nth(3))
-        .flat_map(|cell| cell.split(',').map(|w| w.trim().to_string()).collect::<Vec<_>>())
-        .filter(|w| !w.is_empty())
-        .collect();
+    let guide = informer_playground::guide::bundled().unwrap();
+    let avoided: Vec<String> = guide.glossary.iter().flat_map(|t| t.avoid.clone()).collect();
     assert!(avoided.len() >= 8, "the glossary lists the words to avoid: {avoided:?}");
     let mut texts: Vec<(String, String)> = std::fs::read_dir(root.join("static/scenarios"))
         .unwrap()
@@ -471,4 +464,32 @@ fn every_lesson_played_at_the_default_speed_ends_within_ten_minutes_and_stops_on
         );
     }
     println!("{}", report.join("\n"));
+}
+
+/// One guide for the page and the docs: it names every lesson once, in the part it belongs
+/// to, and `docs/facilitator-guide.md` is what `informer-playground guide` writes from it.
+#[test]
+fn the_facilitators_guide_names_every_lesson_once_and_the_docs_are_written_from_it() {
+    use informer_playground::guide;
+    let guide = guide::bundled().unwrap();
+    assert_eq!(guide::problems(&guide), Vec::<String>::new());
+    assert!(guide.parts.iter().filter(|p| !p.extra).count() == 2, "two parts, one per article");
+    assert!(guide.minutes() <= 120, "the articles' lessons fit in two hours: {} minutes", guide.minutes());
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/facilitator-guide.md")).unwrap();
+    assert!(
+        docs == guide::markdown(&guide),
+        "docs/facilitator-guide.md is out of date: run `cargo run -q -- guide > docs/facilitator-guide.md`"
+    );
+    let mut broken = guide.clone();
+    let first = broken.parts[0].lessons[0].clone();
+    broken.parts[0].lessons.push(first.clone());
+    let left_out = std::mem::replace(&mut broken.parts[1].lessons[0].id, "no-such-lesson".into());
+    assert_eq!(
+        guide::problems(&broken),
+        vec![
+            format!("{}: named twice", first.id),
+            "no-such-lesson: no such lesson".to_string(),
+            format!("{left_out}: not in the guide")
+        ]
+    );
 }

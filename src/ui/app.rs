@@ -8,6 +8,7 @@ use super::controls::Controls;
 use super::cost_panel::CostPanel;
 use super::event_log::EventLog;
 use super::faults::Faults;
+use super::guide_dialog::GuideDialog;
 use super::inspector::Inspector;
 use super::lesson_panel::LessonPanel;
 use super::object_form::ObjectForm;
@@ -111,6 +112,7 @@ pub fn app() -> Html {
     let range = (opened.from.unwrap_or(0), opened.to.unwrap_or(u64::MAX));
     let help = use_state(|| false);
     let sharing = use_state(|| false);
+    let guiding = use_state(|| false);
     let told_answers = use_mut_ref(Vec::<(usize, usize, bool)>::new);
     let last_step = use_mut_ref(|| (0u64, 0u32));
     let editing = use_state(|| Session::example(Kind::ConfigMap, "default", "demo"));
@@ -159,7 +161,8 @@ pub fn app() -> Html {
         });
     }
     {
-        let (send, playing, help, sharing) = (send.clone(), playing.clone(), help.clone(), sharing.clone());
+        let (send, playing, help, sharing, guiding) =
+            (send.clone(), playing.clone(), help.clone(), sharing.clone(), guiding.clone());
         use_effect_with((), move |_| {
             let document = web_sys::window().and_then(|w| w.document());
             let listener = document.map(|d| {
@@ -177,9 +180,10 @@ pub fn app() -> Html {
                             Some("next-note") => send.emit(Action::NextNote),
                             Some("fast-forward") => send.emit(Action::FastForward),
                             Some("help") => help.set(!*help),
-                            Some("close") if *help || *sharing => {
+                            Some("close") if *help || *sharing || *guiding => {
                                 help.set(false);
                                 sharing.set(false);
+                                guiding.set(false);
                             }
                             _ => return,
                         }
@@ -346,6 +350,14 @@ pub fn app() -> Html {
         let sharing = sharing.clone();
         Callback::from(move |_| sharing.set(!*sharing))
     };
+    let toggle_guide = {
+        let guiding = guiding.clone();
+        Callback::from(move |_| guiding.set(!*guiding))
+    };
+    let close_guide = {
+        let guiding = guiding.clone();
+        Callback::from(move |()| guiding.set(false))
+    };
     let close_share = {
         let sharing = sharing.clone();
         Callback::from(move |()| sharing.set(false))
@@ -477,6 +489,7 @@ pub fn app() -> Html {
                         <option value="dark" selected={display.theme == Some(Theme::Dark)}>{ tr(lang, "Dark") }</option>
                     </select>
                     <button type="button" aria-keyshortcuts="?" aria-expanded={help.to_string()} onclick={toggle_help.clone()}>{ tr(lang, "Keyboard shortcuts") }</button>
+                    <button type="button" aria-haspopup="dialog" aria-expanded={guiding.to_string()} onclick={toggle_guide}>{ tr(lang, "Facilitator's guide") }</button>
                     <button type="button" aria-haspopup="dialog" aria-expanded={sharing.to_string()} onclick={toggle_share.clone()}>{ tr(lang, "Share") }</button>
                 </div>
             </header>
@@ -490,6 +503,9 @@ pub fn app() -> Html {
                         <button type="button" onclick={toggle_help} aria-keyshortcuts="Escape">{ tr(lang, "Close") }</button>
                     </div>
                 </div>
+            }
+            if *guiding {
+                <GuideDialog {lang} on_action={send.clone()} on_close={close_guide} />
             }
             if *sharing {
                 <ShareDialog share={export::share(&page_address(), &shown_link)} {lang} {on_download} on_close={close_share} />

@@ -16,9 +16,15 @@ pub fn ensure(id: &str, then: impl FnOnce(Result<(), String>) + 'static) {
 }
 
 async fn fetch(file: &'static str) -> Result<(), String> {
+    let text = fetch_text(&format!("scenarios/{file}")).await?;
+    library::provide(file, &text).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// The text of a file beside the page; an error names the file and what failed.
+pub async fn fetch_text(path: &str) -> Result<String, String> {
     let window = web_sys::window().ok_or("no window")?;
-    let failed = |what: &str| format!("scenarios/{file}: {what}");
-    let response = JsFuture::from(window.fetch_with_str(&format!("scenarios/{file}")))
+    let failed = |what: &str| format!("{path}: {what}");
+    let response = JsFuture::from(window.fetch_with_str(path))
         .await
         .map_err(|_| failed("the network request failed"))?
         .dyn_into::<web_sys::Response>()
@@ -26,10 +32,9 @@ async fn fetch(file: &'static str) -> Result<(), String> {
     if !response.ok() {
         return Err(failed(&format!("HTTP {}", response.status())));
     }
-    let text = JsFuture::from(response.text().map_err(|_| failed("no body"))?)
+    Ok(JsFuture::from(response.text().map_err(|_| failed("no body"))?)
         .await
         .map_err(|_| failed("the body could not be read"))?
         .as_string()
-        .unwrap_or_default();
-    library::provide(file, &text).map(|_| ()).map_err(|e| e.to_string())
+        .unwrap_or_default())
 }

@@ -10,6 +10,7 @@ pub mod crash;
 mod embed;
 mod event_log;
 mod faults;
+mod guide_dialog;
 mod inspector;
 mod lesson_panel;
 mod lessons;
