@@ -115,7 +115,7 @@ test('Fast-forward passes over a bulk phase as one labelled jump, by button or F
 test("the facilitator's guide opens in the page in both languages, a lesson's name opens it, and a lesson ends with its recap and questions for the room", async () => {
   const { page, errors, close } = await openPlayground();
   try {
-    await page.getByRole('button', { name: "Facilitator's guide" }).click();
+    await page.getByRole('button', { name: 'Guide', exact: true }).click();
     const guide = page.getByRole('dialog', { name: "Facilitator's guide" });
     await guide.getByRole('heading', { name: /^Part 1/ }).waitFor();
     assert.match(await guide.textContent(), /The two parts take about \d+ minutes\./);
@@ -141,7 +141,7 @@ test("the facilitator's guide opens in the page in both languages, a lesson's na
     await page.getByRole('button', { name: '한국어' }).click();
     const 마무리 = page.getByRole('region', { name: '레슨 마무리' });
     assert.match(await 마무리.textContent(), /기억할 것: resync는 다시 LIST가 아닙니다/);
-    await page.getByRole('button', { name: '진행자 안내' }).click();
+    await page.getByRole('button', { name: '진행 안내', exact: true }).click();
     const 안내 = page.getByRole('dialog', { name: '진행자 안내' });
     await 안내.getByRole('heading', { name: /^1부/ }).waitFor();
     assert.match(await 안내.textContent(), /두 부분에 약 \d+분이 걸립니다\./);

@@ -59,8 +59,6 @@ pub struct Indexer {
     /// Objects examined by the last read, and by all reads so far.
     pub last_scanned: usize,
     pub total_scanned: u64,
-    /// The cached objects' size as JSON: what the cache costs in memory, kept up to date.
-    bytes: usize,
 }
 
 impl Indexer {
@@ -77,18 +75,13 @@ impl Indexer {
         let obj: Shared = obj.into();
         let key = obj.key();
         self.last_rv = self.last_rv.max(obj.resource_version());
-        self.bytes += obj.to_json().len();
         let old = self.items.insert(key.clone(), obj);
-        if let Some(old) = &old {
-            self.bytes -= old.to_json().len();
-        }
         let new = self.items.get(&key).cloned();
         self.update_indices(old.as_deref(), new.as_deref(), &key);
     }
 
     pub fn delete(&mut self, key: &str) -> Option<Shared> {
         let old = self.items.remove(key)?;
-        self.bytes -= old.to_json().len();
         self.update_indices(Some(&old), None, key);
         Some(old)
     }
@@ -96,7 +89,6 @@ impl Indexer {
     /// `Replace`: a new map, every index rebuilt.
     pub fn replace(&mut self, list: Vec<Shared>, rv: i64) {
         self.items = list.into_iter().map(|o| (o.key(), o)).collect();
-        self.bytes = self.items.values().map(|o| o.to_json().len()).sum();
         for index in self.indices.values_mut() {
             index.clear();
         }
@@ -149,9 +141,10 @@ impl Indexer {
         self.items.len()
     }
 
-    /// The cached objects' size as JSON.
+    /// The cached objects' size as JSON: what the cache costs in memory. Measured when asked
+    /// (each object once: its size is kept with it), so storing costs no serialisation.
     pub fn bytes(&self) -> usize {
-        self.bytes
+        self.items.values().map(ApiObject::json_len).sum()
     }
 
     pub fn is_empty(&self) -> bool {

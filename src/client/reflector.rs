@@ -478,7 +478,7 @@ impl Reflector {
         let rv = event.resource_version();
         match event {
             WatchEvent::Added(o) => {
-                self.streamed.items.insert(o.key(), Shared::new(o));
+                self.streamed.items.insert(o.key(), o);
                 // Synthetic ADDED events come in key order, not RV order: an RV counts only once
                 // another kind of event showed the initial ones are over.
                 if self.streamed.resource_version.is_some() {
@@ -486,7 +486,7 @@ impl Reflector {
                 }
             }
             WatchEvent::Modified(o) => {
-                self.streamed.items.insert(o.key(), Shared::new(o));
+                self.streamed.items.insert(o.key(), o);
                 self.streamed.resource_version = Some(rv);
             }
             WatchEvent::Deleted(o) => {
@@ -549,9 +549,9 @@ impl Reflector {
         *events += 1;
         let rv = event.resource_version();
         let command = match event {
-            WatchEvent::Added(o) => Command::Add(Shared::new(o)),
-            WatchEvent::Modified(o) => Command::Update(Shared::new(o)),
-            WatchEvent::Deleted(o) => Command::Delete(Shared::new(o)),
+            WatchEvent::Added(o) => Command::Add(o),
+            WatchEvent::Modified(o) => Command::Update(o),
+            WatchEvent::Deleted(o) => Command::Delete(o),
             WatchEvent::Bookmark(rv) | WatchEvent::InitialEventsEnd(rv) => Command::Bookmark(rv),
             WatchEvent::Error(status) => {
                 let mut out = vec![Command::StopWatch(watch)];
@@ -635,10 +635,10 @@ mod tests {
         r.handle(listed(vec![], 7), 0, &mut rng);
         r.handle(Input::WatchOpened(Ok(1)), 0, &mut rng);
         for (event, rv) in [
-            (WatchEvent::Added(cm("a", 10)), 10),
-            (WatchEvent::Modified(cm("a", 20)), 20),
+            (WatchEvent::Added(cm("a", 10).into()), 10),
+            (WatchEvent::Modified(cm("a", 20).into()), 20),
             (WatchEvent::Bookmark(30), 30),
-            (WatchEvent::Deleted(cm("a", 40)), 40),
+            (WatchEvent::Deleted(cm("a", 40).into()), 40),
         ] {
             r.handle(Input::Event(event), 5_000, &mut rng);
             assert_eq!(r.last_sync_resource_version, rv.to_string());
@@ -740,7 +740,7 @@ mod tests {
         assert_eq!((options.resource_version.as_str(), options.resource_version_match.as_str()), ("", NOT_OLDER_THAN));
         assert!(options.allow_bookmarks);
         r.handle(Input::WatchOpened(Ok(4)), 0, &mut rng);
-        for e in [WatchEvent::Added(cm("b", 9)), WatchEvent::Added(cm("a", 5))] {
+        for e in [WatchEvent::Added(cm("b", 9).into()), WatchEvent::Added(cm("a", 5).into())] {
             assert!(r.handle(Input::Event(e), 10, &mut rng).is_empty(), "initial events go to the temporary store");
         }
         assert_eq!(r.last_sync_resource_version, "", "synthetic ADDED events do not move the RV");
@@ -750,7 +750,7 @@ mod tests {
         assert_eq!(out[1], Command::StartResync);
         assert_eq!(r.current_watch(), Some(4), "the same stream goes on as the watch");
         assert_eq!((r.lists, r.watches), (0, 1));
-        assert_eq!(r.handle(Input::Event(WatchEvent::Modified(cm("a", 13))), 30, &mut rng).len(), 1);
+        assert_eq!(r.handle(Input::Event(WatchEvent::Modified(cm("a", 13).into())), 30, &mut rng).len(), 1);
         assert_eq!(r.last_sync_resource_version, "13");
     }
 

@@ -159,6 +159,32 @@ pub struct ApiObject {
     pub metadata: ObjectMeta,
     #[serde(flatten)]
     pub body: Map<String, Value>,
+    /// Its JSON size, once measured through [`ApiObject::json_len`].
+    #[serde(skip)]
+    json_len: JsonLen,
+}
+
+/// A measured JSON size. A copy of the object starts without one (the copy may be changed);
+/// it takes no part in equality.
+#[derive(Default)]
+struct JsonLen(std::cell::Cell<Option<usize>>);
+
+impl Clone for JsonLen {
+    fn clone(&self) -> Self {
+        JsonLen::default()
+    }
+}
+
+impl PartialEq for JsonLen {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for JsonLen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("_")
+    }
 }
 
 impl ApiObject {
@@ -169,7 +195,20 @@ impl ApiObject {
             kind: kind.name().into(),
             metadata: ObjectMeta { name: name.into(), namespace: namespace.into(), ..Default::default() },
             body: Map::new(),
+            json_len: JsonLen::default(),
         }
+    }
+
+    /// The bytes of its JSON, measured once per object: a shared object never changes (nothing
+    /// takes one out of its `Rc` to change it), so every stage that counts bytes — the API
+    /// server's metrics, a watch event's size, the indexer's memory — reads one figure.
+    pub fn json_len(this: &Shared) -> usize {
+        if let Some(n) = this.json_len.0.get() {
+            return n;
+        }
+        let n = this.to_json().len();
+        this.json_len.0.set(Some(n));
+        n
     }
 
     /// Parses a manifest written as JSON.
@@ -293,6 +332,18 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_shared_objects_json_size_is_measured_once_and_a_copy_is_measured_afresh() {
+        let shared = Shared::new(ApiObject::new(Kind::ConfigMap, "default", "a").with("data", json!({"k": "v"})));
+        assert_eq!(ApiObject::json_len(&shared), shared.to_json().len());
+        let mut copy = (*shared).clone();
+        assert_eq!(copy, *shared, "the measure takes no part in equality");
+        copy.body.insert("data".into(), json!({"k": "a much longer value than before"}));
+        let copy = Shared::new(copy);
+        assert_eq!(ApiObject::json_len(&copy), copy.to_json().len(), "the copy did not keep the old measure");
+        assert!(ApiObject::json_len(&copy) > ApiObject::json_len(&shared));
+    }
 
     #[test]
     fn kinds_name_their_group_resource() {

@@ -373,7 +373,7 @@ impl ApiServer {
     pub fn list(&mut self, user: &UserInfo, kind: Kind, opts: &ListOptions) -> Result<ListResponse, Status> {
         let result = self.do_list(user, kind, opts);
         if let Ok(list) = &result {
-            let bytes: usize = list.items.iter().map(|o| o.to_json().len() + 1).sum::<usize>() + 64;
+            let bytes: usize = list.items.iter().map(|o| ApiObject::json_len(o) + 1).sum::<usize>() + 64;
             self.metrics.sent(list.items.len() as u64, bytes);
         }
         self.finish("LIST", kind, "", 200, result)

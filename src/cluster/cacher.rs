@@ -136,7 +136,9 @@ impl Cacher {
             let cache = &self.caches[&kind].0;
             match start {
                 WatchStart::CurrentState | WatchStart::InitialEvents => {
-                    initial.extend(cache.list(&prefix).filter(|o| filter.matches(o)).cloned().map(WatchEvent::Added));
+                    initial.extend(
+                        cache.list_shared(&prefix).filter(|o| filter.matches(o)).cloned().map(WatchEvent::Added),
+                    );
                     if start == WatchStart::InitialEvents && allow_bookmarks {
                         initial.push(WatchEvent::InitialEventsEnd(cache.revision()));
                     }
@@ -155,7 +157,7 @@ impl Cacher {
                         .visit(&KeyRange::prefix(prefix.clone()), rev, |kv| {
                             let obj = decode(kv);
                             if filter.matches(&obj) {
-                                initial.push(WatchEvent::Added(obj));
+                                initial.push(WatchEvent::Added(crate::cluster::Shared::new(obj)));
                             }
                             true
                         })

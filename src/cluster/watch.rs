@@ -7,7 +7,7 @@
 //! `DELETED` carrying the *previous* object with the change's resourceVersion.
 
 use super::api_errors::Status;
-use super::api_object::{ApiObject, Kind};
+use super::api_object::{ApiObject, Kind, Shared};
 use super::mvcc_store::{Revision, WatchId as StoreWatchId};
 use super::selector::{FieldSelector, LabelSelector};
 use super::watch_cache::ObjectChange;
@@ -16,9 +16,10 @@ use std::collections::VecDeque;
 /// One event of a watch stream.
 #[derive(Clone, Debug, PartialEq)]
 pub enum WatchEvent {
-    Added(ApiObject),
-    Modified(ApiObject),
-    Deleted(ApiObject),
+    /// The object is shared with the watch cache (and with every other watcher's event).
+    Added(Shared),
+    Modified(Shared),
+    Deleted(Shared),
     /// Only `metadata.resourceVersion` is meaningful (semantics §1.4).
     Bookmark(Revision),
     /// The bookmark that ends a watch-list's initial events: annotated
@@ -62,7 +63,7 @@ impl WatchEvent {
             WatchEvent::Bookmark(_) => 96,
             WatchEvent::InitialEventsEnd(_) => 160,
             WatchEvent::Error(s) => 64 + s.message.len(),
-            other => 32 + other.object().map_or(0, |o| o.to_json().len()),
+            WatchEvent::Added(o) | WatchEvent::Modified(o) | WatchEvent::Deleted(o) => 32 + ApiObject::json_len(o),
         }
     }
 }
@@ -89,12 +90,12 @@ impl Filter {
         let cur = change.cur.as_ref().filter(|o| self.matches(o));
         let prev = change.prev.as_ref().filter(|o| self.matches(o));
         match (prev, cur) {
-            (Some(_), Some(cur)) => Some(WatchEvent::Modified((**cur).clone())),
-            (None, Some(cur)) => Some(WatchEvent::Added((**cur).clone())),
+            (Some(_), Some(cur)) => Some(WatchEvent::Modified(cur.clone())),
+            (None, Some(cur)) => Some(WatchEvent::Added(cur.clone())),
             (Some(prev), None) => {
                 let mut last = (**prev).clone();
                 last.metadata.resource_version = change.revision.to_string();
-                Some(WatchEvent::Deleted(last))
+                Some(WatchEvent::Deleted(Shared::new(last)))
             }
             (None, None) => None,
         }

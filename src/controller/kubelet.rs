@@ -108,14 +108,17 @@ mod tests {
         let mut pod = ApiObject::new(Kind::Pod, "default", "p")
             .with("spec", json!({"containers": [{"name": "web"}]}))
             .with("status", json!({"phase": "Pending"}));
-        let reports = Kubelet::default().observe(&WatchEvent::Added(pod.clone()), 5);
+        let reports = Kubelet::default().observe(&WatchEvent::Added(pod.clone().into()), 5);
         assert_eq!(
             reports.iter().map(|r| (r.phase, r.after_ms)).collect::<Vec<_>>(),
             [(PodPhase::ContainerCreating, 505), (PodPhase::Running, 1505)]
         );
-        assert!(Kubelet::default().observe(&WatchEvent::Modified(pod.clone()), 5).is_empty());
+        assert!(Kubelet::default().observe(&WatchEvent::Modified(pod.clone().into()), 5).is_empty());
         pod.body.insert("status".into(), Kubelet::status(&pod, PodPhase::Running, 0));
-        assert!(Kubelet::default().observe(&WatchEvent::Added(pod.clone()), 5).is_empty(), "a started Pod is not new");
+        assert!(
+            Kubelet::default().observe(&WatchEvent::Added(pod.clone().into()), 5).is_empty(),
+            "a started Pod is not new"
+        );
         assert_eq!(pod.status().unwrap()["containerStatuses"][0]["ready"], true);
     }
 }

@@ -113,6 +113,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("Same kind in the cluster", "클러스터의 같은 종류"),
     ("End of the lesson", "레슨 마무리"),
     ("Facilitator's guide", "진행자 안내"),
+    ("Guide", "진행 안내"),
     ("Loading the guide…", "안내를 불러오는 중…"),
     ("The guide could not be loaded: {error}", "안내를 불러오지 못했습니다: {error}"),
     ("{n} min", "{n}분"),

@@ -489,7 +489,7 @@ pub fn app() -> Html {
                         <option value="dark" selected={display.theme == Some(Theme::Dark)}>{ tr(lang, "Dark") }</option>
                     </select>
                     <button type="button" aria-keyshortcuts="?" aria-expanded={help.to_string()} onclick={toggle_help.clone()}>{ tr(lang, "Keyboard shortcuts") }</button>
-                    <button type="button" aria-haspopup="dialog" aria-expanded={guiding.to_string()} onclick={toggle_guide}>{ tr(lang, "Facilitator's guide") }</button>
+                    <button type="button" aria-haspopup="dialog" aria-expanded={guiding.to_string()} onclick={toggle_guide}>{ tr(lang, "Guide") }</button>
                     <button type="button" aria-haspopup="dialog" aria-expanded={sharing.to_string()} onclick={toggle_share.clone()}>{ tr(lang, "Share") }</button>
                 </div>
             </header>

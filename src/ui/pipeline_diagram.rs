@@ -114,13 +114,16 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         };
         let holds = holds(*stage, &props.glance, lang);
         let plain = name_only(*stage);
-        // What the box holds is its accessible description (hidden as text: the name stays
-        // the stage's, as its visible label begins).
+        // What the box holds is the button's accessible description, drawn beside the button
+        // rather than in it (hidden as text, and letting clicks through): the button's name
+        // is the stage's, and all its visible text is in that name.
         let described = format!("holds-{}", stage.name());
         html! {
-            <g class={class} role="button" tabindex="0" aria-label={trf(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage, era)))])} aria-describedby={(!plain).then(|| described.clone())} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
-                <rect x={(x - BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0).to_string()} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="10" />
-                <text x={x.to_string()} y={(y + if plain { 9.0 } else { -6.0 }).to_string()} text-anchor="middle">{ tr(lang, label(*stage, era)) }</text>
+            <g class={class}>
+                <g class="press" role="button" tabindex="0" aria-label={trf(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage, era)))])} aria-describedby={(!plain).then(|| described.clone())} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
+                    <rect x={(x - BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0).to_string()} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="10" />
+                    <text x={x.to_string()} y={(y + if plain { 9.0 } else { -6.0 }).to_string()} text-anchor="middle">{ tr(lang, label(*stage, era)) }</text>
+                </g>
                 if *stage == Stage::Reflector && !props.glance.locked.is_empty() {
                     <text class="locked" aria-hidden="true" x={(x + BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0 - 6.0).to_string()} text-anchor="end">
                         { props.glance.locked.iter().map(|verb| trf(lang, "no {verb}", &[("verb", verb)])).collect::<Vec<_>>().join(" · ") }

@@ -80,9 +80,9 @@ fn event_of(v: &Value) -> Option<WatchEvent> {
     let o = &v["object"];
     let rv = || o["metadata"]["resourceVersion"].as_str().and_then(|s| s.parse().ok()).unwrap_or(0);
     Some(match v["type"].as_str()? {
-        "ADDED" => WatchEvent::Added(object(o)?),
-        "MODIFIED" => WatchEvent::Modified(object(o)?),
-        "DELETED" => WatchEvent::Deleted(object(o)?),
+        "ADDED" => WatchEvent::Added(object(o)?.into()),
+        "MODIFIED" => WatchEvent::Modified(object(o)?.into()),
+        "DELETED" => WatchEvent::Deleted(object(o)?.into()),
         "BOOKMARK" if o["metadata"]["annotations"]["k8s.io/initial-events-end"] == "true" => {
             WatchEvent::InitialEventsEnd(rv())
         }
