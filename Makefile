@@ -25,10 +25,12 @@ dist: setup-web
 	@bash scripts/sizes.sh dist
 
 # Speed figures (not timed tests): the 50,000-Pod LIST through the client pipeline, beside
-# real client-go doing the client side in memory (a Go peer), and the cost of a time-travel
-# snapshot. The page's own figures print in the end-to-end suite.
+# real client-go doing the client side in memory (a Go peer) and beside the same work compiled
+# to wasm in headless Chromium, and the cost of a time-travel snapshot. The page's own
+# figures print in the end-to-end suite.
 bench: setup-test
 	cargo bench --bench list_50k
+	bash scripts/bench-wasm.sh
 	cargo bench --bench world_clone
 	cargo bench --bench session_memory
 

@@ -6,51 +6,11 @@
 //! The client-side part alone — `DeltaFIFO.Replace` of the list, then every key popped into
 //! an indexer with the namespace index — is timed first, as client-go's is.
 
-use informer_playground::client::delta::{DeltaObject, DeltaType};
-use informer_playground::client::indexer::Indexer;
-use informer_playground::client::queue;
-use informer_playground::cluster::{ApiObject, Kind, Shared};
-use informer_playground::era::Era;
+use informer_playground::bench::{client_side, pod};
+use informer_playground::cluster::Kind;
 use informer_playground::sim::TraceKind;
 use informer_playground::world::{World, WorldConfig};
-use serde_json::json;
-use std::time::Instant;
-
-fn pod(i: usize) -> ApiObject {
-    ApiObject::new(Kind::Pod, &format!("ns-{}", i % 50), &format!("pod-{i:05}"))
-        .with_label("app", &format!("app-{}", i % 100))
-        .with(
-            "spec",
-            json!({"nodeName": format!("node-{}", i % 500), "containers": [{"name": "main", "image": "nginx:1.27"}]}),
-        )
-}
-
-/// The client side alone, as client-go's in-memory bench times it: Replace, then Pop → indexer.
-fn client_side(n: usize) -> (std::time::Duration, std::time::Duration, usize) {
-    let list: Vec<Shared> = (0..n)
-        .map(|i| {
-            let mut p = pod(i);
-            p.metadata.resource_version = (i + 2).to_string();
-            Shared::new(p)
-        })
-        .collect();
-    let mut indexer = Indexer::new();
-    let mut fifo = queue::for_era(Era::V1_30);
-    let t = Instant::now();
-    fifo.replace(list, n as i64 + 1, &indexer);
-    let replace = t.elapsed();
-    let t = Instant::now();
-    while let Some(popped) = fifo.pop() {
-        for delta in popped.deltas {
-            match (delta.kind, delta.object) {
-                (DeltaType::Deleted, _) => drop(indexer.delete(&popped.key)),
-                (_, DeltaObject::Object(obj)) => indexer.update(obj),
-                _ => {}
-            }
-        }
-    }
-    (replace, t.elapsed(), indexer.len())
-}
+use std::time::{Duration, Instant};
 
 /// Real client-go's figures for the same work (the Go peer `make test` builds), and ours
 /// relative to them.
@@ -76,7 +36,10 @@ fn client_go_beside(n: usize, replace: std::time::Duration, pop: std::time::Dura
 
 fn main() {
     let n: usize = std::env::var("BENCH_PODS").ok().and_then(|s| s.parse().ok()).unwrap_or(50_000);
-    let (replace, pop, indexed) = client_side(n);
+    let start = Instant::now();
+    let run = client_side(n, &|| start.elapsed().as_secs_f64() * 1e3);
+    let (replace, pop, indexed) =
+        (Duration::from_secs_f64(run.replace_ms / 1e3), Duration::from_secs_f64(run.pop_ms / 1e3), run.indexed);
     println!("bench list_50k, the client side alone: {n} Pods");
     println!("  DeltaFIFO.Replace                      {:>9.1} ms", replace.as_secs_f64() * 1e3);
     println!(
@@ -85,6 +48,7 @@ fn main() {
         pop.as_secs_f64() * 1e6 / n as f64
     );
     client_go_beside(n, replace, pop);
+    println!("{}", run.json_line("native", n));
 
     let t = Instant::now();
     let mut world = World::new(WorldConfig::new(Kind::Pod), (0..n).map(pod).collect()).expect("world");

@@ -8,6 +8,7 @@
 #![allow(clippy::large_enum_variant)]
 
 pub mod base64;
+pub mod bench;
 pub mod client;
 pub mod cluster;
 pub mod compare;

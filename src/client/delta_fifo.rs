@@ -56,7 +56,11 @@ impl DeltaFifo {
 
     /// `queueActionLocked`: append, dedup, and queue the key if it was not waiting.
     fn queue_action(&mut self, kind: DeltaType, object: DeltaObject) {
-        let key = object.key();
+        self.queue_keyed(kind, object.key(), object);
+    }
+
+    /// `queueActionLocked` for an object whose key is known.
+    fn queue_keyed(&mut self, kind: DeltaType, key: String, object: DeltaObject) {
         let deltas = self.items.entry(key.clone()).or_default();
         let was_waiting = !deltas.is_empty();
         deltas.push(Delta { kind, object });
@@ -110,10 +114,11 @@ impl Queue for DeltaFifo {
     }
 
     fn replace(&mut self, list: Vec<Shared>, _resource_version: i64, known: &dyn KnownObjects) -> Queued {
-        let keys: BTreeSet<String> = list.iter().map(|o| o.key()).collect();
+        let keyed: Vec<(String, Shared)> = list.into_iter().map(|o| (o.key(), o)).collect();
+        let keys: BTreeSet<String> = keyed.iter().map(|(key, _)| key.clone()).collect();
         let kind = if self.emit_replaced { DeltaType::Replaced } else { DeltaType::Sync };
-        for obj in list {
-            self.queue_action(kind, DeltaObject::Object(obj));
+        for (key, obj) in keyed {
+            self.queue_keyed(kind, key, DeltaObject::Object(obj));
         }
         // Queued keys the list no longer has (Go iterates a map here: we sort, §9.1).
         let mut queued_deletions = 0;
