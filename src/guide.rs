@@ -170,3 +170,25 @@ mod native {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_guide_is_refused_naming_the_field_and_what_was_expected() {
+        let good = include_str!("../static/guide.json");
+        assert!(Guide::parse(good).is_ok());
+        let cases = [
+            (good.replacen("\"minutes\": 8", "\"minutes\": \"eight\"", 1), "invalid type: string \"eight\", expected u32"),
+            (good.replacen("\"title\"", "\"titel\"", 1), "unknown field `titel`, expected one of `title`"),
+            (good.replacen("\"avoid\": [", "\"avoid\": [1, ", 1), "invalid type: integer `1`, expected a string"),
+            (good.replacen("\"ko\": \"진행자 안내\",", "", 1), "missing field `ko`"),
+            ("[]".to_string(), "expected struct Guide"),
+        ];
+        for (text, error) in cases {
+            let e = Guide::parse(&text).unwrap_err();
+            assert!(e.starts_with("guide.json: ") && e.contains(error), "{e}");
+        }
+    }
+}
