@@ -52,7 +52,12 @@ pub fn cost_panel(props: &Props) -> Html {
     }
 }
 
-/// `2,005 (1,563 KiB)`.
+/// `2,005 (1,563 KiB)`; a small size in bytes: `2 (1,204 B)`.
 fn objects_and_size(objects: usize, bytes: usize) -> String {
-    format!("{} ({} KiB)", grouped(objects as u64), grouped(bytes as u64 / 1024))
+    let size = if bytes < 10 * 1024 {
+        format!("{} B", grouped(bytes as u64))
+    } else {
+        format!("{} KiB", grouped(bytes as u64 / 1024))
+    };
+    format!("{} ({size})", grouped(objects as u64))
 }
