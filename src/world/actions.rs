@@ -1,6 +1,8 @@
 //! A person's writes (and a scenario's timeline) as the cluster administrator: create,
 //! update, scale, patch, delete, the console's `kubectl get -w`, and faults. Each is one step
-//! from the user to the API server (or to the stage a fault hits).
+//! from the user to the API server (or to the stage a fault hits). A timeline's reads are the
+//! controller's: from its cache (reconciler → indexer) or through the APIReader (reconciler →
+//! API server, with the controller's credentials).
 
 use super::message::Action;
 use super::outcome::{self, Outcome};
