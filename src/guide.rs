@@ -180,7 +180,10 @@ mod tests {
         let good = include_str!("../static/guide.json");
         assert!(Guide::parse(good).is_ok());
         let cases = [
-            (good.replacen("\"minutes\": 8", "\"minutes\": \"eight\"", 1), "invalid type: string \"eight\", expected u32"),
+            (
+                good.replacen("\"minutes\": 8", "\"minutes\": \"eight\"", 1),
+                "invalid type: string \"eight\", expected u32",
+            ),
             (good.replacen("\"title\"", "\"titel\"", 1), "unknown field `titel`, expected one of `title`"),
             (good.replacen("\"avoid\": [", "\"avoid\": [1, ", 1), "invalid type: integer `1`, expected a string"),
             (good.replacen("\"ko\": \"진행자 안내\",", "", 1), "missing field `ko`"),
