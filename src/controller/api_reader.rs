@@ -22,13 +22,15 @@ pub enum ApiAnswer {
     Listed { items: usize, bytes: u64 },
 }
 
-/// Makes the read as the controller's user; the server's metrics count the request.
+/// Makes the read as the controller's user; the server's metrics count the request, and the
+/// answer carries the bytes they counted for it.
 pub fn read(api: &mut ApiServer, user: &UserInfo, read: &ClientRead) -> Result<ApiAnswer, Status> {
     let sent_before = api.metrics().bytes_sent;
-    let answer = match read {
+    let sent = |api: &ApiServer| api.metrics().bytes_sent - sent_before;
+    match read {
         ClientRead::Get { kind, namespace, name } => {
-            let obj = api.get(user, *kind, namespace, name, "")?;
-            ApiAnswer::Got { resource_version: obj.resource_version(), bytes: 0 }
+            let resource_version = api.get(user, *kind, namespace, name, "")?.resource_version();
+            Ok(ApiAnswer::Got { resource_version, bytes: sent(api) })
         }
         ClientRead::List { kind, namespace, labels, field } => {
             let opts = ListOptions {
@@ -37,12 +39,8 @@ pub fn read(api: &mut ApiServer, user: &UserInfo, read: &ClientRead) -> Result<A
                 field_selector: field.as_ref().map(|(path, value)| format!("{path}={value}")).unwrap_or_default(),
                 ..Default::default()
             };
-            ApiAnswer::Listed { items: api.list(user, *kind, &opts)?.items.len(), bytes: 0 }
+            let items = api.list(user, *kind, &opts)?.items.len();
+            Ok(ApiAnswer::Listed { items, bytes: sent(api) })
         }
-    };
-    let sent = api.metrics().bytes_sent - sent_before;
-    Ok(match answer {
-        ApiAnswer::Got { resource_version, .. } => ApiAnswer::Got { resource_version, bytes: sent },
-        ApiAnswer::Listed { items, .. } => ApiAnswer::Listed { items, bytes: sent },
-    })
+    }
 }
