@@ -313,15 +313,14 @@ impl RunArgs {
     fn execute(&self) -> Result<bool, String> {
         use std::io::Write;
         let (mut world, scenario) = self.world()?;
-        let until = scenario.as_ref().map(|s| s.run.until_ms);
         let limit = self.steps.or(scenario.as_ref().map(|s| s.run.max_steps)).unwrap_or(100_000);
         let mut out = std::io::stdout().lock();
         let mut trace: Vec<TraceEvent> = Vec::new();
         // With --fast-forward: the routes of the bulk phase under way and where it started.
         let mut folding: Option<(Vec<fast_forward::Route>, usize)> = None;
         while (trace.len() as u64) < limit {
-            let more = match until {
-                Some(until) => world.next_time().is_some_and(|t| t <= until),
+            let more = match &scenario {
+                Some(scenario) => !scenario.over(&world),
                 None => self.steps.is_some() || !world.is_idle(),
             };
             if !more {

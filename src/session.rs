@@ -445,11 +445,10 @@ impl Session {
         }
     }
 
-    /// One step; false when nothing is left to deliver.
-    /// Whether a lesson's run is over: nothing more happens before its end (`run.until_ms`),
-    /// as the command line and the tests run it. Time travel back makes it not over again.
+    /// Whether a lesson's run is over ([`crate::scenario::Scenario::over`], as the command line
+    /// and the tests run it). Time travel back makes it not over again.
     pub fn lesson_ended(&self) -> bool {
-        self.scenario.as_ref().is_some_and(|s| self.world().next_time().is_none_or(|t| t > s.run.until_ms))
+        self.scenario.as_ref().is_some_and(|s| s.over(self.world()))
     }
 
     /// The step of the first narration note after the current step: in the branch's trace so

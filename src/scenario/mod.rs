@@ -83,12 +83,18 @@ pub fn note_at<'a>(scenario: &'a Scenario, trace: &[TraceEvent]) -> Option<(u64,
     scenario.narration.iter().filter_map(|note| find(&note.when, trace).map(|s| (s, note))).max_by_key(|(s, _)| *s)
 }
 
+impl Scenario {
+    /// Whether the run is over in `world`: everything up to `run.until_ms` has happened, and
+    /// the next message, if any, comes after it.
+    pub fn over(&self, world: &World) -> bool {
+        world.next_time().is_none_or(|t| t > self.run.until_ms)
+    }
+}
+
 /// Runs a scenario to its end: its world, trace and verdicts.
 pub fn run(scenario: &Scenario) -> Result<(World, Vec<TraceEvent>, Vec<Verdict>), ScenarioError> {
     let mut world = scenario.world()?;
-    let until = scenario.run.until_ms;
-    // Everything up to `until_ms` happens; the run stops before the first message after it.
-    let trace = world.run_until(scenario.run.max_steps, |_, w| w.next_time().is_none_or(|t| t > until));
+    let trace = world.run_until(scenario.run.max_steps, |_, w| scenario.over(w));
     let verdicts = judge(scenario, &world, &trace);
     Ok((world, trace, verdicts))
 }
