@@ -9,6 +9,7 @@
 
 use super::delta_fifo::KnownObjects;
 use crate::cluster::{ApiObject, Shared};
+use crate::sim::SharedMap;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
@@ -50,7 +51,7 @@ impl IndexFunc {
 #[derive(Clone, Debug, Default)]
 pub struct Indexer {
     /// Objects by key, shared with copies of the indexer (a write replaces, never mutates).
-    items: BTreeMap<String, Rc<ApiObject>>,
+    items: SharedMap<String, Rc<ApiObject>>,
     indexers: BTreeMap<String, IndexFunc>,
     /// Index name → value → keys; the key sets are shared with copies until written.
     indices: BTreeMap<String, BTreeMap<String, Rc<BTreeSet<String>>>>,
@@ -207,7 +208,7 @@ impl Indexer {
         }
         for (name, func) in new {
             let mut index: BTreeMap<String, Rc<BTreeSet<String>>> = BTreeMap::new();
-            for (key, obj) in &self.items {
+            for (key, obj) in self.items.iter() {
                 for value in func.values(obj) {
                     Rc::make_mut(index.entry(value).or_default()).insert(key.clone());
                 }

@@ -498,6 +498,11 @@ impl ApiServer {
     }
 
     /// Objects of a kind currently stored.
+    /// Keys the store keeps, of every kind, live or not yet compacted (constant time).
+    pub fn stored_keys(&self) -> usize {
+        self.store.key_count()
+    }
+
     pub fn count(&self, kind: Kind) -> usize {
         self.store.count(&KeyRange::prefix(storage::prefix(kind, None)))
     }

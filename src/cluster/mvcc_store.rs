@@ -22,6 +22,7 @@
 //! (etcd may pack several revisions into one response while a watcher catches up; here each
 //! revision is one response, and the events are the same).
 
+use crate::sim::SharedMap;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::Bound;
@@ -240,10 +241,10 @@ pub struct MvccStore {
     current: Revision,
     /// etcd's `compactMainRev`; -1 until the first compaction.
     compact_rev: Revision,
-    backend: BTreeMap<RevKey, Record>,
+    backend: SharedMap<RevKey, Record>,
     /// Per key, every revision still in the backend that touched it, oldest first.
     /// Shared with copies of the store; a write copies only the one key's list it changes.
-    index: BTreeMap<Rc<str>, Rc<Vec<RevKey>>>,
+    index: SharedMap<Rc<str>, Rc<Vec<RevKey>>>,
     watchers: BTreeMap<WatchId, Watcher>,
     next_watch_id: WatchId,
 }
@@ -265,8 +266,8 @@ impl MvccStore {
             compaction,
             current: 1,
             compact_rev: -1,
-            backend: BTreeMap::new(),
-            index: BTreeMap::new(),
+            backend: SharedMap::new(),
+            index: SharedMap::new(),
             watchers: BTreeMap::new(),
             next_watch_id: 1,
         }
@@ -360,6 +361,12 @@ impl MvccStore {
         self.usage(range).0
     }
 
+    /// Keys with a revision still in the store (deleted ones until compaction removes them);
+    /// constant time, unlike [`MvccStore::count`].
+    pub fn key_count(&self) -> usize {
+        self.index.len()
+    }
+
     /// Live keys in a range at the current revision, and the bytes of their values.
     pub fn usage(&self, range: &KeyRange) -> (usize, usize) {
         let (mut count, mut bytes) = (0, 0);
@@ -448,7 +455,10 @@ impl MvccStore {
             Record::Put(kv) => kv.key.as_str().into(),
             Record::Tombstone(key) => key.clone(),
         };
-        Rc::make_mut(self.index.entry(key).or_default()).push(at);
+        match self.index.get_mut(&key) {
+            Some(revs) => Rc::make_mut(revs).push(at),
+            None => drop(self.index.insert(key, Rc::new(vec![at]))),
+        }
         self.backend.insert(at, record);
     }
 
@@ -463,13 +473,13 @@ impl MvccStore {
             return Err(MvccError::FutureRevision);
         }
         self.compact_rev = rev;
-        let mut removed = Vec::new();
         let compaction = self.compaction;
-        self.index.retain(|_, revs| {
-            let revs = Rc::make_mut(revs);
+        // Per key, how many of its oldest revisions go.
+        let mut dropped: Vec<(Rc<str>, usize)> = Vec::new();
+        for (key, revs) in self.index.iter() {
             let upto = revs.partition_point(|r| r.0 <= rev);
             if upto == 0 {
-                return true;
+                continue;
             }
             let newest = revs[upto - 1];
             // A tombstone *at* the compact revision stays, so that a watcher resuming from the
@@ -480,11 +490,18 @@ impl MvccStore {
                 None => false,
             };
             let drop = if keep_newest { upto - 1 } else { upto };
-            removed.extend(revs.drain(..drop));
-            !revs.is_empty()
-        });
-        for r in removed {
-            self.backend.remove(&r);
+            if drop > 0 {
+                dropped.push((key.clone(), drop));
+            }
+        }
+        for (key, drop) in dropped {
+            let Some(revs) = self.index.get_mut(&key) else { continue };
+            for r in Rc::make_mut(revs).drain(..drop) {
+                self.backend.remove(&r);
+            }
+            if revs.is_empty() {
+                self.index.remove(&key);
+            }
         }
         Ok(())
     }

@@ -19,7 +19,7 @@
 use super::api_errors::Status;
 use super::api_object::ApiObject;
 use super::mvcc_store::Revision;
-use crate::sim::SharedDeque;
+use crate::sim::{SharedDeque, SharedMap};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -60,7 +60,7 @@ pub struct WatchCache {
     recorded: SharedDeque<u64>,
     /// Current objects by storage key (shared with copies of the cache: they never change
     /// in place, a change replaces them).
-    objects: BTreeMap<String, Rc<ApiObject>>,
+    objects: SharedMap<String, Rc<ApiObject>>,
 }
 
 impl WatchCache {

@@ -5,11 +5,13 @@
 pub mod rng;
 pub mod scheduler;
 pub mod shared_deque;
+pub mod shared_map;
 pub mod trace;
 
 pub use rng::Rng;
 pub use scheduler::Scheduler;
 pub use shared_deque::SharedDeque;
+pub use shared_map::SharedMap;
 pub use trace::{Stage, TraceKind};
 
 /// Virtual time in milliseconds since the simulation started.
