@@ -28,7 +28,7 @@ pub fn event_log(props: &Props) -> Html {
     let lines = props.lines.iter().map(|e| {
         let (class, _) = token(e.kind);
         html! {
-            <li class={classes!("line", class)}>
+            <li key={e.step} class={classes!("line", class)}>
                 <span class="step">{ format!("#{}", e.step) }</span>
                 <span class="time">{ &e.time }</span>
                 <span class="route">{ format!("{} → {}", tr(lang, label(e.from, era)), tr(lang, label(e.to, era))) }</span>
