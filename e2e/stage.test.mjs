@@ -202,7 +202,7 @@ const dotPath = (page, frames) =>
       new Promise((resolve) => {
         const seen = [];
         const sample = () => {
-          const dot = [...document.querySelectorAll('svg.pipeline .tokens .token:not(.past) circle')].pop();
+          const dot = [...document.querySelectorAll('.stage-frame .tokens .token:not(.past) .dot')].pop();
           const r = dot?.getBoundingClientRect();
           seen.push(r ? [Math.round(r.x), Math.round(r.y)] : null);
           if (seen.length < n) requestAnimationFrame(sample);

@@ -3,7 +3,8 @@
 //! from the sender's box to the receiver's, coloured (and labelled) by its kind. During Play a
 //! step's token sets off while the last ones may still be on their way, so bursts look like
 //! bursts; scrubbing, fast play and `prefers-reduced-motion` show it parked. The motion is CSS
-//! on an element keyed by the step: the step's state is drawn first, never delayed by it.
+//! on an HTML element keyed by the step, above the drawing: the step's state is drawn first,
+//! never delayed by it, and the frames of the motion repaint only the dot.
 //! Clicking a stage opens its inspector.
 
 use crate::diagram::{
@@ -56,16 +57,17 @@ fn fifo_chips(g: &Glance, id: &str) -> Html {
 }
 
 /// A step's token: a dot that travels from the sender's box to the receiver's and rests there.
+/// It is HTML above the drawing (positions in the drawing's units, `--u`), so the browser
+/// moves it on its own and the diagram is not repainted for every frame of the motion.
 fn travelling_token(e: &TraceEvent, travel_ms: u32, past: bool) -> Html {
     let ((x1, y1), (x2, y2)) = edge_points(e.from, e.to);
     let (class, _) = token(e.kind);
-    let style = format!("--dx: {}px; --dy: {}px; --travel: {travel_ms}ms", x1 - x2, y1 - y2);
+    let at = format!("left: calc({x2} * var(--u)); top: calc({y2} * var(--u))");
+    let style = format!("--dx: {}; --dy: {}; --travel: {travel_ms}ms", x1 - x2, y1 - y2);
     html! {
-        <g key={e.step.to_string()} class={classes!("token", class, past.then_some("past"))} aria-hidden="true" transform={format!("translate({x2} {y2})")}>
-            <g class={classes!("traveller", (travel_ms > 0).then_some("moving"))} {style} data-step={e.step.to_string()}>
-                <circle r="11" />
-            </g>
-        </g>
+        <span key={e.step.to_string()} class={classes!("token", class, past.then_some("past"))} style={at}>
+            <span class={classes!("dot", (travel_ms > 0).then_some("moving"))} {style} data-step={e.step.to_string()}></span>
+        </span>
     }
 }
 
@@ -161,6 +163,7 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         .map(|e| travelling_token(e, props.travel_ms, true))
         .chain(props.current.iter().map(|e| travelling_token(e, props.travel_ms, false)));
     html! {
+        <div class="stage-frame" style={format!("--aspect: {}", WIDTH / HEIGHT)}>
         <svg class="pipeline" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr(lang, "Pipeline")}>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -171,7 +174,8 @@ pub fn pipeline_diagram(props: &Props) -> Html {
             { for hop_line }
             { for boxes }
             { for hop_label }
-            <g class="tokens">{ for tokens }</g>
         </svg>
+        <div class="tokens" aria-hidden="true" style={format!("--u: calc(100cqw / {WIDTH})")}>{ for tokens }</div>
+        </div>
     }
 }
