@@ -24,4 +24,9 @@ fn main() {
         std::hint::black_box(world.informers.clone());
     }
     println!("  informers (FIFO, indexer): {:.2} ms", t.elapsed().as_secs_f64() * 1e3 / rounds as f64);
+    let t = Instant::now();
+    for _ in 0..rounds {
+        std::hint::black_box(world.controllers.clone());
+    }
+    println!("  controllers: {:.2} ms", t.elapsed().as_secs_f64() * 1e3 / rounds as f64);
 }
