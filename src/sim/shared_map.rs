@@ -68,13 +68,6 @@ impl<K: Ord + Clone, V: Clone> SharedMap<K, V> {
         Some(&self.chunks[c][i].1)
     }
 
-    pub fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
-    where
-        K: Borrow<Q>,
-    {
-        self.get(key).is_some()
-    }
-
     /// The value at `key`, its chunk copied first when a copy of the map shares it.
     pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
     where
@@ -154,19 +147,18 @@ impl<K: Ord + Clone, V: Clone> SharedMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let (c, i) = match range.start_bound() {
-            Bound::Unbounded => (0, 0),
-            Bound::Included(start) | Bound::Excluded(start) => {
-                let c = self.chunk_for(start);
-                let chunk = self.chunks.get(c).map_or(&[][..], |c| &c[..]);
-                let i = match range.start_bound() {
-                    Bound::Excluded(_) => chunk.partition_point(|(k, _)| k.borrow() <= start),
-                    _ => chunk.partition_point(|(k, _)| k.borrow() < start),
-                };
-                (c, i)
-            }
+        let before_start = |k: &Q| match range.start_bound() {
+            Bound::Included(start) => k < start,
+            Bound::Excluded(start) => k <= start,
+            Bound::Unbounded => false,
         };
-        let first = self.chunks.get(c).map_or(&[][..], |chunk| &chunk[i..]);
+        let c = match range.start_bound() {
+            Bound::Included(start) | Bound::Excluded(start) => self.chunk_for(start),
+            Bound::Unbounded => 0,
+        };
+        let chunk = self.chunks.get(c).map_or(&[][..], |chunk| &chunk[..]);
+        let i = chunk.partition_point(|(k, _)| before_start(k.borrow()));
+        let first = &chunk[i..];
         let rest = self.chunks.get(c + 1..).unwrap_or_default();
         // Past the start, `contains` only ever stops at the end bound.
         first
