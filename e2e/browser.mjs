@@ -17,12 +17,18 @@ export async function openPlayground({ width = 1280, height = 720, query = '', d
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   const { port } = server.address();
   await page.goto(`http://127.0.0.1:${port}${base}${path}${query}`);
-  if (ready) await page.getByRole('heading', { name: 'informer-playground' }).waitFor();
+  if (ready) await live(page);
   const close = async () => {
     await browser.close();
     server.close();
   };
   return { page, errors, close };
+}
+
+/// Waits until the page has rendered and answers input: before, the build-time first screen
+/// (the same heading and controls, inert) may be showing.
+export async function live(page) {
+  await page.waitForSelector('html[data-live]');
 }
 
 /// Saves a screenshot for people to look at (not compared by any test).

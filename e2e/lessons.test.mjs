@@ -2,7 +2,7 @@
 // switch the language (every word of the page's own, not the upstream texts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, screenshot } from './browser.mjs';
+import { live, openPlayground, screenshot } from './browser.mjs';
 
 const narration = (page) => page.locator('.narration').textContent();
 const forward = (page) => page.getByRole('button', { name: 'Step forward' }).click();
@@ -54,7 +54,7 @@ test('switching to Korean changes the page and is remembered', async () => {
     assert.match(await page.getByRole('log', { name: '이벤트 로그' }).textContent(), /configmaps is forbidden/, 'upstream text stays as Kubernetes prints it');
     await screenshot(page, 'lesson-ko-1280');
     await page.reload();
-    await page.getByRole('heading', { name: 'informer-playground' }).waitFor();
+    await live(page);
     await page.getByRole('button', { name: '한 단계 앞으로' }).waitFor();
     assert.deepEqual(errors, []);
   } finally {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPlayground, screenshot } from './browser.mjs';
+import { live, openPlayground, screenshot } from './browser.mjs';
 import { serve, STRICT_CSP } from './static_server.mjs';
 
 test('presenter mode, the theme and the shortcuts overlay work by keyboard; the address follows the state', async () => {
@@ -29,10 +29,12 @@ test('presenter mode, the theme and the shortcuts overlay work by keyboard; the 
     await page.getByLabel('Theme').selectOption('dark');
     assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
     await screenshot(page, 'present-dark-1280');
+    // The address follows once the state has rested (ADDRESS_REST_MS).
+    await page.waitForFunction(() => location.search.includes('theme=dark'));
 
     // The address restores the same state: the lesson, its step, presenter mode and theme.
     await page.reload();
-    await page.getByRole('heading', { name: 'informer-playground' }).waitFor();
+    await live(page);
     assert.match(await page.locator('.step-count').textContent(), /step 2/);
     assert.equal(await page.getByRole('button', { name: 'Presenter mode' }).getAttribute('aria-pressed'), 'true');
     assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
@@ -288,7 +290,7 @@ test('lessons load on demand: the first screen fetches none, opening one fetches
   page.on('request', (r) => r.url().includes('/scenarios/') && fetched.push(new URL(r.url()).pathname));
   try {
     await page.reload();
-    await page.getByRole('heading', { name: 'informer-playground' }).waitFor();
+    await live(page);
     assert.deepEqual(fetched, [], 'no lesson on the first screen');
     await page.getByLabel('Scenario').selectOption('stale-read');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('scenario') === 'stale-read');

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing the playground needs, only where it is missing.
-#   scripts/setup.sh web    wasm32 target, trunk, wasm-bindgen-cli, npm tools (wasm-opt)
+#   scripts/setup.sh web    wasm32 target, trunk, wasm-bindgen-cli, npm tools (wasm-opt,
+#                           playwright-core), Chromium (the release build draws its first
+#                           screen with it)
 #   scripts/setup.sh test   the above, plus Chromium, ChromeDriver, etcd, the Go peers
 #                           (tests/realclients/*: kubectl, client-go informers of each era,
 #                           a current etcd, built into target/realclients/) and the Python
@@ -43,6 +45,14 @@ ensure_npm_tools() {
   if [ -x node_modules/.bin/wasm-opt ] && [ -d node_modules/playwright-core ] && [ node_modules/.package-lock.json -nt package.json ]; then return; fi
   say "installing npm tools (binaryen, playwright-core)"
   npm install --no-audit --no-fund --loglevel=error
+}
+
+# The release build draws its first screen with Chromium (scripts/prerender.mjs).
+ensure_chromium() {
+  command -v chromium >/dev/null && return
+  say "installing chromium from Debian's packages"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends chromium >/dev/null
 }
 
 ensure_apt() {
@@ -90,7 +100,7 @@ ensure_python_client() {
 }
 
 case "${1:-web}" in
-  web) ensure_wasm_target; ensure_npm_tools; ensure_wasm_bindgen; ensure_trunk ;;
+  web) ensure_wasm_target; ensure_npm_tools; ensure_chromium; ensure_wasm_bindgen; ensure_trunk ;;
   test) ensure_wasm_target; ensure_npm_tools; ensure_apt; ensure_wasm_bindgen; ensure_trunk; ensure_go_peers; ensure_python_client ;;
   *) echo "usage: scripts/setup.sh [web|test]" >&2; exit 2 ;;
 esac

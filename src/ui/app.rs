@@ -32,6 +32,10 @@ use yew::prelude::*;
 
 /// Where the chosen language is remembered.
 const LANG_KEY: &str = "informer-playground.lang";
+/// The page's parts, drawn one task after another behind the first screen: the masthead and
+/// controls; the diagram; the event log and revisions; the side column; faults and console;
+/// the write panel.
+const PARTS: u8 = 6;
 /// How long the state rests before the address bar follows it (a step or a scrub in between
 /// restarts the wait).
 const ADDRESS_REST_MS: u32 = 200;
@@ -83,26 +87,40 @@ const SHORTCUTS: [(&str, &str); 8] = [
     ("Esc", "Close"),
 ];
 
+thread_local! {
+    /// The opening session, when it was made ahead of the first render ([`prepare`]).
+    static OPENING: std::cell::Cell<Option<Session>> = const { std::cell::Cell::new(None) };
+}
+
+/// The session the page opens on: the link's, in the remembered language.
+fn opening_session() -> Session {
+    let window = web_sys::window();
+    let query = window.as_ref().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let mut session = Session::from_query(&query);
+    let link = Link::parse(&query).0;
+    // The remembered language, unless the link names one; an embed's language is the host
+    // page's choice, never another tab's.
+    let remembered =
+        window.and_then(|w| w.local_storage().ok().flatten()).and_then(|s| s.get_item(LANG_KEY).ok().flatten());
+    if link.lang.is_none() && !link.embed && remembered.as_deref() == Some("ko") {
+        session.lang = Lang::Ko;
+    }
+    // An embed limited to a range of steps opens at its first.
+    if let Some(from) = link.from.filter(|from| *from > session.world().steps()) {
+        session.apply(Action::JumpTo(from));
+    }
+    session
+}
+
+/// Makes the opening session ahead of the first render, so the page's start is spread over
+/// tasks the browser can answer input between.
+pub fn prepare() {
+    OPENING.set(Some(opening_session()));
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(|| {
-        let window = web_sys::window();
-        let query = window.as_ref().and_then(|w| w.location().search().ok()).unwrap_or_default();
-        let mut session = Session::from_query(&query);
-        let link = Link::parse(&query).0;
-        // The remembered language, unless the link names one; an embed's language is the
-        // host page's choice, never another tab's.
-        let remembered =
-            window.and_then(|w| w.local_storage().ok().flatten()).and_then(|s| s.get_item(LANG_KEY).ok().flatten());
-        if link.lang.is_none() && !link.embed && remembered.as_deref() == Some("ko") {
-            session.lang = Lang::Ko;
-        }
-        // An embed limited to a range of steps opens at its first.
-        if let Some(from) = link.from.filter(|from| *from > session.world().steps()) {
-            session.apply(Action::JumpTo(from));
-        }
-        PageState::new(session)
-    });
+    let state = use_reducer(|| PageState::new(OPENING.take().unwrap_or_else(opening_session)));
     let opened = use_memo((), |_| {
         let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
         Link::parse(&query).0
@@ -158,6 +176,21 @@ pub fn app() -> Html {
         use_effect_with((*playing, *speed), move |(on, speed)| {
             let interval = on.then(|| Interval::new(1000 / *speed, move || state.dispatch(Action::PlayTick)));
             move || drop(interval)
+        });
+    }
+    // While the build-time first screen covers the page, the page is drawn in parts, a task
+    // each, then shown in its place.
+    let drawn = use_state(|| if super::first_screen::covering() { 1 } else { PARTS });
+    {
+        let drawn = drawn.clone();
+        use_effect_with(*drawn, move |parts| {
+            if *parts < PARTS {
+                let next = *parts + 1;
+                super::later(move || drawn.set(next));
+            } else {
+                super::first_screen::reveal();
+                super::first_screen::mark_live();
+            }
         });
     }
     {
@@ -515,51 +548,61 @@ pub fn app() -> Html {
             <Controls step={world.steps()} horizon={session.history.horizon()} {range} bulk={crate::fast_forward::phase(session.visible_trace()).is_some()} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
             <main class="stage-area">
                 <div class="stage-column">
-                    <section class="panel diagram" aria-labelledby="pipeline-heading">
-                        <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
-                        <PipelineDiagram current={current.clone()} {travelling} {travel_ms} glance={crate::glance::glance(world)} inspected={session.inspected} {look_at} on_action={send.clone()} {lang} />
-                        if let Some(jump) = session.jump.as_ref() {
-                            <p class="jump" aria-live="polite" data-testid="jump">{ crate::i18n::jump(jump, lang) }</p>
-                        }
-                        <p class="now" aria-live="polite" data-testid="current-step">{
-                            match &current {
-                                Some(e) => crate::i18n::headline(e, lang),
-                                None => tr(lang, "Press Step forward (→) to deliver the first message.").into(),
+                    if *drawn >= 2 {
+                        <section class="panel diagram" aria-labelledby="pipeline-heading">
+                            <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
+                            <PipelineDiagram current={current.clone()} {travelling} {travel_ms} glance={crate::glance::glance(world)} inspected={session.inspected} {look_at} on_action={send.clone()} {lang} />
+                            if let Some(jump) = session.jump.as_ref() {
+                                <p class="jump" aria-live="polite" data-testid="jump">{ crate::i18n::jump(jump, lang) }</p>
                             }
-                        }</p>
-                    </section>
-                    <section class="panel log-panel" aria-labelledby="log-heading">
-                        <h2 id="log-heading">{ tr(lang, "Event log") }</h2>
-                        <EventLog lines={views::log(&session, session.filter, 60)} filter={session.filter} {lang} on_action={send.clone()} />
-                    </section>
-                    <section class="panel ruler-panel" aria-labelledby="ruler-heading">
-                        <h2 id="ruler-heading">{ tr(lang, "Revisions") }</h2>
-                        <RevisionRuler marks={views::ruler(&session)} {lang} />
-                    </section>
+                            <p class="now" aria-live="polite" data-testid="current-step">{
+                                match &current {
+                                    Some(e) => crate::i18n::headline(e, lang),
+                                    None => tr(lang, "Press Step forward (→) to deliver the first message.").into(),
+                                }
+                            }</p>
+                        </section>
+                    }
+                    if *drawn >= 3 {
+                        <section class="panel log-panel" aria-labelledby="log-heading">
+                            <h2 id="log-heading">{ tr(lang, "Event log") }</h2>
+                            <EventLog lines={views::log(&session, session.filter, 60)} filter={session.filter} {lang} on_action={send.clone()} />
+                        </section>
+                        <section class="panel ruler-panel" aria-labelledby="ruler-heading">
+                            <h2 id="ruler-heading">{ tr(lang, "Revisions") }</h2>
+                            <RevisionRuler marks={views::ruler(&session)} {lang} />
+                        </section>
+                    }
                 </div>
-                <div class="side-column">
-                    <LessonPanel view={lesson} {lang} on_action={send.clone()} />
-                    <Inspector stage={session.inspected} view={views::inspector(&session)} {lang} on_action={send.clone()} />
-                </div>
-                if let Some(view) = views::compare(&session, 30) {
-                    <ComparePanel {view} {lang} />
+                if *drawn >= 4 {
+                    <div class="side-column">
+                        <LessonPanel view={lesson} {lang} on_action={send.clone()} />
+                        <Inspector stage={session.inspected} view={views::inspector(&session)} {lang} on_action={send.clone()} />
+                    </div>
+                    if let Some(view) = views::compare(&session, 30) {
+                        <ComparePanel {view} {lang} />
+                    }
                 }
-                <section class="panel faults-panel" aria-labelledby="faults-heading">
-                    <h2 id="faults-heading">{ tr(lang, "Faults") }</h2>
-                    <Faults latency_ms={world.config.latency_ms} on_action={send.clone()} {lang} />
-                    <h2>{ tr(lang, "Costs") }</h2>
-                    <CostPanel view={views::costs(&session, 400, 40)} {lang} />
-                </section>
-                <section class="panel console-panel" aria-labelledby="console-heading">
-                    <h2 id="console-heading">{ tr(lang, "Console") }</h2>
-                    <Console transcript={session.console_text()} kind={watched.iter().copied().find(|k| *k == Kind::Pod).or(watched.first().copied()).unwrap_or(Kind::Pod)} deployments={watched.contains(&Kind::Deployment)} account={crate::cluster::UserInfo::service_account(&world.config.controller_namespace, &world.config.controller_name).name} on_action={send.clone()} {lang} />
-                </section>
-                <section class="panel write-panel" aria-labelledby="write-heading">
-                    <h2 id="write-heading">{ tr(lang, "Write") }</h2>
-                    <ObjectForm manifest={(*editing).clone()} on_edit={edit.clone()} on_action={send.clone()} {lang} />
-                    { message }
-                    <ObjectsTable rows={object_rows} total={object_total} {lang} on_edit={open_manifest} on_action={send} />
-                </section>
+                if *drawn >= 5 {
+                    <section class="panel faults-panel" aria-labelledby="faults-heading">
+                        <h2 id="faults-heading">{ tr(lang, "Faults") }</h2>
+                        <Faults latency_ms={world.config.latency_ms} on_action={send.clone()} {lang} />
+                        <h2>{ tr(lang, "Costs") }</h2>
+                        <CostPanel view={views::costs(&session, 400, 40)} {lang} />
+                    </section>
+                    <section class="panel console-panel" aria-labelledby="console-heading">
+                        <h2 id="console-heading">{ tr(lang, "Console") }</h2>
+                        <Console transcript={session.console_text()} kind={watched.iter().copied().find(|k| *k == Kind::Pod).or(watched.first().copied()).unwrap_or(Kind::Pod)} deployments={watched.contains(&Kind::Deployment)} account={crate::cluster::UserInfo::service_account(&world.config.controller_namespace, &world.config.controller_name).name} on_action={send.clone()} {lang} />
+                    </section>
+                }
+                if *drawn >= 6 {
+                    <section class="panel write-panel" aria-labelledby="write-heading">
+                        <h2 id="write-heading">{ tr(lang, "Write") }</h2>
+                        <ObjectForm manifest={(*editing).clone()} on_edit={edit.clone()} on_action={send.clone()} {lang} />
+                        { message }
+                        <ObjectsTable rows={object_rows} total={object_total} {lang} on_edit={open_manifest} on_action={send} />
+                    </section>
+                }
             </main>
         </div>
         </ContextProvider<crate::era::Era>>

@@ -64,6 +64,7 @@ pub fn show(message: &str) {
         text.set_class_name("crash-link");
         let _ = panel.append_child(&text);
     }
+    super::first_screen::reveal();
     let root = document.get_element_by_id("playground").map(|e| e.unchecked_into::<web_sys::Node>());
     let parent = root.or_else(|| document.body().map(|b| b.unchecked_into()));
     if let Some(parent) = parent {

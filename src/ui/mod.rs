@@ -10,6 +10,7 @@ pub mod crash;
 mod embed;
 mod event_log;
 mod faults;
+mod first_screen;
 mod guide_dialog;
 mod inspector;
 mod lesson_panel;
@@ -27,16 +28,30 @@ pub use app::App;
 pub use state::PageState;
 
 /// Mounts the playground on the page's `<div id="playground">` (or the body), once the lesson
-/// its link names is loaded.
+/// its link names is loaded. The opening session and the first render run as tasks of their
+/// own, after the one that started the wasm: each is shorter than the three together, so the
+/// browser answers input between them.
 pub fn start() {
     crash::install();
     let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     let lesson = crate::link::Link::parse(&query).0.scenario.unwrap_or_default();
     lessons::ensure(&lesson, |_| {
-        let document = web_sys::window().and_then(|w| w.document());
-        match document.and_then(|d| d.get_element_by_id("playground")) {
-            Some(root) => yew::Renderer::<App>::with_root(root).render(),
-            None => yew::Renderer::<App>::new().render(),
-        };
+        later(|| {
+            app::prepare();
+            later(render);
+        })
     });
+}
+
+fn render() {
+    let document = web_sys::window().and_then(|w| w.document());
+    match document.and_then(|d| d.get_element_by_id("playground")) {
+        Some(root) => yew::Renderer::<App>::with_root(first_screen::mount_point(root)).render(),
+        None => yew::Renderer::<App>::new().render(),
+    };
+}
+
+/// Runs `f` as a task of its own.
+pub(crate) fn later(f: impl FnOnce() + 'static) {
+    gloo::timers::callback::Timeout::new(0, f).forget();
 }
