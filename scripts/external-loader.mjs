@@ -1,6 +1,7 @@
 // Moves Trunk's inline wasm loader out of index.html into boot-<hash>.js beside it, so the
-// page runs under `script-src 'self'` (no inline script). Runs as Trunk's post_build hook,
-// on the staged bundle; fails the build if the loader is not where Trunk 0.21 writes it.
+// page runs under `script-src 'self'` (no inline script), starting the wasm after the first
+// paint. Runs as Trunk's post_build hook, on the staged bundle; fails the build if the loader
+// is not where Trunk 0.21 writes it.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,8 +15,16 @@ const loader = /<script type="module">([\s\S]*?)<\/script>/.exec(html);
 if (!loader || !loader[1].includes('init(')) {
   throw new Error(`external-loader: no inline wasm loader in ${indexPath}`);
 }
-const code = loader[1].trim() + '\n';
+// The wasm is asked for once the first screen has painted (scripts/after-first-paint.js), so
+// Trunk's preload of the wasm goes.
+const afterFirstPaint = readFileSync(new URL('after-first-paint.js', import.meta.url), 'utf8');
+const code = afterFirstPaint + loader[1].trim() + '\n';
+const wasmPreload = /<link rel="preload" href="[^"]*\.wasm"[^>]*>/;
+if (!wasmPreload.test(html)) throw new Error(`external-loader: no preload of the wasm in ${indexPath}`);
 const name = `boot-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`;
 writeFileSync(join(stage, name), code);
 const base = publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`;
-writeFileSync(indexPath, html.replace(loader[0], `<script type="module" src="${base}${name}"></script>`));
+writeFileSync(
+  indexPath,
+  html.replace(loader[0], `<script type="module" src="${base}${name}"></script>`).replace(wasmPreload, ''),
+);

@@ -1,0 +1,10 @@
+// Put before Trunk's wasm loader (scripts/external-loader.mjs): where the build-time first
+// screen is showing, the wasm is asked for once that screen has been painted, so on a slow
+// network the bytes of what is shown first are not shared with it. A hidden tab, which
+// paints nothing, goes on after a second.
+await new Promise((go) => {
+  const shown = document.querySelector('[data-first-screen]') && !document.documentElement.hasAttribute('data-fresh');
+  if (!shown || !PerformanceObserver.supportedEntryTypes?.includes('paint')) return go();
+  new PerformanceObserver((list) => list.getEntriesByName('first-contentful-paint').length && go()).observe({ type: 'paint', buffered: true });
+  setTimeout(go, 1000);
+});
