@@ -114,9 +114,21 @@ pub struct CostsView {
     /// Objects and bytes of the cached kinds in etcd, when a scope keeps some out.
     pub in_cluster: Option<(usize, usize)>,
     pub reconciles: u64,
-    /// API requests and watch events per bar, over `window` recent steps.
-    pub bars: Vec<(usize, usize)>,
+    /// The chart's bars, oldest first, over the last `window` steps.
+    pub bars: Vec<Bar>,
     pub window: usize,
+    /// How many bars the chart has room for; the newest stands at the right end.
+    pub room: usize,
+}
+
+/// One bar of the cost chart: the API requests and watch events of the steps
+/// `at * steps .. (at + 1) * steps` of the run. Bars are cut at fixed steps, so taking a step
+/// changes only the newest bar: the ones before keep their place (`at`) and their counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bar {
+    pub at: usize,
+    pub requests: usize,
+    pub events: usize,
 }
 
 fn is_request(e: &TraceEvent) -> bool {
@@ -134,11 +146,14 @@ fn is_event(e: &TraceEvent) -> bool {
     matches!(e.kind, TraceKind::Added | TraceKind::Modified | TraceKind::Deleted | TraceKind::Bookmark)
 }
 
-pub fn costs(session: &Session, window: usize, bars: usize) -> CostsView {
+/// What the run costs, with a chart of about the last `window` steps in at most `room` bars.
+pub fn costs(session: &Session, window: usize, room: usize) -> CostsView {
     let costs = session.world().costs();
     let trace = session.visible_trace();
-    let recent = &trace[trace.len().saturating_sub(window)..];
-    let per_bar = recent.len().div_ceil(bars.max(1)).max(1);
+    let room = room.max(1);
+    let per_bar = trace.len().min(window).div_ceil(room).max(1);
+    let end = trace.len().div_ceil(per_bar);
+    let first = end.saturating_sub(room);
     CostsView {
         requests: costs.requests.into_iter().collect(),
         bytes_sent: costs.bytes_sent,
@@ -147,11 +162,17 @@ pub fn costs(session: &Session, window: usize, bars: usize) -> CostsView {
         in_cluster: (!costs.in_cluster.is_empty())
             .then(|| costs.in_cluster.iter().fold((0, 0), |(n, b), (_, objects, bytes)| (n + objects, b + bytes))),
         reconciles: costs.reconciles,
-        bars: recent
+        bars: trace[first * per_bar..]
             .chunks(per_bar)
-            .map(|c| (c.iter().filter(|e| is_request(e)).count(), c.iter().filter(|e| is_event(e)).count()))
+            .zip(first..)
+            .map(|(c, at)| Bar {
+                at,
+                requests: c.iter().filter(|e| is_request(e)).count(),
+                events: c.iter().filter(|e| is_event(e)).count(),
+            })
             .collect(),
-        window: recent.len(),
+        window: trace.len() - first * per_bar,
+        room,
     }
 }
 
@@ -587,6 +608,29 @@ mod tests {
         assert_eq!(discuss.len(), 1, "the article's question on the resync period");
         s.apply(Action::JumpTo(end - 1));
         assert!(!s.lesson_ended() && lesson(&s).closing.is_none(), "one step back, the run is not over");
+    }
+
+    #[test]
+    fn a_step_changes_only_the_newest_bar_of_the_cost_chart() {
+        let mut s = Session::default();
+        for n in [30, 39, 400, 401, 1_000] {
+            s.apply(Action::JumpTo(n));
+            let before = costs(&s, 400, 40);
+            s.apply(Action::StepForward);
+            let after = costs(&s, 400, 40);
+            let trace = s.visible_trace();
+            let counted = |v: &CostsView| v.bars.iter().map(|b| b.requests + b.events).sum::<usize>();
+            let recent = &trace[trace.len() - after.window..];
+            assert_eq!(counted(&after), recent.iter().filter(|e| is_request(e) || is_event(e)).count(), "at {n}");
+            assert!(
+                after.bars.len() <= 40 && after.window <= 400 && after.window + 10 > trace.len().min(400),
+                "at {n}"
+            );
+            assert!(after.bars.windows(2).all(|w| w[1].at == w[0].at + 1), "at {n}: bars in order");
+            let kept: Vec<_> = before.bars.iter().filter(|b| after.bars.iter().any(|a| a.at == b.at)).collect();
+            let unchanged = kept.iter().filter(|b| after.bars.contains(b)).count();
+            assert!(unchanged + 1 >= kept.len(), "at {n}: a step changed more than the newest bar");
+        }
     }
 
     #[test]

@@ -7,6 +7,9 @@ use crate::i18n::{grouped, tr, trf};
 use crate::views::CostsView;
 use yew::prelude::*;
 
+/// A bar's width in the chart's units, with the gap to the next.
+const BAR: f64 = 10.0;
+
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub view: CostsView,
@@ -16,16 +19,22 @@ pub struct Props {
 #[function_component(CostPanel)]
 pub fn cost_panel(props: &Props) -> Html {
     let (lang, v) = (props.lang, &props.view);
-    let top = v.bars.iter().map(|(r, e)| (*r).max(*e)).max().unwrap_or(1).max(1) as f64;
-    let bars = v.bars.iter().enumerate().map(|(i, (requests, events))| {
-        let x = i as f64 * 10.0;
+    let top = v.bars.iter().map(|b| b.requests.max(b.events)).max().unwrap_or(1).max(1) as f64;
+    // Each bar stays where it was drawn (keyed by its place in the run); the row slides left
+    // as one, so a step redraws only its own bar.
+    let end = v.bars.last().map_or(0, |b| b.at + 1);
+    let slide = format!("translate({} 0)", (v.room as f64 - end as f64) * BAR);
+    let bars = v.bars.iter().map(|b| {
+        let x = b.at as f64 * BAR;
         let h = |n: usize| n as f64 / top * 50.0;
-        html! { <>
-            <rect class="requests" x={x.to_string()} y={(50.0 - h(*requests)).to_string()} width="4" height={h(*requests).to_string()} />
-            <rect class="events" x={(x + 4.5).to_string()} y={(50.0 - h(*events)).to_string()} width="4" height={h(*events).to_string()} />
-        </> }
+        html! {
+            <g key={b.at}>
+                <rect class="requests" x={x.to_string()} y={(50.0 - h(b.requests)).to_string()} width="4" height={h(b.requests).to_string()} />
+                <rect class="events" x={(x + 4.5).to_string()} y={(50.0 - h(b.events)).to_string()} width="4" height={h(b.events).to_string()} />
+            </g>
+        }
     });
-    let (requests, events): (usize, usize) = v.bars.iter().fold((0, 0), |(a, b), (r, e)| (a + r, b + e));
+    let (requests, events) = v.bars.iter().fold((0, 0), |(a, b), bar| (a + bar.requests, b + bar.events));
     let chart_label = trf(
         lang,
         "Over the last {n} steps: {requests} API requests, {events} watch events",
@@ -43,8 +52,8 @@ pub fn cost_panel(props: &Props) -> Html {
                 <div><dt>{ tr(lang, "Reconciles") }</dt><dd>{ v.reconciles }</dd></div>
             </dl>
             <figure class="chart">
-                <svg viewBox="0 0 400 52" role="img" aria-label={chart_label}>
-                    { for bars }
+                <svg viewBox={format!("0 0 {} 52", v.room as f64 * BAR)} role="img" aria-label={chart_label}>
+                    <g transform={slide}>{ for bars }</g>
                 </svg>
                 <figcaption><span class="key requests"></span>{ tr(lang, "API requests") }<span class="key events"></span>{ tr(lang, "watch events") }{ trf(lang, " — last {n} steps", &[("n", &v.window)]) }</figcaption>
             </figure>

@@ -88,7 +88,7 @@ pub fn pipeline_diagram(props: &Props) -> Html {
     });
     let arrows = FLOW.iter().map(|(a, b)| {
         let ((x1, y1), (x2, y2)) = (position(*a), position(*b));
-        html! { <line class="flow" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} marker-end="url(#arrow)" /> }
+        html! { <line key={format!("{}-{}", a.name(), b.name())} class="flow" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} marker-end="url(#arrow)" /> }
     });
     let boxes = Stage::ALL.iter().filter(|s| crate::diagram::drawn(**s, &props.glance)).map(|stage| {
         let (x, y) = position(*stage);
@@ -121,7 +121,7 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         // is the stage's, and all its visible text is in that name.
         let described = format!("holds-{}", stage.name());
         html! {
-            <g class={class}>
+            <g key={stage.name()} {class}>
                 <g class="press" role="button" tabindex="0" aria-label={trf(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage, era)))])} aria-describedby={(!plain).then(|| described.clone())} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
                     <rect x={(x - BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0).to_string()} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="10" />
                     <text x={x.to_string()} y={(y + if plain { 9.0 } else { -6.0 }).to_string()} text-anchor="middle">{ tr(lang, label(*stage, era)) }</text>
@@ -170,10 +170,12 @@ pub fn pipeline_diagram(props: &Props) -> Html {
                     <path d="M 0 0 L 10 5 L 0 10 z" />
                 </marker>
             </defs>
-            { for arrows }
-            { for hop_line }
-            { for boxes }
-            { for hop_label }
+            // Fixed groups, so a step's hop appearing or a stage being drawn never shifts
+            // the other children: arrows and boxes are keyed and stay as they are.
+            <g class="arrows">{ for arrows }</g>
+            <g class="hop-line">{ for hop_line }</g>
+            <g class="boxes">{ for boxes }</g>
+            <g class="hop-label">{ for hop_label }</g>
         </svg>
         <div class="tokens" aria-hidden="true" style={format!("--u: calc(100cqw / {WIDTH})")}>{ for tokens }</div>
         </div>
