@@ -513,10 +513,15 @@ impl Session {
         more
     }
 
-    /// Work a step put off so as to be shown sooner (the time-travel snapshot it is due);
-    /// a page calls it once the step is drawn. Nothing visible changes.
+    /// Work a step put off so as to be shown sooner (the time-travel snapshot it is due), and
+    /// the next step worked out ahead; a page calls it once the step is drawn. Nothing
+    /// visible changes.
     pub fn settle(&mut self) {
         self.history.settle();
+        self.history.look_ahead();
+        if let Some(other) = self.compared.as_mut() {
+            other.settle();
+        }
     }
 
     fn step_forward(&mut self) -> bool {

@@ -478,6 +478,32 @@ fn world_snapshots_a_step_puts_off_its_copy_and_a_world_left_behind_is_kept() {
 }
 
 #[test]
+fn world_snapshots_steps_worked_out_while_idle_are_the_steps_the_world_takes() {
+    // The same moves on two histories, one looking ahead after every move as a page does
+    // when idle: an action or a jump after the look-ahead must still count.
+    let moves = |look: bool| {
+        let mut history = informer_playground::world::History::new(world(&["a", "b"]), 8);
+        let mut seen = Vec::new();
+        for i in 0..60u64 {
+            if look {
+                history.look_ahead();
+            }
+            match i % 13 {
+                4 => history.act(Action::Create(cm(&format!("n{i}"), "1"))),
+                7 => history.step_back(),
+                11 => history.jump_to(i / 2),
+                _ => seen.extend(history.step()),
+            }
+            seen.extend(history.step());
+        }
+        (seen, cache_state(history.world()), store_state(history.world()))
+    };
+    let (plain, ahead) = (moves(false), moves(true));
+    assert!(plain.0.iter().any(|e| e.key == "default/n4"), "the actions were taken");
+    assert_eq!(plain, ahead);
+}
+
+#[test]
 fn world_snapshots_thin_out_with_age_and_far_jumps_still_replay_exactly() {
     let mut history = informer_playground::world::History::new(world(&["a", "b"]), 4);
     let mut trace = Vec::new();

@@ -9,7 +9,9 @@
 //!
 //! Time stays off the step: the copy a step is due is made by [`History::settle`] (a page
 //! calls it when idle) or before the world next changes, and the world a jump back leaves
-//! becomes a snapshot instead of being torn down.
+//! becomes a snapshot instead of being torn down. A page also has the steps on either side
+//! worked out while idle ([`History::look_ahead`]): the world is deterministic, so a step
+//! forward or back then only takes the world already made.
 
 use super::{Action, World};
 use crate::world::TraceEvent;
@@ -36,6 +38,16 @@ pub struct History {
     /// [`History::settle`] (a page calls it once the step is drawn) or, at the latest, before
     /// the world changes again, so a step never waits for a copy.
     due: bool,
+    /// The world one step on from `world` and that step's event, worked out ahead
+    /// ([`History::look_ahead`]); anything else that changes `world` drops it.
+    ahead: Option<Box<(World, TraceEvent)>>,
+    /// The world one step before `world` on this branch, rebuilt ahead for a step back; it
+    /// stays right wherever the world goes until an action changes the branch.
+    behind: Option<Box<World>>,
+    /// The world a step taken ahead replaced (or the one worked out ahead, when unused), torn
+    /// down when idle rather than during a step: with thousands of objects that costs
+    /// milliseconds.
+    spent: Option<World>,
 }
 
 impl History {
@@ -47,6 +59,9 @@ impl History {
             horizon: world.steps(),
             world,
             due: false,
+            ahead: None,
+            behind: None,
+            spent: None,
         }
     }
 
@@ -85,7 +100,14 @@ impl History {
 
     fn step_snapshotting(&mut self, every: u64) -> Option<TraceEvent> {
         self.settle();
-        let event = self.world.step()?;
+        let event = match self.ahead.take() {
+            Some(next) if next.0.steps() == self.world.steps() + 1 => {
+                let (world, event) = *next;
+                self.spent = Some(std::mem::replace(&mut self.world, world));
+                event
+            }
+            _ => self.world.step()?,
+        };
         let s = self.world.steps();
         let newest = self.snapshots.last().map_or(0, |(at, _)| *at);
         if s.is_multiple_of(every) && s > newest {
@@ -107,6 +129,30 @@ impl History {
         if std::mem::take(&mut self.due) {
             let world = self.world.clone();
             self.remember_owned(world);
+        }
+    }
+
+    /// Works out the next step on a copy of the world, for [`History::step`] to take, and
+    /// rebuilds the world one step back, for [`History::step_back`] (a page calls it when
+    /// idle). The copy shares the world's objects; stepping it is the same step the world
+    /// would take, so what a step shows is unchanged, only sooner.
+    pub fn look_ahead(&mut self) {
+        self.spent = None;
+        if self.ahead.is_none() {
+            let mut next = self.world.clone();
+            self.ahead = next.step().map(|event| Box::new((next, event)));
+        }
+        let here = self.world.steps();
+        if here > 0 && self.behind.as_ref().is_none_or(|w| w.steps() + 1 != here) {
+            self.behind = Some(Box::new(self.rebuilt(here - 1)));
+        }
+    }
+
+    /// Drops the step worked out ahead (the world is about to change otherwise); its world is
+    /// torn down when idle.
+    fn forget_ahead(&mut self) {
+        if let Some(next) = self.ahead.take() {
+            self.spent = Some(next.0);
         }
     }
 
@@ -173,6 +219,8 @@ impl History {
     /// so the world is rebuilt at this step without them.
     pub fn act(&mut self, action: Action) {
         self.settle();
+        self.forget_ahead();
+        self.behind = None;
         let s = self.world.steps();
         if s < self.horizon {
             let abandoned_here = self.actions.iter().any(|(at, _)| *at == s);
@@ -208,6 +256,16 @@ impl History {
     /// Rebuilds the world at step `n` from the nearest snapshot, replaying this branch's
     /// actions; returns the world it replaces.
     fn rebuild_at(&mut self, n: u64) -> World {
+        self.forget_ahead();
+        let world = match self.behind.take() {
+            Some(world) if world.steps() == n => *world,
+            _ => self.rebuilt(n),
+        };
+        std::mem::replace(&mut self.world, world)
+    }
+
+    /// The world at step `n` of this branch, from the nearest snapshot.
+    fn rebuilt(&mut self, n: u64) -> World {
         let from = self.snapshots.partition_point(|(at, _)| *at <= n).saturating_sub(1);
         let mut world = self.snapshots[from].1.clone();
         Self::replay_actions(&self.actions, &mut world);
@@ -218,7 +276,7 @@ impl History {
             }
             Self::replay_actions(&self.actions, &mut world);
         }
-        std::mem::replace(&mut self.world, world)
+        world
     }
 
     pub fn step_back(&mut self) {
