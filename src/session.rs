@@ -514,13 +514,16 @@ impl Session {
     }
 
     /// Work a step put off so as to be shown sooner (the time-travel snapshot it is due), and
-    /// the next step worked out ahead; a page calls it once the step is drawn. Nothing
-    /// visible changes.
-    pub fn settle(&mut self) {
+    /// the next step worked out ahead — the one before too when `paused` (during Play nobody
+    /// steps back); a page calls it once the step is drawn. Nothing visible changes.
+    pub fn settle(&mut self, paused: bool) {
         self.history.settle();
         self.history.look_ahead();
+        if paused {
+            self.history.look_behind();
+        }
         if let Some(other) = self.compared.as_mut() {
-            other.settle();
+            other.settle(paused);
         }
     }
 

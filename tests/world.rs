@@ -489,8 +489,15 @@ fn world_snapshots_steps_worked_out_while_idle_are_the_steps_the_world_takes() {
             let mut history = informer_playground::world::History::new(world(&["a", "b"]), 8);
             let (mut seen, mut states) = (Vec::new(), Vec::new());
             for i in 0..150u64 {
-                if look && idle.next_u64() % 3 > 0 {
-                    history.look_ahead();
+                match idle.next_u64() % 4 {
+                    _ if !look => {}
+                    0 => history.look_ahead(),
+                    1 => history.look_behind(),
+                    2 => {
+                        history.look_ahead();
+                        history.look_behind()
+                    }
+                    _ => {}
                 }
                 match rng.next_u64() % 16 {
                     0 => history.act(Action::Create(cm(&format!("n{i}"), "1"))),

@@ -484,12 +484,13 @@ pub fn app() -> Html {
         Vec::new()
     };
     {
-        // Once the step is drawn and the page is idle, it does what the step put off (a
-        // browser without idle callbacks has it done at the next step).
-        let state = state.clone();
-        use_effect_with(step, move |_| {
+        // Once the step is drawn and the page is idle, it does what the step put off and works
+        // out the steps on either side (a browser without idle callbacks has the snapshot
+        // made at the next step, and steps as before).
+        let (state, paused) = (state.clone(), !*playing);
+        use_effect_with((step, paused), move |&(_, paused)| {
             use wasm_bindgen::JsCast;
-            let settle = wasm_bindgen::closure::Closure::once_into_js(move || state.settle());
+            let settle = wasm_bindgen::closure::Closure::once_into_js(move || state.settle(paused));
             if let Some(window) = web_sys::window() {
                 let _ = window.request_idle_callback(settle.unchecked_ref());
             }

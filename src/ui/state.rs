@@ -24,9 +24,9 @@ impl PageState {
     }
 
     /// [`Session::settle`]: no view changes, so no new version.
-    pub fn settle(&self) {
+    pub fn settle(&self, paused: bool) {
         if let Ok(mut session) = self.session.try_borrow_mut() {
-            session.settle();
+            session.settle(paused);
         }
     }
 }

@@ -10,7 +10,7 @@
 //! Time stays off the step: the copy a step is due is made by [`History::settle`] (a page
 //! calls it when idle) or before the world next changes, and the world a jump back leaves
 //! becomes a snapshot instead of being torn down. A page also has the steps on either side
-//! worked out while idle ([`History::look_ahead`]): the world is deterministic, so a step
+//! worked out while idle ([`History::look_ahead`], [`History::look_behind`]): the world is deterministic, so a step
 //! forward or back then only takes the world already made.
 
 use super::{Action, World};
@@ -132,16 +132,20 @@ impl History {
         }
     }
 
-    /// Works out the next step on a copy of the world, for [`History::step`] to take, and
-    /// rebuilds the world one step back, for [`History::step_back`] (a page calls it when
-    /// idle). The copy shares the world's objects; stepping it is the same step the world
-    /// would take, so what a step shows is unchanged, only sooner.
+    /// Works out the next step on a copy of the world, for [`History::step`] to take (a page
+    /// calls it when idle). The copy shares the world's objects; stepping it is the same step
+    /// the world would take, so what a step shows is unchanged, only sooner.
     pub fn look_ahead(&mut self) {
         self.spent = None;
         if self.ahead.is_none() {
             let mut next = self.world.clone();
             self.ahead = next.step().map(|event| Box::new((next, event)));
         }
+    }
+
+    /// Rebuilds the world one step back, for [`History::step_back`] to take (a page calls it
+    /// when idle and paused: during Play nobody steps back).
+    pub fn look_behind(&mut self) {
         let here = self.world.steps();
         if here > 0 && self.behind.as_ref().is_none_or(|w| w.steps() + 1 != here) {
             self.behind = Some(Box::new(self.rebuilt(here - 1)));
