@@ -10,8 +10,8 @@
 //! Time stays off the step: the copy a step is due is made by [`History::settle`] (a page
 //! calls it when idle) or before the world next changes, and the world a jump back leaves
 //! becomes a snapshot instead of being torn down. A page also has the steps on either side
-//! worked out while idle ([`History::look_ahead`], [`History::look_behind`]): the world is deterministic, so a step
-//! forward or back then only takes the world already made.
+//! worked out while idle ([`History::look_ahead`], [`History::look_behind`]): the world is
+//! deterministic, so a step forward or back then only takes the world already made.
 
 use super::{Action, World};
 use crate::world::TraceEvent;
@@ -41,8 +41,8 @@ pub struct History {
     /// The world one step on from `world` and that step's event, worked out ahead
     /// ([`History::look_ahead`]); anything else that changes `world` drops it.
     ahead: Option<Box<(World, TraceEvent)>>,
-    /// The world one step before `world` on this branch, rebuilt ahead for a step back; it
-    /// stays right wherever the world goes until an action changes the branch.
+    /// The world one step before `world` on this branch, rebuilt ahead for a step back
+    /// ([`History::look_behind`]); the next rebuild takes it if it is the world wanted.
     behind: Option<Box<World>>,
     /// The world a step taken ahead replaced (or the one worked out ahead, when unused), torn
     /// down when idle rather than during a step: with thousands of objects that costs
@@ -160,13 +160,13 @@ impl History {
         }
     }
 
-    /// Over the cap, drops the snapshot whose loss matters least: the one with the closest
-    /// neighbours, weighed by its distance from the current step (never the first).
     /// How many snapshots this world's size allows.
     fn cap(&self) -> usize {
         (SNAPSHOT_BUDGET_OBJECTS / self.world.footprint().max(1)).clamp(MIN_SNAPSHOTS, MAX_SNAPSHOTS)
     }
 
+    /// Over the cap, drops the snapshot whose loss matters least: the one with the closest
+    /// neighbours, weighed by its distance from the current step (never the first).
     fn thin(&mut self) {
         let here = self.world.steps();
         let cap = self.cap();
