@@ -7,10 +7,7 @@ export const DIST = process.env.DIST_DIR ?? 'dist';
 
 export async function openPlayground({ width = 1280, height = 720, query = '', dist = DIST, base = '/', page: path = '', ready = true } = {}) {
   const server = await serve(dist, base);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
-  });
+  const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width, height } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
@@ -23,6 +20,14 @@ export async function openPlayground({ width = 1280, height = 720, query = '', d
     server.close();
   };
   return { page, errors, close };
+}
+
+/// The system Chromium, headless (never a downloaded browser).
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
+  });
 }
 
 /// Waits until the page has rendered and answers input: before, the build-time first screen

@@ -6,7 +6,7 @@
 // for another view. Fails the build if the page does not render.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../e2e/browser.mjs';
 import { serve } from '../e2e/static_server.mjs';
 
 const stage = process.env.TRUNK_STAGING_DIR;
@@ -23,10 +23,7 @@ if (start < 0 || end < 0) throw new Error(`prerender: no ${mount} in ${indexPath
 const noscript = /<noscript>[\s\S]*?<\/noscript>/.exec(html.slice(start, end))?.[0] ?? '';
 
 const server = await serve(stage, base);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-});
+const browser = await launchChromium();
 let view;
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
