@@ -47,12 +47,17 @@ ensure_npm_tools() {
   npm install --no-audit --no-fund --loglevel=error
 }
 
+# Installs Debian packages, when any are named.
+apt_install() {
+  [ $# -eq 0 ] && return
+  say "installing $* from Debian's packages"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
 # The release build draws its first screen with Chromium (scripts/prerender.mjs).
 ensure_chromium() {
-  command -v chromium >/dev/null && return
-  say "installing chromium from Debian's packages"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  command -v chromium >/dev/null || apt_install chromium
 }
 
 ensure_apt() {
@@ -63,10 +68,7 @@ ensure_apt() {
   command -v etcdctl >/dev/null || missing+=(etcd-client)
   # Korean glyphs for the screenshots the end-to-end suite takes.
   [ -d /usr/share/fonts/opentype/noto ] || missing+=(fonts-noto-cjk)
-  [ ${#missing[@]} -eq 0 ] && return
-  say "installing ${missing[*]} from Debian's packages"
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt_install "${missing[@]}"
 }
 
 ensure_go_peers() {
