@@ -96,8 +96,8 @@ thread_local! {
 fn opening_session() -> Session {
     let window = web_sys::window();
     let query = window.as_ref().and_then(|w| w.location().search().ok()).unwrap_or_default();
-    let mut session = Session::from_query(&query);
-    let link = Link::parse(&query).0;
+    let (link, notices) = Link::parse(&query);
+    let mut session = Session::from_link(&link, notices);
     // The remembered language, unless the link names one; an embed's language is the host
     // page's choice, never another tab's.
     let remembered =
@@ -487,8 +487,8 @@ pub fn app() -> Html {
         // Once the step is drawn and the page is idle, it does what the step put off and works
         // out the steps on either side (a browser without idle callbacks has the snapshot
         // made at the next step, and steps as before).
-        let (state, paused) = (state.clone(), !*playing);
-        use_effect_with((step, paused), move |&(_, paused)| {
+        let state = state.clone();
+        use_effect_with((step, !*playing), move |&(_, paused)| {
             use wasm_bindgen::JsCast;
             let settle = wasm_bindgen::closure::Closure::once_into_js(move || state.settle(paused));
             if let Some(window) = web_sys::window() {
