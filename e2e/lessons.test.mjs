@@ -123,7 +123,8 @@ test("the facilitator's guide opens in the page in both languages, a lesson's na
     await screenshot(page, 'guide-1280', { fullPage: false });
     await guide.getByRole('button', { name: /^14\. Resync/ }).click();
     assert.equal(await guide.count(), 0, 'opening a lesson closes the guide');
-    assert.equal(await page.getByLabel('Scenario').inputValue(), 'resync');
+    // The lesson opens once its file has been fetched.
+    await page.waitForFunction(() => document.querySelector('select#scenario')?.value === 'resync');
 
     // The end of the run: the question first, then the recap and the article's question.
     await page.getByLabel('Timeline').fill('42');
