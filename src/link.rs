@@ -209,11 +209,16 @@ fn one_of<T: Copy>(param: &str, value: &str, options: &[(&str, T)], notices: &mu
 }
 
 /// The recorded actions as one parameter: base64url of their JSON.
+///
+/// The actions' JSON code is large: kept out of [`Link::to_query`] and [`Link::parse`] (never
+/// inlined), a browser compiles it only for a link that has actions.
+#[inline(never)]
 fn encode_actions(actions: &[(u64, Action)]) -> String {
     let json = serde_json::to_string(actions).unwrap_or_default();
     base64::encode(json.as_bytes()).replace('+', "-").replace('/', "_").trim_end_matches('=').to_string()
 }
 
+#[inline(never)]
 fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, String> {
     if text.len() > limits::MAX_CONSOLE_BYTES * 2 {
         return Err("too long".into());

@@ -18,6 +18,7 @@ mod lessons;
 mod metrics_panel;
 mod object_form;
 mod objects_table;
+mod parts;
 mod pipeline_diagram;
 mod revision_ruler;
 mod revision_timeline;
@@ -34,13 +35,17 @@ pub use state::PageState;
 pub fn start() {
     crash::install();
     let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-    let lesson = crate::link::Link::parse(&query).0.scenario.unwrap_or_default();
-    lessons::ensure(&lesson, |_| {
+    let open = || {
         later(|| {
             app::prepare();
             later(render);
         })
-    });
+    };
+    match crate::link::Link::parse(&query).0.scenario {
+        // A lesson's file is fetched before the page opens on it.
+        Some(lesson) => lessons::ensure(&lesson, move |_| open()),
+        None => open(),
+    }
 }
 
 fn render() {
