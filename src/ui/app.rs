@@ -2,19 +2,8 @@
 //! ruler, stepping and time travel, faults, an inspector per stage, the event log, writes and
 //! the cost figures.
 
-use super::compare_panel::ComparePanel;
-use super::console::Console;
-use super::controls::Controls;
-use super::cost_panel::CostPanel;
-use super::event_log::EventLog;
-use super::faults::Faults;
 use super::guide_dialog::GuideDialog;
-use super::inspector::Inspector;
-use super::lesson_panel::LessonPanel;
-use super::object_form::ObjectForm;
-use super::objects_table::ObjectsTable;
-use super::pipeline_diagram::PipelineDiagram;
-use super::revision_ruler::RevisionRuler;
+use super::parts::{self, Context, Motion, Part, Play, Settings};
 use super::share_dialog::{save, Download, ShareDialog};
 use super::state::PageState;
 use crate::cluster::Kind;
@@ -23,7 +12,7 @@ use crate::host::{self, Command};
 use crate::i18n::tr;
 use crate::i18n::Lang;
 use crate::link::{Link, Theme};
-use crate::session::{Action, Message, Session};
+use crate::session::{Action, Session};
 use crate::views;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
@@ -32,10 +21,6 @@ use yew::prelude::*;
 
 /// Where the chosen language is remembered.
 const LANG_KEY: &str = "informer-playground.lang";
-/// The page's parts, drawn one task after another behind the first screen: the masthead and
-/// controls; the diagram; the event log and revisions; the side column; faults and console;
-/// the write panel.
-const PARTS: u8 = 6;
 /// How long the state rests before the address bar follows it (a step or a scrub in between
 /// restarts the wait).
 const ADDRESS_REST_MS: u32 = 200;
@@ -74,18 +59,6 @@ struct Display {
     /// sized to the frame, which is told the page's height.
     embed: bool,
 }
-
-/// The shortcuts the help overlay lists: keys, then what they do.
-const SHORTCUTS: [(&str, &str); 8] = [
-    ("Space", "Play or pause"),
-    ("→ / PageDown", "Step forward"),
-    ("← / PageUp", "Step back"),
-    ("Home", "Reset"),
-    ("N", "Next note"),
-    ("F", "Fast-forward"),
-    ("?", "Keyboard shortcuts"),
-    ("Esc", "Close"),
-];
 
 thread_local! {
     /// The opening session, when it was made ahead of the first render ([`prepare`]).
@@ -180,12 +153,11 @@ pub fn app() -> Html {
     }
     // While the build-time first screen covers the page, the page is drawn in parts, a task
     // each, then shown in its place.
-    let drawn = use_state(|| if super::first_screen::covering() { 1 } else { PARTS });
+    let drawn = use_state(|| if super::first_screen::covering() { Part::Shell } else { Part::Write });
     {
         let drawn = drawn.clone();
-        use_effect_with(*drawn, move |parts| {
-            if *parts < PARTS {
-                let next = *parts + 1;
+        use_effect_with(*drawn, move |part| {
+            if let Some(next) = part.next() {
                 super::later(move || drawn.set(next));
             } else {
                 super::first_screen::reveal();
@@ -444,21 +416,6 @@ pub fn app() -> Html {
     };
     let session = state.read();
     let world = session.world();
-    let current = session.current().cloned();
-    let message = match &session.message {
-        Some(Message::Done(text)) => html! { <p class="message done" role="status">{ text }</p> },
-        Some(Message::Failed(text)) => html! { <p class="message failed" role="alert">{ text }</p> },
-        None => html! { <p class="message" role="status"></p> },
-    };
-    let now = world.now();
-    let notices = (!session.notices.is_empty()).then(|| {
-        html! {
-            <div class="notices" role="status" aria-label={tr(lang, "The link could not be used as it is")}>
-                <p>{ tr(lang, "The link could not be used as it is") }</p>
-                <ul>{ for session.notices.iter().map(|n| html! { <li>{ n.describe(lang) }</li> }) }</ul>
-            </div>
-        }
-    });
     {
         // The crash panel offers this state's link.
         let query = session.link().to_query();
@@ -496,118 +453,77 @@ pub fn app() -> Html {
             }
         });
     }
-    let lesson = views::lesson(&session);
-    let look_at = lesson.narration.as_ref().and_then(|(_, look)| *look);
-    let (object_rows, object_total) = views::objects(&session, 50);
+    let lesson = (*drawn >= Part::Diagram).then(|| views::lesson(&session));
+    let look_at = lesson.as_ref().and_then(|l| l.narration.as_ref()).and_then(|(_, look)| *look);
     let era = world.config.era;
-    let watched: Vec<Kind> = world.config.informers.iter().map(|i| i.reflector.kind).collect();
+    let cx = Context { session: &session, lang, send: &send };
+    let settings = Settings {
+        present: display.present,
+        theme: display.theme,
+        help: *help,
+        guiding: *guiding,
+        sharing: *sharing,
+        on_present: toggle_present,
+        on_theme,
+        on_help: toggle_help.clone(),
+        on_guide: toggle_guide,
+        on_share: toggle_share,
+    };
     html! {
         <ContextProvider<crate::era::Era> context={era}>
         <div class={classes!("page", display.present.then_some("present"), display.embed.then_some("embed"))}>
             if display.embed {
                 <a class="open-full" href={super::embed::full_playground_href(&shown_link)} target="_blank" rel="noopener">{ tr(lang, "Open in the full playground") }</a>
             }
-            <header class="masthead">
-                <h1>{ "informer-playground" }</h1>
-                <p class="tagline">{ tr(lang, "Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile.") }</p>
-                <p class="revision">
-                    { tr(lang, "Store revision") }{ " " }<strong data-testid="store-revision">{ world.api.store().revision() }</strong>
-                    { format!(" · t = {}.{:03}s", now / 1000, now % 1000) }
-                </p>
-                <div class="display-settings">
-                    <button type="button" aria-pressed={display.present.to_string()} onclick={toggle_present}>{ tr(lang, "Presenter mode") }</button>
-                    <label class="inline" for="theme">{ tr(lang, "Theme") }</label>
-                    <select id="theme" onchange={on_theme}>
-                        <option value="" selected={display.theme.is_none()}>{ tr(lang, "System") }</option>
-                        <option value="light" selected={display.theme == Some(Theme::Light)}>{ tr(lang, "Light") }</option>
-                        <option value="dark" selected={display.theme == Some(Theme::Dark)}>{ tr(lang, "Dark") }</option>
-                    </select>
-                    <button type="button" aria-keyshortcuts="?" aria-expanded={help.to_string()} onclick={toggle_help.clone()}>{ tr(lang, "Keyboard shortcuts") }</button>
-                    <button type="button" aria-haspopup="dialog" aria-expanded={guiding.to_string()} onclick={toggle_guide}>{ tr(lang, "Guide") }</button>
-                    <button type="button" aria-haspopup="dialog" aria-expanded={sharing.to_string()} onclick={toggle_share.clone()}>{ tr(lang, "Share") }</button>
-                </div>
-            </header>
+            if *drawn >= Part::Masthead {
+                { parts::masthead(cx, settings) }
+            }
             if *help {
-                <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-heading">
-                    <div class="panel help">
-                        <h2 id="help-heading">{ tr(lang, "Keyboard shortcuts") }</h2>
-                        <dl>
-                            { for SHORTCUTS.iter().map(|(keys, what)| html! { <><dt><kbd>{ *keys }</kbd></dt><dd>{ tr(lang, what) }</dd></> }) }
-                        </dl>
-                        <button type="button" onclick={toggle_help} aria-keyshortcuts="Escape">{ tr(lang, "Close") }</button>
-                    </div>
-                </div>
+                { parts::help(lang, toggle_help) }
             }
             if *guiding {
                 <GuideDialog {lang} on_action={send.clone()} on_close={close_guide} />
             }
             if *sharing {
-                <ShareDialog share={export::share(&page_address(), &shown_link)} {lang} {on_download} on_close={close_share} />
+                { share(&shown_link, lang, on_download, close_share) }
             }
-            { for notices }
+            { parts::notices(cx) }
             { crash_button() }
-            <Controls step={world.steps()} horizon={session.history.horizon()} {range} bulk={crate::fast_forward::phase(session.visible_trace()).is_some()} playing={*playing} speed={*speed} on_action={send.clone()} on_play={on_play} on_speed={on_speed} {lang} />
+            if *drawn >= Part::Controls {
+                { parts::controls(cx, Play { playing: *playing, speed: *speed, range, on_play, on_speed }) }
+            }
             <main class="stage-area">
                 <div class="stage-column">
-                    if *drawn >= 2 {
-                        <section class="panel diagram" aria-labelledby="pipeline-heading">
-                            <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
-                            <PipelineDiagram current={current.clone()} {travelling} {travel_ms} glance={crate::glance::glance(world)} inspected={session.inspected} {look_at} on_action={send.clone()} {lang} />
-                            if let Some(jump) = session.jump.as_ref() {
-                                <p class="jump" aria-live="polite" data-testid="jump">{ crate::i18n::jump(jump, lang) }</p>
-                            }
-                            <p class="now" aria-live="polite" data-testid="current-step">{
-                                match &current {
-                                    Some(e) => crate::i18n::headline(e, lang),
-                                    None => tr(lang, "Press Step forward (→) to deliver the first message.").into(),
-                                }
-                            }</p>
-                        </section>
+                    if *drawn >= Part::Diagram {
+                        { parts::diagram(cx, Motion { travelling, travel_ms }, look_at) }
                     }
-                    if *drawn >= 3 {
-                        <section class="panel log-panel" aria-labelledby="log-heading">
-                            <h2 id="log-heading">{ tr(lang, "Event log") }</h2>
-                            <EventLog lines={views::log(&session, session.filter, 60)} filter={session.filter} {lang} on_action={send.clone()} />
-                        </section>
-                        <section class="panel ruler-panel" aria-labelledby="ruler-heading">
-                            <h2 id="ruler-heading">{ tr(lang, "Revisions") }</h2>
-                            <RevisionRuler marks={views::ruler(&session)} {lang} />
-                        </section>
+                    if *drawn >= Part::Log {
+                        { parts::log(cx) }
                     }
                 </div>
-                if *drawn >= 4 {
-                    <div class="side-column">
-                        <LessonPanel view={lesson} {lang} on_action={send.clone()} />
-                        <Inspector stage={session.inspected} view={views::inspector(&session)} {lang} on_action={send.clone()} />
-                    </div>
-                    if let Some(view) = views::compare(&session, 30) {
-                        <ComparePanel {view} {lang} />
-                    }
+                if let Some(lesson) = lesson.filter(|_| *drawn >= Part::Side) {
+                    { parts::side(cx, lesson) }
                 }
-                if *drawn >= 5 {
-                    <section class="panel faults-panel" aria-labelledby="faults-heading">
-                        <h2 id="faults-heading">{ tr(lang, "Faults") }</h2>
-                        <Faults latency_ms={world.config.latency_ms} on_action={send.clone()} {lang} />
-                        <h2>{ tr(lang, "Costs") }</h2>
-                        <CostPanel view={views::costs(&session, 400, 40)} {lang} />
-                    </section>
-                    <section class="panel console-panel" aria-labelledby="console-heading">
-                        <h2 id="console-heading">{ tr(lang, "Console") }</h2>
-                        <Console transcript={session.console_text()} kind={watched.iter().copied().find(|k| *k == Kind::Pod).or(watched.first().copied()).unwrap_or(Kind::Pod)} deployments={watched.contains(&Kind::Deployment)} account={crate::cluster::UserInfo::service_account(&world.config.controller_namespace, &world.config.controller_name).name} on_action={send.clone()} {lang} />
-                    </section>
+                if *drawn >= Part::Faults {
+                    { parts::faults(cx) }
                 }
-                if *drawn >= 6 {
-                    <section class="panel write-panel" aria-labelledby="write-heading">
-                        <h2 id="write-heading">{ tr(lang, "Write") }</h2>
-                        <ObjectForm manifest={(*editing).clone()} on_edit={edit.clone()} on_action={send.clone()} {lang} />
-                        { message }
-                        <ObjectsTable rows={object_rows} total={object_total} {lang} on_edit={open_manifest} on_action={send} />
-                    </section>
+                if *drawn >= Part::Console {
+                    { parts::console(cx) }
+                }
+                if *drawn >= Part::Write {
+                    { parts::write(cx, (*editing).clone(), edit, open_manifest) }
                 }
             </main>
         </div>
         </ContextProvider<crate::era::Era>>
     }
+}
+
+/// The Share dialog for the link of what is on the screen (a function of its own, like the
+/// page's parts, so its code is compiled when Share first opens).
+#[inline(never)]
+fn share(link: &Link, lang: Lang, on_download: Callback<Download>, on_close: Callback<()>) -> Html {
+    html! { <ShareDialog share={export::share(&page_address(), link)} {lang} {on_download} {on_close} /> }
 }
 
 /// The page's origin and path: where a shared link points.
