@@ -18,7 +18,7 @@
 pub use super::delta::{Delta, DeltaObject, DeltaType, KnownObjects};
 use super::queue::{entry, Popped, Queue, QueueView, Queued};
 use crate::cluster::Shared;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 
 #[derive(Clone, Debug)]
 pub struct DeltaFifo {
@@ -115,25 +115,34 @@ impl Queue for DeltaFifo {
 
     fn replace(&mut self, list: Vec<Shared>, _resource_version: i64, known: &dyn KnownObjects) -> Queued {
         let keyed: Vec<(String, Shared)> = list.into_iter().map(|o| (o.key(), o)).collect();
-        let keys: BTreeSet<String> = keyed.iter().map(|(key, _)| key.clone()).collect();
+        // The listed keys as a set, needed only to tell them from keys queued before (with an
+        // empty queue, the usual case, every queued key is a listed one).
+        let listed: Option<HashSet<String>> =
+            (!self.items.is_empty()).then(|| keyed.iter().map(|(key, _)| key.clone()).collect());
         let kind = if self.emit_replaced { DeltaType::Replaced } else { DeltaType::Sync };
         for (key, obj) in keyed {
             self.queue_keyed(kind, key, DeltaObject::Object(obj));
         }
+        let listed_count = listed.as_ref().map_or(self.items.len(), HashSet::len);
         // Queued keys the list no longer has (Go iterates a map here: we sort, §9.1).
         let mut queued_deletions = 0;
-        let gone: Vec<(String, Option<Shared>)> = self
-            .items
-            .iter()
-            .filter(|(k, _)| !keys.contains(*k))
-            .map(|(k, deltas)| (k.clone(), deltas.last().and_then(|d| d.object.shared().cloned())))
-            .collect();
+        let gone: Vec<(String, Option<Shared>)> = match &listed {
+            None => Vec::new(),
+            Some(listed) => self
+                .items
+                .iter()
+                .filter(|(k, _)| !listed.contains(*k))
+                .map(|(k, deltas)| (k.clone(), deltas.last().and_then(|d| d.object.shared().cloned())))
+                .collect(),
+        };
         for (key, obj) in gone {
             queued_deletions += 1;
             self.queue_action(DeltaType::Deleted, DeltaObject::Tombstone { key, obj });
         }
+        // Known keys neither listed nor queued (a listed key is queued now, so one look at
+        // the queue answers both of Go's checks).
         for key in known.list_keys() {
-            if keys.contains(&key) || self.items.get(&key).is_some_and(|d| !d.is_empty()) {
+            if self.items.get(&key).is_some_and(|d| !d.is_empty()) {
                 continue;
             }
             queued_deletions += 1;
@@ -142,9 +151,9 @@ impl Queue for DeltaFifo {
         }
         if !self.populated {
             self.populated = true;
-            self.initial_population_count = keys.len() + queued_deletions;
+            self.initial_population_count = listed_count + queued_deletions;
         }
-        Queued::Deltas(keys.len() + queued_deletions)
+        Queued::Deltas(listed_count + queued_deletions)
     }
 
     fn resync(&mut self, known: &dyn KnownObjects) -> Queued {

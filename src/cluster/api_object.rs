@@ -232,11 +232,17 @@ impl ApiObject {
 
     /// `namespace/name`, or `name` without a namespace (client-go's `MetaNamespaceKeyFunc`).
     pub fn key(&self) -> String {
-        if self.metadata.namespace.is_empty() {
-            self.metadata.name.clone()
-        } else {
-            format!("{}/{}", self.metadata.namespace, self.metadata.name)
+        let (namespace, name) = (&self.metadata.namespace, &self.metadata.name);
+        if namespace.is_empty() {
+            return name.clone();
         }
+        // Built by hand: the formatting machinery costs more than the copy, and every LIST
+        // keys each of its objects.
+        let mut key = String::with_capacity(namespace.len() + 1 + name.len());
+        key.push_str(namespace);
+        key.push('/');
+        key.push_str(name);
+        key
     }
 
     /// The resourceVersion as a number (0 when unset or not a number).
