@@ -18,7 +18,7 @@
 pub use super::delta::{Delta, DeltaObject, DeltaType, KnownObjects};
 use super::queue::{entry, Popped, Queue, QueueView, Queued};
 use crate::cluster::Shared;
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 #[derive(Clone, Debug)]
 pub struct DeltaFifo {
@@ -117,13 +117,13 @@ impl Queue for DeltaFifo {
         let keyed: Vec<(String, Shared)> = list.into_iter().map(|o| (o.key(), o)).collect();
         // The listed keys as a set, needed only to tell them from keys queued before (with an
         // empty queue, the usual case, every queued key is a listed one).
-        let listed: Option<HashSet<String>> =
+        let listed: Option<BTreeSet<String>> =
             (!self.items.is_empty()).then(|| keyed.iter().map(|(key, _)| key.clone()).collect());
         let kind = if self.emit_replaced { DeltaType::Replaced } else { DeltaType::Sync };
         for (key, obj) in keyed {
             self.queue_keyed(kind, key, DeltaObject::Object(obj));
         }
-        let listed_count = listed.as_ref().map_or(self.items.len(), HashSet::len);
+        let listed_count = listed.as_ref().map_or(self.items.len(), BTreeSet::len);
         // Queued keys the list no longer has (Go iterates a map here: we sort, §9.1).
         let mut queued_deletions = 0;
         let gone: Vec<(String, Option<Shared>)> = match &listed {
