@@ -6,7 +6,7 @@
 //! The client-side part alone — `DeltaFIFO.Replace` of the list, then every key popped into
 //! an indexer with the namespace index — is timed first, as client-go's is.
 
-use informer_playground::bench::{client_side, pod};
+use informer_playground::bench::{client_side_runs, pod};
 use informer_playground::cluster::Kind;
 use informer_playground::sim::TraceKind;
 use informer_playground::world::{World, WorldConfig};
@@ -14,9 +14,12 @@ use std::time::{Duration, Instant};
 
 /// Real client-go's figures for the same work (the Go peer `make test` builds), and ours
 /// relative to them.
-fn client_go_beside(n: usize, replace: std::time::Duration, pop: std::time::Duration) {
+fn client_go_beside(n: usize, warm_runs: usize, replace: std::time::Duration, pop: std::time::Duration) {
     let peer = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/realclients/pipeline-bench");
-    let Ok(out) = std::process::Command::new(&peer).args(["-json", "-pods", &n.to_string()]).output() else {
+    let Ok(out) = std::process::Command::new(&peer)
+        .args(["-json", "-pods", &n.to_string(), "-runs", &(warm_runs + 1).to_string()])
+        .output()
+    else {
         println!("  (client-go's figures: build the Go peers first, with make test)");
         return;
     };
@@ -36,19 +39,22 @@ fn client_go_beside(n: usize, replace: std::time::Duration, pop: std::time::Dura
 
 fn main() {
     let n: usize = std::env::var("BENCH_PODS").ok().and_then(|s| s.parse().ok()).unwrap_or(50_000);
+    let warm_runs: usize = std::env::var("BENCH_RUNS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
     let start = Instant::now();
-    let run = client_side(n, &|| start.elapsed().as_secs_f64() * 1e3);
+    let runs = client_side_runs(n, warm_runs, &|| start.elapsed().as_secs_f64() * 1e3);
+    let run = runs.warm;
     let (replace, pop, indexed) =
         (Duration::from_secs_f64(run.replace_ms / 1e3), Duration::from_secs_f64(run.pop_ms / 1e3), run.indexed);
-    println!("bench list_50k, the client side alone: {n} Pods");
+    println!("bench list_50k, the client side alone: {n} Pods, median of {} runs after a first one", runs.warm_runs);
     println!("  DeltaFIFO.Replace                      {:>9.1} ms", replace.as_secs_f64() * 1e3);
     println!(
         "  Pop → indexer for all {n}            {:>9.1} ms  ({:.2} µs/Pop; {indexed} objects)",
         pop.as_secs_f64() * 1e3,
         pop.as_secs_f64() * 1e6 / n as f64
     );
-    client_go_beside(n, replace, pop);
-    println!("{}", run.json_line("native", n));
+    println!("  the first run: Replace {:.1} ms, Pop → indexer {:.1} ms", runs.first.replace_ms, runs.first.pop_ms);
+    client_go_beside(n, warm_runs, replace, pop);
+    println!("{}", runs.json_line("native", n));
 
     let t = Instant::now();
     let mut world = World::new(WorldConfig::new(Kind::Pod), (0..n).map(pod).collect()).expect("world");

@@ -76,9 +76,8 @@ impl Indexer {
         let obj: Shared = obj.into();
         let key = obj.key();
         self.last_rv = self.last_rv.max(obj.resource_version());
-        let old = self.items.insert(key.clone(), obj);
-        let new = self.items.get(&key).cloned();
-        self.update_indices(old.as_deref(), new.as_deref(), &key);
+        let old = self.items.insert(key.clone(), obj.clone());
+        self.update_indices(old.as_deref(), Some(&obj), &key);
     }
 
     pub fn delete(&mut self, key: &str) -> Option<Shared> {
@@ -108,7 +107,8 @@ impl Indexer {
             if old_values.len() == 1 && old_values == new_values {
                 continue;
             }
-            let index = self.indices.entry(name.clone()).or_default();
+            // Every index name has its map from the start (`new`, `add_indexers`): no key to copy.
+            let Some(index) = self.indices.get_mut(name) else { continue };
             for value in &old_values {
                 if let Some(set) = index.get_mut(value) {
                     Rc::make_mut(set).remove(key);
