@@ -7,7 +7,7 @@ PORT ?= 8080
 PUBLIC_URL ?= /
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve dev test dist bench swarm fuzz load lighthouse setup-web setup-test fmt lint
+.PHONY: serve dev test dist weight bench swarm fuzz load lighthouse setup-web setup-test fmt lint
 
 # The optimised build, as measured and as published; `make dev` rebuilds a debug build on
 # every edit.
@@ -23,6 +23,11 @@ test: setup-test
 dist: setup-web
 	trunk build --release --public-url $(PUBLIC_URL)
 	@bash scripts/sizes.sh dist
+
+# Where the wasm's weight is: the page's module beside the simulation alone (a session opened
+# and stepped, nothing drawn), gzipped, and each one's largest groups of functions.
+weight: dist
+	@bash scripts/weight.sh
 
 # Speed figures (not timed tests): the 50,000-Pod LIST through the client pipeline, beside
 # real client-go doing the client side in memory (a Go peer) and beside the same work compiled
