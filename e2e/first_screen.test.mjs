@@ -3,7 +3,8 @@
 // view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { live, openPlayground, screenshot } from './browser.mjs';
+import { DIST, launchChromium, live, openPlayground, screenshot } from './browser.mjs';
+import { serve } from './static_server.mjs';
 
 /// Where the first screen's landmarks are drawn.
 async function boxes(page) {
@@ -64,3 +65,73 @@ for (const [why, query, korean] of [['a link with parameters', '?scenario=stale-
     }
   });
 }
+
+/// The notices outside the page: [starting shown, failure shown, the visible notice's text].
+async function notices(page) {
+  const starting = page.locator('#starting');
+  const failed = page.locator('#start-failed');
+  const shown = (await starting.isVisible()) ? starting : (await failed.isVisible()) ? failed : null;
+  return [await starting.isVisible(), await failed.isVisible(), shown ? (await shown.innerText()).trim() : null];
+}
+
+for (const [lang, query, remembered, width, starting, failure, reload] of [
+  ['English', '', null, 1280, 'Starting the playground…', /could not start: its code did not load/, 'Reload'],
+  ['Korean, as the link asks', '?lang=ko&scenario=stale-read', null, 700, '플레이그라운드를 시작하는 중…', /시작하지 못했습니다/, '다시 불러오기'],
+  ['Korean, as remembered', '', 'ko', 1280, '플레이그라운드를 시작하는 중…', /시작하지 못했습니다/, '다시 불러오기'],
+  ['English, in an embed whatever is remembered', '?embed=1', 'ko', 700, 'Starting the playground…', /could not start/, 'Reload'],
+]) {
+  test(`while the page starts it says so, and says so if it cannot start, in ${lang}`, async () => {
+    const { page, errors, close } = await openPlayground({ ready: false, width, height: 720 });
+    try {
+      if (remembered) await page.evaluate((lang) => localStorage.setItem('informer-playground.lang', lang), remembered);
+      const url = new URL(query, page.url()).href;
+      // The wasm held back until the notice has been seen.
+      let release;
+      const held = new Promise((go) => (release = go));
+      await page.route(/\.wasm$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(url);
+      await page.locator('#starting').waitFor();
+      assert.deepEqual(await notices(page), [true, false, starting]);
+      const shot = `${remembered ?? ''}${query ? 'link' : 'default'}-${width}`;
+      await screenshot(page, `starting-${shot}`, { fullPage: false });
+      release();
+      await live(page);
+      assert.deepEqual(await notices(page), [false, false, null], 'no notice once the page is live');
+      assert.deepEqual(errors, []);
+
+      await page.unroute(/\.wasm$/);
+      await page.route(/\.wasm$/, (route) => route.abort());
+      await page.goto(url);
+      await page.locator('#start-failed').waitFor();
+      const [, , text] = await notices(page);
+      assert.match(text, failure);
+      assert.equal(await page.locator('html').getAttribute('data-live'), null);
+      await screenshot(page, `start-failed-${shot}`, { fullPage: false });
+      // Its link reloads the same address, the link's parameters kept.
+      await page.unroute(/\.wasm$/);
+      await page.getByRole('link', { name: reload }).click();
+      await live(page);
+      assert.equal(page.url(), url);
+      assert.deepEqual(await notices(page), [false, false, null]);
+    } finally {
+      await close();
+    }
+  });
+}
+
+test('without scripts the page says it needs them, and no notice claims it is starting', async () => {
+  const server = await serve(DIST, '/');
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ javaScriptEnabled: false, viewport: { width: 700, height: 720 } });
+    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    assert.match(await page.locator('body').innerText(), /needs JavaScript and WebAssembly/);
+    assert.deepEqual(await notices(page), [false, false, null]);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});

@@ -18,7 +18,19 @@ if (!loader || !loader[1].includes('init(')) {
 // The wasm is asked for once the first screen has painted (scripts/after-first-paint.js), so
 // Trunk's preload of the wasm goes.
 const afterFirstPaint = readFileSync(new URL('after-first-paint.js', import.meta.url), 'utf8');
-const code = afterFirstPaint + loader[1].trim() + '\n';
+// The loader's static import becomes a dynamic one inside a try, so a bundle that does not load
+// (a network error, a refused or broken file) is told on the page (`data-start-failed` shows
+// www/index.html's notice) instead of leaving it waiting.
+const staticImport = /^import init, \* as bindings from '([^']+)';$/m;
+if (!staticImport.test(loader[1])) throw new Error(`external-loader: Trunk's loader does not import as expected in ${indexPath}`);
+const body = loader[1].trim().replace(staticImport, "const bindings = await import('$1');\nconst init = bindings.default;");
+const code = `${afterFirstPaint}try {
+${body.replace(/^(?=.)/gm, '  ')}
+} catch (error) {
+  document.documentElement.setAttribute('data-start-failed', '');
+  throw error;
+}
+`;
 const wasmPreload = /<link rel="preload" href="[^"]*\.wasm"[^>]*>/;
 if (!wasmPreload.test(html)) throw new Error(`external-loader: no preload of the wasm in ${indexPath}`);
 const name = `boot-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`;

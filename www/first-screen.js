@@ -1,10 +1,17 @@
 // Runs before the body is drawn: the build-time first screen is the default view (English,
 // no link parameters), so a link with parameters or a remembered Korean page hides it until
-// the page renders its own view (src/ui/first_screen.rs).
+// the page renders its own view (src/ui/first_screen.rs). The notice shown while the page
+// starts speaks the language the page will open in (`data-lang`): the link's, else the
+// remembered one outside embeds, as src/ui/app.rs decides.
+const root = document.documentElement;
 try {
-  if (location.search.length > 1 || localStorage.getItem('informer-playground.lang') === 'ko') {
-    document.documentElement.setAttribute('data-fresh', '');
-  }
+  const link = new URLSearchParams(location.search);
+  const remembered = localStorage.getItem('informer-playground.lang');
+  if (location.search.length > 1 || remembered === 'ko') root.setAttribute('data-fresh', '');
+  const embed = link.has('embed') && ['', '1', 'true', 'yes'].includes(link.get('embed'));
+  const named = ['ko', 'en'].includes(link.get('lang')) ? link.get('lang') : null;
+  const lang = named ?? (embed ? 'en' : remembered);
+  if (lang === 'ko') root.setAttribute('data-lang', 'ko');
 } catch {
-  document.documentElement.setAttribute('data-fresh', '');
+  root.setAttribute('data-fresh', '');
 }
