@@ -100,6 +100,8 @@ for (const [lang, query, remembered, width, starting, failure, reload] of [
       release();
       await live(page);
       assert.deepEqual(await notices(page), [false, false, null], 'no notice once the page is live');
+      // The bytes were counted as they arrived, up to the module's size as built.
+      assert.equal(await page.locator('#starting').getAttribute('data-progress'), '100%');
       assert.deepEqual(errors, []);
 
       await page.unroute(/\.wasm$/);
@@ -133,5 +135,29 @@ test('without scripts the page says it needs them, and no notice claims it is st
   } finally {
     await browser.close();
     server.close();
+  }
+});
+
+test('on a slow network the starting notice counts the code as it arrives', async () => {
+  const { page, errors, close } = await openPlayground({ ready: false, width: 700, height: 720 });
+  try {
+    const network = await page.context().newCDPSession(page);
+    // About 2 s for the gzipped module.
+    await network.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: 250_000, uploadThroughput: 250_000 });
+    await page.reload();
+    const partway = await page.waitForFunction(() => {
+      const percent = Number.parseInt(document.getElementById('starting').dataset.progress, 10);
+      return percent > 0 && percent < 100 && percent;
+    });
+    assert.ok(await partway.jsonValue() < 100);
+    // Shown after the words, whatever their language.
+    const after = await page.locator('#starting').evaluate((notice) => getComputedStyle(notice, '::after').content);
+    assert.match(after, /^" \d{1,2}%"$/);
+    await screenshot(page, 'starting-slow-700', { fullPage: false });
+    await live(page);
+    assert.equal(await page.locator('#starting').getAttribute('data-progress'), '100%');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
   }
 });

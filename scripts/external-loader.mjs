@@ -1,10 +1,11 @@
 // Moves Trunk's inline wasm loader out of index.html into boot-<hash>.js beside it, so the
 // page runs under `script-src 'self'` (no inline script), starting the wasm after the first
-// paint. Runs as Trunk's post_build hook, on the staged bundle; fails the build if the loader
+// paint, counting its bytes into the starting notice and telling the page when it cannot
+// start. Runs as Trunk's post_build hook, on the staged bundle; fails the build if the loader
 // is not where Trunk 0.21 writes it.
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 const stage = process.env.TRUNK_STAGING_DIR;
 const publicUrl = process.env.TRUNK_PUBLIC_URL ?? '/';
@@ -23,8 +24,17 @@ const afterFirstPaint = readFileSync(new URL('after-first-paint.js', import.meta
 // www/index.html's notice) instead of leaving it waiting.
 const staticImport = /^import init, \* as bindings from '([^']+)';$/m;
 if (!staticImport.test(loader[1])) throw new Error(`external-loader: Trunk's loader does not import as expected in ${indexPath}`);
-const body = loader[1].trim().replace(staticImport, "const bindings = await import('$1');\nconst init = bindings.default;");
-const code = `${afterFirstPaint}try {
+// The wasm is fetched through countedFetch (scripts/wasm-progress.js), told the module's size.
+const wasmFetch = /init\(\{ module_or_path: '([^']+\.wasm)' \}\)/;
+const wasmPath = wasmFetch.exec(loader[1])?.[1];
+if (!wasmPath) throw new Error(`external-loader: Trunk's loader does not name the wasm as expected in ${indexPath}`);
+const wasmSize = statSync(join(stage, basename(wasmPath))).size;
+const wasmProgress = readFileSync(new URL('wasm-progress.js', import.meta.url), 'utf8');
+const body = loader[1]
+  .trim()
+  .replace(staticImport, "const bindings = await import('$1');\nconst init = bindings.default;")
+  .replace(wasmFetch, `init({ module_or_path: countedFetch('${wasmPath}', ${wasmSize}) })`);
+const code = `${afterFirstPaint}${wasmProgress}try {
 ${body.replace(/^(?=.)/gm, '  ')}
 } catch (error) {
   document.documentElement.setAttribute('data-start-failed', '');
