@@ -11,7 +11,7 @@ use crate::export;
 use crate::host::{self, Command};
 use crate::i18n::tr;
 use crate::i18n::Lang;
-use crate::link::{Link, Theme};
+use crate::link::{Link, Notice, Theme};
 use crate::session::{Action, Session};
 use crate::views;
 use gloo::events::{EventListener, EventListenerOptions};
@@ -61,20 +61,31 @@ struct Display {
 }
 
 thread_local! {
-    /// The opening session, when it was made ahead of the first render ([`prepare`]).
-    static OPENING: std::cell::Cell<Option<Session>> = const { std::cell::Cell::new(None) };
+    /// What the page opens on, when it was made ahead of the first render ([`prepare`]).
+    static OPENING: std::cell::Cell<Option<Opening>> = const { std::cell::Cell::new(None) };
+}
+
+/// What the page opens on: its link (whose settings are the page's own) and the session the
+/// link describes.
+struct Opening {
+    link: Link,
+    session: Session,
+}
+
+/// The page's link: its address's query, read once.
+pub(super) fn page_link() -> (Link, Vec<Notice>) {
+    let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    Link::parse(&query)
 }
 
 /// The session the page opens on: the link's, in the remembered language.
-fn opening_session() -> Session {
-    let window = web_sys::window();
-    let query = window.as_ref().and_then(|w| w.location().search().ok()).unwrap_or_default();
-    let (link, notices) = Link::parse(&query);
+fn opening(link: Link, notices: Vec<Notice>) -> Opening {
     let mut session = Session::from_link(&link, notices);
     // The remembered language, unless the link names one; an embed's language is the host
     // page's choice, never another tab's.
-    let remembered =
-        window.and_then(|w| w.local_storage().ok().flatten()).and_then(|s| s.get_item(LANG_KEY).ok().flatten());
+    let remembered = web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item(LANG_KEY).ok().flatten());
     if link.lang.is_none() && !link.embed && remembered.as_deref() == Some("ko") {
         session.lang = Lang::Ko;
     }
@@ -82,22 +93,29 @@ fn opening_session() -> Session {
     if let Some(from) = link.from.filter(|from| *from > session.world().steps()) {
         session.apply(Action::JumpTo(from));
     }
-    session
+    Opening { link, session }
 }
 
-/// Makes the opening session ahead of the first render, so the page's start is spread over
+/// Makes what the page opens on ahead of the first render, so the page's start is spread over
 /// tasks the browser can answer input between.
-pub fn prepare() {
-    OPENING.set(Some(opening_session()));
+pub fn prepare(link: Link, notices: Vec<Notice>) {
+    OPENING.set(Some(opening(link, notices)));
 }
 
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(|| PageState::new(OPENING.take().unwrap_or_else(opening_session)));
-    let opened = use_memo((), |_| {
-        let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-        Link::parse(&query).0
+    // What the page opens on, taken by the first render (or made then, when nothing prepared
+    // it): the link stays for the page's own settings, the session goes into the state.
+    let opening = use_memo((), |_| {
+        let Opening { link, session } = OPENING.take().unwrap_or_else(|| {
+            let (link, notices) = page_link();
+            opening(link, notices)
+        });
+        (link, std::cell::Cell::new(Some(session)))
     });
+    let opened = &opening.0;
+    let state =
+        use_reducer(|| PageState::new(opening.1.take().expect("the first render takes the opening session once")));
     let display = use_state(|| Display { present: opened.present, theme: opened.theme, embed: opened.embed });
     // An embed's timeline may be limited to a range of steps.
     let range = (opened.from.unwrap_or(0), opened.to.unwrap_or(u64::MAX));

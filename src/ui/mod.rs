@@ -34,14 +34,15 @@ pub use state::PageState;
 /// browser answers input between them.
 pub fn start() {
     crash::install();
-    let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-    let open = || {
-        later(|| {
-            app::prepare();
+    let (link, notices) = app::page_link();
+    let lesson = link.scenario.clone();
+    let open = move || {
+        later(move || {
+            app::prepare(link, notices);
             later(render);
         })
     };
-    match crate::link::Link::parse(&query).0.scenario {
+    match lesson {
         // A lesson's file is fetched before the page opens on it.
         Some(lesson) => lessons::ensure(&lesson, move |_| open()),
         None => open(),
