@@ -70,11 +70,13 @@ func run(n int) (replace, pop time.Duration, indexed int) {
 	return replace, time.Since(start), len(indexer.List())
 }
 
+// ms is a duration in milliseconds, to the microsecond.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
+
 // median of the durations, in milliseconds.
 func median(ds []time.Duration) float64 {
 	sorted := append([]time.Duration(nil), ds...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
 	mid := len(sorted) / 2
 	if len(sorted)%2 == 1 {
 		return ms(sorted[mid])
@@ -98,7 +100,6 @@ func main() {
 		replaces, pops = append(replaces, replace), append(pops, pop)
 	}
 	replace, pop := median(replaces), median(pops)
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }
 	if *asJSON {
 		_ = json.NewEncoder(os.Stdout).Encode(map[string]float64{
 			"pods": float64(*n), "runs": float64(*runs), "replace_ms": replace, "pop_ms": pop,
