@@ -1,13 +1,14 @@
 # informer-playground — two commands on a fresh machine:
 #   make serve   build and serve the playground on http://127.0.0.1:$(PORT)
 #   make test    run every test layer (native, browser, end-to-end, real clients)
-# Both install whatever is missing first (scripts/setup.sh).
+# Both install whatever is missing first (scripts/setup.sh). One layer alone: make test-native,
+# test-web, test-e2e or test-real; the set-up alone: make setup.
 
 PORT ?= 8080
 PUBLIC_URL ?= /
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: serve dev test dist weight bench swarm fuzz load lighthouse setup-web setup-test fmt lint
+.PHONY: serve dev test test-native test-web test-e2e test-real setup dist weight bench swarm fuzz load lighthouse setup-web setup-test fmt lint
 
 # The optimised build, as measured and as published; `make dev` rebuilds a debug build on
 # every edit.
@@ -19,6 +20,23 @@ dev: setup-web
 
 test: setup-test
 	bash scripts/test.sh
+
+# One layer each (scripts/test.sh): the simulation and the command line natively, the page in
+# headless Chromium, the release build end to end, real clients against serve-api.
+test-native: setup-test
+	bash scripts/test.sh native
+
+test-web: setup-test
+	bash scripts/test.sh web
+
+test-e2e: setup-test
+	bash scripts/test.sh e2e
+
+test-real: setup-test
+	bash scripts/test.sh real
+
+# What make test installs, alone.
+setup: setup-test
 
 dist: setup-web
 	trunk build --release --public-url $(PUBLIC_URL)
@@ -63,7 +81,7 @@ fmt:
 lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy -p informer-web --target wasm32-unknown-unknown --all-targets --features crash-button -- -D warnings
 
 # 20,000 swarm seeds in release mode (make test runs 500): random worlds under every fault,
 # invariants at every step; a failure prints its seed and shrunk schedule.

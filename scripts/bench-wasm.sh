@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 native=$(cargo bench --bench list_50k 2>/dev/null | grep '^{"bench":"client-side"' | tail -1)
-wasm=$(cargo test --release --target wasm32-unknown-unknown --test web_bench -- --nocapture 2>/dev/null \
+wasm=$(cargo test -p informer-web --release --target wasm32-unknown-unknown --test web_bench -- --nocapture 2>/dev/null \
   | grep '^{"bench":"client-side"' | tail -1)
 node -e '
 const [n, w] = process.argv.slice(1).map((l) => JSON.parse(l));

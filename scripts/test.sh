@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs every test layer and sums their counts:
-#   1. native `cargo test` (unit, integration, the etcd differential test)
-#   2. wasm-bindgen-test in headless Chromium
-#   3. end-to-end tests: Playwright (playwright-core) driving /usr/bin/chromium against the
-#      release build served on loopback
-#   4. real clients against serve-api: kubectl (golden transcripts), the Python client, and
-#      client-go informers of each era's release judged against the simulator on every lesson
-# Each layer prints its own counts; the last line is `N passed, N failed`.
+# Runs the test layers named (all four when none is) and sums their counts:
+#   native  `cargo test` of the native crates (unit, integration, the etcd differential test)
+#   web     wasm-bindgen-test in headless Chromium (the page's crate)
+#   e2e     the release build, its size budget, and Playwright (playwright-core) driving
+#           /usr/bin/chromium against it served on loopback
+#   real    real clients against serve-api: kubectl (golden transcripts), the Python client, and
+#           client-go informers of each era's release judged against the simulator on every lesson
+# Each layer prints its own counts, read from its runner's summary (cargo's `test result:`
+# lines, node's `ℹ pass` / `ℹ fail`); the last line is `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -18,12 +19,11 @@ trap 'rm -rf "$log"' EXIT
 passed=0
 failed=0
 
-# Sums the `test result:` lines of cargo's output (native and wasm-bindgen-test alike).
+# Sums the `test result: ok. N passed; M failed; …` lines of cargo's output (native and
+# wasm-bindgen-test alike).
 count_cargo() {
-  local p f
-  p=$(grep -Eo '^test result: [a-zA-Z]+\. [0-9]+ passed' "$1" | awk '{s += $4} END {print s + 0}')
-  f=$(grep -Eo '[0-9]+ failed' "$1" | awk '{s += $1} END {print s + 0}')
-  echo "$p $f"
+  grep -E '^test result: [a-zA-Z]+\. [0-9]+ passed; [0-9]+ failed' "$1" |
+    awk '{p += $4; f += $6} END {print p + 0, f + 0}'
 }
 
 layer() {
@@ -35,46 +35,59 @@ layer() {
   printf '\n== %s: %d passed, %d failed\n\n' "$name" "$p" "$f"
 }
 
-echo "== layer 1: native cargo test"
-cargo test --lib --bins --tests 2>&1 | tee "$log/native"
-status=${PIPESTATUS[0]}
-read -r p f < <(count_cargo "$log/native")
-layer "native" "$status" "$p" "$f"
+native() {
+  echo "== layer 1: native cargo test (informer-sim, informer-playground)"
+  cargo test --lib --bins --tests 2>&1 | tee "$log/native"
+  local status=${PIPESTATUS[0]}
+  layer "native" "$status" $(count_cargo "$log/native")
+}
 
-echo "== layer 2: wasm-bindgen-test in headless Chromium"
-cargo test --target wasm32-unknown-unknown --test web 2>&1 | tee "$log/wasm"
-status=${PIPESTATUS[0]}
-# The crash panel, with a test-only button that panics (feature crash-button).
-cargo test --target wasm32-unknown-unknown --test web_crash --features crash-button 2>&1 | tee -a "$log/wasm"
-[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-read -r p f < <(count_cargo "$log/wasm")
-layer "browser (wasm-bindgen-test)" "$status" "$p" "$f"
+web() {
+  echo "== layer 2: wasm-bindgen-test in headless Chromium (informer-web)"
+  cargo test -p informer-web --target wasm32-unknown-unknown --test web 2>&1 | tee "$log/wasm"
+  local status=${PIPESTATUS[0]}
+  # The crash panel, with a test-only button that panics (feature crash-button).
+  cargo test -p informer-web --target wasm32-unknown-unknown --test web_crash --features crash-button 2>&1 | tee -a "$log/wasm"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  layer "browser (wasm-bindgen-test)" "$status" $(count_cargo "$log/wasm")
+}
 
-echo "== layer 3: end-to-end (release build, Playwright, Chromium)"
-status=0
-trunk build --release >"$log/trunk" 2>&1 || { cat "$log/trunk"; status=1; }
-# The same bundle for a sub-path, as `make dist PUBLIC_URL=/playground/` builds it.
-trunk build --release --public-url /playground/ --dist target/dist-subpath >>"$log/trunk" 2>&1 || { cat "$log/trunk"; status=1; }
-# The first load's size against its budget (a ratchet, scripts/size-budget): one check more.
-over_budget=0
-[ "$status" -eq 0 ] && { bash scripts/sizes.sh dist || over_budget=1; }
-if [ "$status" -eq 0 ]; then
-  node --test --test-reporter=spec e2e/ 2>&1 | tee "$log/e2e"
-  status=${PIPESTATUS[0]}
-fi
-p=$(grep -Eo '^ℹ pass [0-9]+' "$log/e2e" 2>/dev/null | awk '{print $3}')
-f=$(grep -Eo '^ℹ fail [0-9]+' "$log/e2e" 2>/dev/null | awk '{print $3}')
-f=$((${f:-0} + over_budget))
-[ "$over_budget" -eq 0 ] || status=1
-layer "end-to-end and size budget" "$status" "${p:-0}" "$f"
+e2e() {
+  echo "== layer 3: end-to-end (release build, Playwright, Chromium)"
+  local status=0 over_budget=0 p f
+  trunk build --release >"$log/trunk" 2>&1 || { cat "$log/trunk"; status=1; }
+  # The same bundle for a sub-path, as `make dist PUBLIC_URL=/playground/` builds it.
+  trunk build --release --public-url /playground/ --dist target/dist-subpath >>"$log/trunk" 2>&1 || { cat "$log/trunk"; status=1; }
+  # The first load's size against its budget (a ratchet, scripts/size-budget): one check more.
+  [ "$status" -eq 0 ] && { bash scripts/sizes.sh dist || over_budget=1; }
+  if [ "$status" -eq 0 ]; then
+    node --test --test-reporter=spec e2e/ 2>&1 | tee "$log/e2e"
+    status=${PIPESTATUS[0]}
+  fi
+  p=$(grep -Eo '^ℹ pass [0-9]+$' "$log/e2e" 2>/dev/null | awk '{print $3}')
+  f=$(grep -Eo '^ℹ fail [0-9]+$' "$log/e2e" 2>/dev/null | awk '{print $3}')
+  f=$((${f:-0} + over_budget))
+  [ "$over_budget" -eq 0 ] || status=1
+  layer "end-to-end and size budget" "$status" "${p:-0}" "$f"
+}
 
-echo "== layer 4: real clients (kubectl, the Python client, client-go of each era)"
-started=$SECONDS
-cargo test --features real-clients --test real_clients -- --nocapture 2>&1 | tee "$log/real"
-status=${PIPESTATUS[0]}
-read -r p f < <(count_cargo "$log/real")
-echo "(layer 4 took $((SECONDS - started)) s)"
-layer "real clients" "$status" "$p" "$f"
+real() {
+  echo "== layer 4: real clients (kubectl, the Python client, client-go of each era)"
+  local started=$SECONDS
+  cargo test --features real-clients --test real_clients -- --nocapture 2>&1 | tee "$log/real"
+  local status=${PIPESTATUS[0]}
+  echo "(layer 4 took $((SECONDS - started)) s)"
+  layer "real clients" "$status" $(count_cargo "$log/real")
+}
+
+layers=("$@")
+[ ${#layers[@]} -gt 0 ] || layers=(native web e2e real)
+for name in "${layers[@]}"; do
+  case "$name" in
+    native | web | e2e | real) "$name" ;;
+    *) echo "scripts/test.sh: no layer named '$name' (native, web, e2e, real)" >&2; exit 2 ;;
+  esac
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -23,7 +23,7 @@ layer() {
 }
 layer world
 layer session --features session
-wasm-opt -Oz -g "${features[@]}" target/wasm-bindgen/release/informer-playground_bg.wasm -o "$out/page-names.wasm"
+wasm-opt -Oz -g "${features[@]}" target/wasm-bindgen/release/informer-web_bg.wasm -o "$out/page-names.wasm"
 
 brotli() { node -e 'const z = require("zlib"); process.stdout.write(String(z.brotliCompressSync(require("fs").readFileSync(process.argv[1]), { params: { [z.constants.BROTLI_PARAM_QUALITY]: 11 } }).length))' "$1"; }
 size() { printf '%-66s %9d bytes  %8d gzipped  %8d brotli\n' "$1" "$(wc -c <"$2")" "$(gzip -9 -c "$2" | wc -c)" "$(brotli "$2")"; }

@@ -1,10 +1,10 @@
 //! The command line: runs the simulation headless and prints its trace.
 
-use informer_playground::era::Era;
-use informer_playground::fast_forward;
-use informer_playground::i18n;
-use informer_playground::scenario::{self, Scenario};
-use informer_playground::world::{self, TraceEvent, World};
+use informer_sim::era::Era;
+use informer_sim::i18n;
+use informer_sim::scenario::{self, Scenario};
+use informer_sim::world::fast_forward;
+use informer_sim::world::{self, TraceEvent, World};
 
 /// Reads and checks a scenario file.
 fn load_file(path: &str) -> Result<Scenario, String> {
@@ -107,9 +107,9 @@ pub fn run(args: Vec<String>) -> i32 {
             print!("{}", scenario::schema());
             0
         }
-        Some("guide") => match informer_playground::guide::bundled() {
+        Some("guide") => match informer_sim::scenario::guide::bundled() {
             Ok(guide) => {
-                print!("{}", informer_playground::guide::markdown(&guide));
+                print!("{}", informer_sim::scenario::guide::markdown(&guide));
                 0
             }
             Err(e) => {
@@ -277,7 +277,7 @@ impl RunArgs {
                 let seed = id["swarm:".len()..]
                     .parse()
                     .map_err(|_| format!("swarm:SEED takes a whole number, not {:?}", &id["swarm:".len()..]))?;
-                let plan = informer_playground::swarm::Plan::from_seed(seed).server_side();
+                let plan = informer_sim::testing::swarm::Plan::from_seed(seed).server_side();
                 return plan.world().map(|w| (w, None)).map_err(|e| e.to_string());
             }
             id => scenario::library::find(id).cloned().ok_or_else(|| {
@@ -375,7 +375,7 @@ impl RunArgs {
 
 /// `swarm --seed N [--trace]` or `swarm --seeds N [--from M]`.
 fn swarm(args: &[String]) -> i32 {
-    use informer_playground::swarm::{self, Plan};
+    use informer_sim::testing::swarm::{self, Plan};
     let value = |flag: &str| args.iter().position(|a| a == flag).map(|i| number(flag, args.get(i + 1)));
     let usage = || {
         eprintln!("error: swarm takes --seed N [--trace] or --seeds N [--from M]\n\nRun `informer-playground help` for usage.");

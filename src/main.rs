@@ -1,14 +1,8 @@
-//! The playground's entry points: the page on wasm32, the command line elsewhere.
+//! The command line: run a lesson and print its trace, serve the world to real clients
+//! (`serve-api`), swarm seeds, and the schema and guide the page's files are checked against.
 
-#[cfg(target_arch = "wasm32")]
-fn main() {
-    informer_playground::ui::start();
-}
-
-#[cfg(not(target_arch = "wasm32"))]
 fn main() {
     std::process::exit(cli::run(std::env::args().skip(1).collect()));
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 mod cli;

@@ -125,5 +125,5 @@ fn list_validate_and_run_serve_scenario_authors() {
 
 /// How many lessons the library bundles (one file each).
 fn library_size() -> usize {
-    informer_playground::scenario::library::FILES.len()
+    informer_sim::scenario::library::FILES.len()
 }

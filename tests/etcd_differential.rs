@@ -14,10 +14,8 @@
 //! `ETCD_DIFF_SEQUENCES` sets the number of sequences (default 200), `ETCD_DIFF_SEED` the first
 //! seed. In CI (`CI` set) a missing etcd fails the test.
 
-use informer_playground::base64;
-use informer_playground::cluster::mvcc_store::{
-    Compaction, Compare, Event, KeyRange, MvccStore, Op, OpResult, WatchResponse,
-};
+use informer_sim::base64;
+use informer_sim::cluster::mvcc_store::{Compaction, Compare, Event, KeyRange, MvccStore, Op, OpResult, WatchResponse};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -446,7 +444,7 @@ fn etcd_step(port: u16, step: &Step, marker_value: &str) -> String {
     }
 }
 
-fn model_kvs(kvs: &[informer_playground::cluster::mvcc_store::KeyValue]) -> Vec<String> {
+fn model_kvs(kvs: &[informer_sim::cluster::mvcc_store::KeyValue]) -> Vec<String> {
     kvs.iter().map(|kv| kv_text(&kv.key, &kv.value, kv.create_revision, kv.mod_revision, kv.version)).collect()
 }
 

@@ -4,8 +4,8 @@
 //! the legacy form: clients that ask for aggregated discovery first fall back to it when the
 //! answer is not of that type.
 
-use crate::cluster::Kind;
-use crate::era::Era;
+use informer_sim::cluster::Kind;
+use informer_sim::era::Era;
 use serde_json::{json, Value};
 
 /// The Kubernetes version of an era's release (`v1.37.2` beside client-go `v0.37.2`).

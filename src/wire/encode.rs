@@ -5,9 +5,9 @@
 //! `Table`s (`Accept: …;as=Table;…`) with the columns of the apiserver's printers, which
 //! `kubectl get` shows.
 
-use crate::cluster::watch::WatchEvent;
-use crate::cluster::{ApiObject, Kind, ListResponse, Status};
-use crate::sim::Millis;
+use informer_sim::cluster::watch::WatchEvent;
+use informer_sim::cluster::{ApiObject, Kind, ListResponse, Status};
+use informer_sim::kernel::Millis;
 use serde_json::{json, Value};
 
 /// An object as JSON, with `kind` and `apiVersion`.
@@ -123,7 +123,7 @@ pub fn table(kind: Kind, objects: &[&ApiObject], resource_version: Option<i64>, 
     let rows: Vec<Value> = objects
         .iter()
         .map(|o| {
-            let cells: Vec<Value> = crate::kubectl::row(kind, o, now)
+            let cells: Vec<Value> = informer_sim::cluster::printers::row(kind, o, now)
                 .into_iter()
                 .zip(&columns)
                 .map(|(cell, (_, typ))| match (*typ, cell.parse::<i64>()) {

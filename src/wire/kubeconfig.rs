@@ -2,7 +2,7 @@
 //! identity — the administrator and the controller's service account — each with a bearer
 //! token the server maps back to that identity, and a context for each.
 
-use crate::cluster::UserInfo;
+use informer_sim::cluster::UserInfo;
 
 /// The administrator's bearer token.
 pub const ADMIN_TOKEN: &str = "playground-admin";
@@ -26,7 +26,7 @@ pub fn user_of_token(token: &str) -> Option<UserInfo> {
 /// `authority_pem` signed, and whose controller runs as the service account `namespace/name`.
 pub fn kubeconfig(server: &str, authority_pem: &str, namespace: &str, name: &str) -> String {
     let sa = format!("{namespace}-{name}");
-    let authority = crate::base64::encode(authority_pem.as_bytes());
+    let authority = informer_sim::base64::encode(authority_pem.as_bytes());
     format!(
         "apiVersion: v1
 kind: Config

@@ -5,7 +5,7 @@
 //! message. Only the fields a review needs are read; the answer goes back as JSON, which the
 //! client accepts too.
 
-use crate::cluster::Status;
+use informer_sim::cluster::Status;
 use serde_json::{json, Value};
 
 /// The media type of Kubernetes' protobuf encoding.

@@ -11,14 +11,14 @@
 //! Timing is the recording's: backoffs end when the real client's next request came, a watch
 //! ends where its stream ended.
 
-use crate::client::queue;
-use crate::client::real_fifo::BATCH_SIZE;
-use crate::client::reflector::{Command, Input, Reflector, ReflectorConfig};
-use crate::client::shared_informer::{Notification, SharedInformer};
-use crate::cluster::watch::WatchEvent;
-use crate::cluster::{ApiObject, Kind, ListResponse, Shared, Status};
-use crate::era::{Era, FifoKind};
-use crate::sim::Rng;
+use informer_sim::client::queue;
+use informer_sim::client::real_fifo::BATCH_SIZE;
+use informer_sim::client::reflector::{Command, Input, Reflector, ReflectorConfig};
+use informer_sim::client::shared_informer::{Notification, SharedInformer};
+use informer_sim::cluster::watch::WatchEvent;
+use informer_sim::cluster::{ApiObject, Kind, ListResponse, Shared, Status};
+use informer_sim::era::{Era, FifoKind};
+use informer_sim::kernel::Rng;
 use serde_json::Value;
 use std::collections::VecDeque;
 

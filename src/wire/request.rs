@@ -3,7 +3,7 @@
 //! resource, namespace, name and subresource; the method and `watch=` the verb; the query
 //! the options. What cannot be read is a `Status` naming what was wrong.
 
-use crate::cluster::{Kind, ListOptions, Status, WatchOptions};
+use informer_sim::cluster::{Kind, ListOptions, Status, WatchOptions};
 use std::collections::BTreeMap;
 
 /// A subresource the playground serves.
@@ -28,7 +28,7 @@ pub enum Target {
 
 /// The verb, from the method and the query (`watch=true` makes a GET of a collection a WATCH):
 /// the world's own name for the verb of an outside request.
-pub use crate::world::outcome::OutsideVerb as Verb;
+pub use informer_sim::world::outcome::OutsideVerb as Verb;
 
 /// A request read from the wire.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,7 +58,7 @@ pub fn query_pairs(query: &str) -> BTreeMap<String, String> {
         .filter(|p| !p.is_empty())
         .map(|p| {
             let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (crate::link::percent_decode(k), crate::link::percent_decode(v))
+            (informer_sim::percent::percent_decode(k), informer_sim::percent::percent_decode(v))
         })
         .collect()
 }

@@ -15,14 +15,14 @@ use super::discovery;
 use super::encode;
 use super::kubeconfig::{self, user_of_token};
 use super::request::{Request, Subresource, Target, Verb};
-use crate::cluster::patch::{PatchRequest, PatchType};
-use crate::cluster::rbac::RequestAttributes;
-use crate::cluster::watch::ApiWatchId;
-use crate::cluster::{ApiObject, Kind, Status, UserInfo};
-use crate::world::{Action, Fault, OutsideAnswer, OutsideCall, TraceEvent, World};
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use informer_sim::cluster::patch::{PatchRequest, PatchType};
+use informer_sim::cluster::rbac::RequestAttributes;
+use informer_sim::cluster::watch::ApiWatchId;
+use informer_sim::cluster::{ApiObject, Kind, Status, UserInfo};
+use informer_sim::world::{Action, Fault, OutsideAnswer, OutsideCall, TraceEvent, World};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -103,7 +103,7 @@ type Inbox = std::sync::mpsc::Sender<Command>;
 impl Served {
     fn print(&self, event: &TraceEvent) {
         if !self.quiet {
-            let line = if self.json { crate::i18n::json_line(event) } else { crate::i18n::line(event) };
+            let line = if self.json { informer_sim::i18n::json_line(event) } else { informer_sim::i18n::line(event) };
             println!("{line}");
         }
     }
@@ -127,7 +127,8 @@ impl Served {
         let mut disconnect = false;
         for e in self.world.advance_to(now) {
             self.print(&e);
-            disconnect |= matches!(e.outcome, crate::world::Outcome::Fault { fault: Fault::DisconnectWatch, .. });
+            disconnect |=
+                matches!(e.outcome, informer_sim::world::Outcome::Fault { fault: Fault::DisconnectWatch, .. });
         }
         self.pump();
         if disconnect {
@@ -151,11 +152,11 @@ impl Served {
                 if self.record.is_some() {
                     sent.push(json!({"watch": id, "event": encode::event(s.kind, &e)}));
                 }
-                let encode = |e: &crate::cluster::WatchEvent| {
+                let encode = |e: &informer_sim::cluster::WatchEvent| {
                     let line = match e {
-                        crate::cluster::WatchEvent::Added(o)
-                        | crate::cluster::WatchEvent::Modified(o)
-                        | crate::cluster::WatchEvent::Deleted(o)
+                        informer_sim::cluster::WatchEvent::Added(o)
+                        | informer_sim::cluster::WatchEvent::Modified(o)
+                        | informer_sim::cluster::WatchEvent::Deleted(o)
                             if s.table =>
                         {
                             json!({"type": e.type_name(), "object": encode::table(s.kind, &[o], None, now)})
@@ -167,9 +168,9 @@ impl Served {
                     Bytes::from(bytes)
                 };
                 let bytes = match &e {
-                    crate::cluster::WatchEvent::Added(o)
-                    | crate::cluster::WatchEvent::Modified(o)
-                    | crate::cluster::WatchEvent::Deleted(o) => encoded
+                    informer_sim::cluster::WatchEvent::Added(o)
+                    | informer_sim::cluster::WatchEvent::Modified(o)
+                    | informer_sim::cluster::WatchEvent::Deleted(o) => encoded
                         .entry((s.table, e.type_name(), o.key(), o.resource_version()))
                         .or_insert_with(|| encode(&e))
                         .clone(),
@@ -358,9 +359,9 @@ pub fn fault_of(text: &str) -> Result<Fault, String> {
     let mut words = text.split_whitespace();
     match (words.next(), words.next()) {
         (Some("latency"), Some(ms)) => {
-            ms.parse().ok().filter(|ms| *ms <= crate::limits::MAX_LATENCY_MS).map(Fault::Latency).ok_or_else(|| {
-                format!("latency takes milliseconds from 0 to {}, not {ms:?}", crate::limits::MAX_LATENCY_MS)
-            })
+            ms.parse().ok().filter(|ms| *ms <= informer_sim::limits::MAX_LATENCY_MS).map(Fault::Latency).ok_or_else(
+                || format!("latency takes milliseconds from 0 to {}, not {ms:?}", informer_sim::limits::MAX_LATENCY_MS),
+            )
         }
         (Some(name), None) => Fault::named(name).ok_or_else(|| {
             format!("unknown fault {name:?}, expected one of {}, latency <ms>", Fault::NAMES.join(", "))

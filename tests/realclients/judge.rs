@@ -7,8 +7,8 @@
 
 #![cfg(feature = "real-clients")]
 
-use informer_playground::era::Era;
 use informer_playground::wire::replay::{replay, Told};
+use informer_sim::era::Era;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -151,20 +151,14 @@ fn side_by_side(ours: &[Told], theirs: &[Told], ended: u64) -> String {
 
 /// Runs one lesson in one era with a real informer beside it; returns what differed.
 fn judge_lesson(id: &str, era: Era) -> Result<String, String> {
-    let lesson =
-        informer_playground::scenario::library::find(id).ok_or("no such lesson")?.in_era(era).ok_or("not in era")?;
+    let lesson = informer_sim::scenario::library::find(id).ok_or("no such lesson")?.in_era(era).ok_or("not in era")?;
     let world = lesson.world().map_err(|e| e.to_string())?;
     judge_world(id, era, &world, lesson.run.until_ms)
 }
 
 /// Serves `scenario` (its world is `world`) in `era` with a real informer beside it, its
 /// `until_ms` of virtual time compressed into about 4 s; returns what differed.
-fn judge_world(
-    scenario: &str,
-    era: Era,
-    world: &informer_playground::world::World,
-    until_ms: u64,
-) -> Result<String, String> {
+fn judge_world(scenario: &str, era: Era, world: &informer_sim::world::World, until_ms: u64) -> Result<String, String> {
     let watched = world.informers[0].config.reflector.clone();
     // Seconds become a few tens of milliseconds: the script lasts about 4 s of real time.
     let speed = (until_ms as f64 / 4_000.0).max(1.0);
@@ -217,7 +211,7 @@ fn client_go_informers_agree_with_the_simulator_on_every_lesson_in_every_era() {
     let only = std::env::var("JUDGE_LESSON").ok();
     let mut failures = Vec::new();
     let mut runs = 0;
-    for lesson in informer_playground::scenario::library::all().unwrap() {
+    for lesson in informer_sim::scenario::library::all().unwrap() {
         if only.as_deref().is_some_and(|o| o != lesson.id) {
             continue;
         }
@@ -311,7 +305,7 @@ data:
 /// granted) in its seed's release.
 #[test]
 fn client_go_informers_agree_with_the_simulator_on_random_scripts() {
-    use informer_playground::swarm::Plan;
+    use informer_sim::testing::swarm::Plan;
     let seeds: u64 = std::env::var("JUDGE_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
     let mut failures = Vec::new();
     for seed in 1..=seeds {
@@ -428,8 +422,8 @@ fn many_watchers_get_every_event_in_order() {
 }
 
 /// The simulator's world of a lesson in `era`, run to `ms` of virtual time.
-fn lesson_world_at(id: &str, era: Era, ms: u64) -> informer_playground::world::World {
-    let lesson = informer_playground::scenario::library::find(id).and_then(|s| s.in_era(era)).expect(id);
+fn lesson_world_at(id: &str, era: Era, ms: u64) -> informer_sim::world::World {
+    let lesson = informer_sim::scenario::library::find(id).and_then(|s| s.in_era(era)).expect(id);
     let mut world = lesson.world().expect("the lesson builds");
     world.run_until(1_000_000, |_, w| w.now() >= ms);
     world
@@ -437,9 +431,9 @@ fn lesson_world_at(id: &str, era: Era, ms: u64) -> informer_playground::world::W
 
 #[test]
 fn controller_runtime_cache_errors_read_as_the_simulators() {
-    use informer_playground::cluster::Kind;
-    use informer_playground::controller::cache_reader::CacheList;
-    let text = |r: Result<Vec<_>, informer_playground::controller::cache_reader::ReadError>| match r {
+    use informer_sim::cluster::Kind;
+    use informer_sim::controller::cache_reader::CacheList;
+    let text = |r: Result<Vec<_>, informer_sim::controller::cache_reader::ReadError>| match r {
         Ok(_) => String::new(),
         Err(e) => e.to_string(),
     };

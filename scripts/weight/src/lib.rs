@@ -7,7 +7,7 @@
 #[cfg(not(feature = "session"))]
 #[no_mangle]
 pub extern "C" fn open_and_step(seed: u64, steps: u32) -> u32 {
-    use informer_playground::{era::Era, world};
+    use informer_sim::{era::Era, world};
     let Ok(mut world) = world::scale_with_load(seed, 0, Era::CURRENT) else { return 0 };
     for _ in 0..steps {
         world.step();
@@ -23,7 +23,7 @@ pub extern "C" fn open_and_step(seed: u64, steps: u32) -> u32 {
 #[cfg(feature = "session")]
 #[no_mangle]
 pub unsafe extern "C" fn open_and_step(query_ptr: *const u8, query_len: usize, steps: u32) -> u32 {
-    use informer_playground::session::{Action, Session};
+    use informer_sim::session::{Action, Session};
     let bytes = unsafe { std::slice::from_raw_parts(query_ptr, query_len) };
     let mut session = Session::from_query(std::str::from_utf8(bytes).unwrap_or_default());
     for _ in 0..steps {

@@ -1,0 +1,514 @@
+//! The kube-apiserver in front of the revisioned store, semantics §8: each verb authorised by
+//! RBAC, counted in the metrics, and answered by the registry (writes, `registry.rs`), the
+//! storage layer (`storage.rs`) or the watch caches (`cacher.rs`), as the resourceVersion
+//! semantics say (apiserver `cacher/delegator/interface.go: ShouldDelegateList`):
+//! - GET: unset → most recent (etcd); `"0"` → any (watch cache); N → not older than N.
+//! - LIST: unset → most recent (etcd, paginated by `limit`); `"0"` → any (watch cache, which
+//!   ignores `limit`); N without limit → not older than N (watch cache); N with limit → exact
+//!   (etcd, 410 once compacted); a continue token → etcd at the token's revision.
+//! - WATCH: unset / `"0"` → synthetic ADDED for the current state, then changes; N → changes
+//!   after N, from the watch cache's window (in-stream 410 `too old resource version`) or,
+//!   with the watch cache off, from etcd (410 once compacted).
+//!
+//! Every write propagates at once to the watch caches and watchers; delivery delays belong to
+//! whoever takes the events. Errors of a request itself (403, a bad selector) return at once.
+//!
+//! Left out: namespaces as objects (any namespace name is accepted), graceful deletion and
+//! finalizers, admission.
+
+use super::api_errors::Status;
+use super::api_object::{ApiObject, Kind};
+use super::cacher::{Cacher, WatchStart};
+use super::metrics::Metrics;
+use super::mvcc_store::{KeyRange, MvccError, MvccStore, Revision};
+use super::rbac::{Rbac, RequestAttributes, UserInfo};
+use super::registry;
+use super::selector::{FieldSelector, LabelSelector};
+use super::storage::{self, current, decode, decode_continue, list_from_etcd, prefix, CONTINUE_EXPIRED, LIST_TOO_OLD};
+use super::watch::{ApiWatchId, Filter, WatchEvent, Watcher};
+use super::watch_cache::{WatchCache, DEFAULT_CAPACITY};
+
+use super::request::NOT_OLDER_THAN;
+pub use super::request::{ListOptions, ListResponse, WatchOptions};
+pub use super::storage::storage_key;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiServerConfig {
+    /// Serve LIST `"0"`/N and WATCH from the watch cache (upstream default: true).
+    pub watch_cache: bool,
+    /// Events each resource's watch cache window starts with and never shrinks below
+    /// (upstream: 100; it doubles while its oldest event is younger than 75 s).
+    pub watch_cache_capacity: usize,
+    /// The `WatchList` feature gate: WATCH accepts `sendInitialEvents` (from 1.34).
+    pub watch_list: bool,
+    /// How often a watcher gets a bookmark (`defaultBookmarkFrequency`: a minute; 0: never).
+    pub bookmark_frequency_ms: u64,
+    /// Added to the virtual clock for the timestamps objects get: 0 keeps the playground's
+    /// calendar (virtual time 0 is 2025-01-01); a served world sets it so that they read as
+    /// the wall clock.
+    pub clock_offset_ms: u64,
+}
+
+impl Default for ApiServerConfig {
+    fn default() -> Self {
+        ApiServerConfig {
+            watch_cache: true,
+            watch_cache_capacity: DEFAULT_CAPACITY,
+            watch_list: true,
+            bookmark_frequency_ms: 60_000,
+            clock_offset_ms: 0,
+        }
+    }
+}
+
+/// `validateWatchOptions` (apimachinery `apis/meta/internalversion/validation`): what a
+/// WATCH may combine with `sendInitialEvents` and `resourceVersionMatch`.
+fn validate_watch_options(opts: &WatchOptions, watch_list: bool) -> Result<(), Status> {
+    let mut errs = Vec::new();
+    let matching = opts.resource_version_match.as_str();
+    if opts.send_initial_events.is_some() {
+        if matching != NOT_OLDER_THAN {
+            errs.push(format!(
+                "resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to {NOT_OLDER_THAN}"
+            ));
+        }
+        if !watch_list {
+            errs.push(
+                "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"
+                    .into(),
+            );
+        }
+    }
+    if !matching.is_empty() {
+        if opts.send_initial_events.is_none() {
+            errs.push("resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided".into());
+        }
+        if matching != NOT_OLDER_THAN {
+            errs.push(format!(
+                "resourceVersionMatch: Unsupported value: {matching:?}: supported values: \"{NOT_OLDER_THAN}\""
+            ));
+        }
+    }
+    match errs.len() {
+        0 => Ok(()),
+        1 => Err(Status::invalid_qualified("ListOptions.meta.k8s.io", "", errs.remove(0))),
+        _ => Err(Status::invalid_qualified("ListOptions.meta.k8s.io", "", format!("[{}]", errs.join(", ")))),
+    }
+}
+
+/// The three readings of a resourceVersion parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rv {
+    Unset,
+    Any,
+    AtLeast(Revision),
+}
+
+fn parse_rv(text: &str) -> Result<Rv, Status> {
+    match text {
+        "" => Ok(Rv::Unset),
+        "0" => Ok(Rv::Any),
+        n => n
+            .parse::<Revision>()
+            .ok()
+            .filter(|n| *n > 0)
+            .map(Rv::AtLeast)
+            .ok_or_else(|| Status::bad_request(format!("invalid resource version: {n:?}"))),
+    }
+}
+
+/// The API server and the store behind it.
+#[derive(Clone, Debug)]
+pub struct ApiServer {
+    config: ApiServerConfig,
+    store: MvccStore,
+    cacher: Cacher,
+    rbac: Rbac,
+    metrics: Metrics,
+    now_ms: u64,
+    uids: u64,
+}
+
+impl Default for ApiServer {
+    fn default() -> Self {
+        Self::new(ApiServerConfig::default())
+    }
+}
+
+impl ApiServer {
+    pub fn new(config: ApiServerConfig) -> Self {
+        let mut store = MvccStore::new();
+        let cacher = Cacher::new(&mut store, config.watch_cache, config.watch_cache_capacity);
+        ApiServer { config, store, cacher, rbac: Rbac::default(), metrics: Metrics::default(), now_ms: 0, uids: 0 }
+    }
+
+    pub fn config(&self) -> &ApiServerConfig {
+        &self.config
+    }
+
+    pub fn store(&self) -> &MvccStore {
+        &self.store
+    }
+
+    pub fn rbac(&self) -> &Rbac {
+        &self.rbac
+    }
+
+    pub fn rbac_mut(&mut self) -> &mut Rbac {
+        &mut self.rbac
+    }
+
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// Starts the metrics afresh (after a cluster has been set up).
+    pub fn reset_metrics(&mut self) {
+        self.metrics = Metrics::default();
+    }
+
+    pub fn watch_cache(&self, kind: Kind) -> Option<&WatchCache> {
+        self.cacher.cache(kind)
+    }
+
+    /// Sets the virtual time, used for creation timestamps.
+    pub fn set_time(&mut self, now_ms: u64) {
+        self.now_ms = now_ms;
+        self.cacher.set_time(now_ms);
+    }
+
+    /// The time objects are stamped with: the virtual clock on the calendar.
+    pub fn wall_now(&self) -> u64 {
+        self.now_ms + self.config.clock_offset_ms
+    }
+
+    /// Sets the calendar offset (see [`ApiServerConfig::clock_offset_ms`]).
+    pub fn set_clock_offset(&mut self, offset_ms: u64) {
+        self.config.clock_offset_ms = offset_ms;
+    }
+
+    /// Restarts the API server: every watch stream breaks (events not yet sent are lost) and
+    /// the watch caches re-initialise at the current revision, so resuming from an older
+    /// resourceVersion gets 410 Expired (§8).
+    pub fn restart(&mut self) {
+        self.cacher.restart(&mut self.store);
+    }
+
+    /// Compacts the store at `rev`, as the API server's periodic compaction does. The watch
+    /// caches are not touched (§8).
+    pub fn compact(&mut self, rev: Revision) -> Result<(), MvccError> {
+        self.store.compact(rev)
+    }
+
+    /// RBAC's answer for a request of `user` (a denial is the API server's 403).
+    pub fn authorize(
+        &self,
+        user: &UserInfo,
+        verb: &str,
+        kind: Kind,
+        sub: &str,
+        ns: &str,
+        name: Option<&str>,
+    ) -> Result<(), Status> {
+        let attrs = RequestAttributes {
+            verb,
+            group: kind.group(),
+            resource: kind.resource(),
+            subresource: sub,
+            namespace: ns,
+            name,
+        };
+        self.rbac.authorize(user, &attrs)
+    }
+
+    /// Records a request's outcome in the metrics and passes it on.
+    fn finish<T>(
+        &mut self,
+        verb: &str,
+        kind: Kind,
+        sub: &str,
+        ok_code: u16,
+        result: Result<T, Status>,
+    ) -> Result<T, Status> {
+        let resource = match sub {
+            "" => kind.resource().to_string(),
+            s => format!("{}/{s}", kind.resource()),
+        };
+        let code = result.as_ref().map_or_else(|e| e.code, |_| ok_code);
+        self.metrics.record(verb, &resource, code);
+        result
+    }
+
+    /// The kind a manifest names, checking its apiVersion.
+    pub fn kind_of(obj: &ApiObject) -> Result<Kind, Status> {
+        Kind::parse(&obj.kind)
+            .filter(|k| k.name() == obj.kind && (obj.api_version.is_empty() || obj.api_version == k.api_version()))
+            .ok_or_else(|| Status::no_kind_match(&obj.kind, &obj.api_version))
+    }
+
+    fn propagate(&mut self) {
+        self.cacher.propagate(&mut self.store, &mut self.metrics);
+    }
+
+    // ----- writes -----
+
+    /// POST: creates an object (see `registry::create`).
+    pub fn create(&mut self, user: &UserInfo, mut obj: ApiObject) -> Result<ApiObject, Status> {
+        // A kind the server does not serve never reaches a resource's handler or metrics.
+        let kind = Self::kind_of(&obj)?;
+        registry::defaulted_namespace(&mut obj);
+        let now = self.wall_now();
+        let result = self
+            .authorize(user, "create", kind, "", &obj.metadata.namespace, None)
+            .and_then(|()| registry::create(&mut self.store, kind, obj, &mut self.uids, now));
+        self.propagate();
+        self.finish("POST", kind, "", 201, result)
+    }
+
+    /// PUT: replaces an object's spec and metadata (see `registry::update`).
+    pub fn update(&mut self, user: &UserInfo, obj: ApiObject) -> Result<ApiObject, Status> {
+        self.put(user, obj, false)
+    }
+
+    /// PUT on the `status` subresource: replaces only the status.
+    pub fn update_status(&mut self, user: &UserInfo, obj: ApiObject) -> Result<ApiObject, Status> {
+        self.put(user, obj, true)
+    }
+
+    fn put(&mut self, user: &UserInfo, mut obj: ApiObject, status_only: bool) -> Result<ApiObject, Status> {
+        // A kind the server does not serve never reaches a resource's handler or metrics.
+        let kind = Self::kind_of(&obj)?;
+        registry::defaulted_namespace(&mut obj);
+        let sub = if status_only { "status" } else { "" };
+        let result = if status_only && !kind.has_status() {
+            Err(registry::no_such_subresource())
+        } else {
+            let (ns, name) = (obj.metadata.namespace.clone(), obj.metadata.name.clone());
+            self.authorize(user, "update", kind, sub, &ns, Some(&name))
+                .and_then(|()| registry::update(&mut self.store, kind, obj, status_only))
+        };
+        self.propagate();
+        self.finish("PUT", kind, sub, 200, result)
+    }
+
+    /// PATCH (on the object, or its `status` subresource): the patch applied to the object as
+    /// stored, then written as an update would be; a `resourceVersion` in the patch is a
+    /// precondition, none means "whatever is there" (apiserver `patch.go`).
+    pub fn patch(&mut self, user: &UserInfo, p: &super::patch::PatchRequest) -> Result<ApiObject, Status> {
+        let (kind, namespace, name) = (p.kind, p.namespace.as_str(), p.name.as_str());
+        let sub = if p.status { "status" } else { "" };
+        let result = self.authorize(user, "patch", kind, sub, namespace, Some(name)).and_then(|()| {
+            if p.status && !kind.has_status() {
+                return Err(registry::no_such_subresource());
+            }
+            let key = storage_key(kind, namespace, name);
+            let stored =
+                current(&self.store, &key).map(|kv| decode(&kv)).ok_or_else(|| Status::not_found(kind, name))?;
+            let original = serde_json::to_value(&stored).map_err(|e| Status::internal(e.to_string()))?;
+            let patched = super::patch::apply(&original, &p.body, p.patch_type)?;
+            let mut obj: ApiObject = serde_json::from_value(patched)
+                .map_err(|e| Status::bad_request(format!("the patched object is not a valid {kind}: {e}")))?;
+            (obj.metadata.name, obj.metadata.namespace) = (name.to_string(), namespace.to_string());
+            registry::update(&mut self.store, kind, obj, p.status)
+        });
+        self.propagate();
+        self.finish("PATCH", kind, sub, 200, result)
+    }
+
+    /// DELETE: removes an object at once and returns its last state.
+    pub fn delete(&mut self, user: &UserInfo, kind: Kind, namespace: &str, name: &str) -> Result<ApiObject, Status> {
+        let result = self
+            .authorize(user, "delete", kind, "", namespace, Some(name))
+            .and_then(|()| registry::delete(&mut self.store, kind, namespace, name));
+        self.propagate();
+        self.finish("DELETE", kind, "", 200, result)
+    }
+
+    // ----- reads -----
+
+    /// GET one object.
+    pub fn get(
+        &mut self,
+        user: &UserInfo,
+        kind: Kind,
+        namespace: &str,
+        name: &str,
+        resource_version: &str,
+    ) -> Result<ApiObject, Status> {
+        let result = self.do_get(user, kind, namespace, name, resource_version);
+        if let Ok(obj) = &result {
+            self.metrics.sent(1, obj.to_json().len());
+        }
+        self.finish("GET", kind, "", 200, result)
+    }
+
+    fn do_get(&self, user: &UserInfo, kind: Kind, namespace: &str, name: &str, rv: &str) -> Result<ApiObject, Status> {
+        self.authorize(user, "get", kind, "", namespace, Some(name))?;
+        let key = storage_key(kind, namespace, name);
+        let found = match (parse_rv(rv)?, self.cacher.serving_cache(kind)) {
+            (Rv::Unset, _) | (_, None) => current(&self.store, &key).map(|kv| decode(&kv)),
+            (Rv::Any, Some(cache)) => cache.get(&key).cloned(),
+            (Rv::AtLeast(n), Some(cache)) => {
+                if n > cache.revision() {
+                    return Err(Status::too_large_resource_version(n, cache.revision()));
+                }
+                cache.get(&key).cloned()
+            }
+        };
+        found.ok_or_else(|| Status::not_found(kind, name))
+    }
+
+    /// GET without counting in the metrics: an onlooker's read (a console), not the run's.
+    pub fn peek_get(&self, user: &UserInfo, kind: Kind, namespace: &str, name: &str) -> Result<ApiObject, Status> {
+        self.do_get(user, kind, namespace, name, "")
+    }
+
+    /// LIST without counting in the metrics.
+    pub fn peek_list(&self, user: &UserInfo, kind: Kind, opts: &ListOptions) -> Result<ListResponse, Status> {
+        self.do_list(user, kind, opts)
+    }
+
+    /// LIST objects of a kind (see the module comment for where each resourceVersion is
+    /// served from).
+    pub fn list(&mut self, user: &UserInfo, kind: Kind, opts: &ListOptions) -> Result<ListResponse, Status> {
+        let result = self.do_list(user, kind, opts);
+        if let Ok(list) = &result {
+            let bytes: usize = list.items.iter().map(|o| ApiObject::json_len(o) + 1).sum::<usize>() + 64;
+            self.metrics.sent(list.items.len() as u64, bytes);
+        }
+        self.finish("LIST", kind, "", 200, result)
+    }
+
+    fn do_list(&self, user: &UserInfo, kind: Kind, opts: &ListOptions) -> Result<ListResponse, Status> {
+        let filter = Filter {
+            kind,
+            namespace: opts.namespace.clone(),
+            labels: LabelSelector::parse(&opts.label_selector)?,
+            fields: FieldSelector::parse(&opts.field_selector, kind)?,
+        };
+        let ns = opts.namespace.as_deref().unwrap_or("");
+        self.authorize(user, "list", kind, "", ns, filter.fields.single_name())?;
+        let prefix = prefix(kind, opts.namespace.as_deref());
+        let store = &self.store;
+        if !opts.continue_token.is_empty() {
+            let (rev, start) = decode_continue(&opts.continue_token)?;
+            return list_from_etcd(store, &filter, &prefix, rev, &start, opts.limit).map_err(|e| match e {
+                MvccError::Compacted => Status::expired(CONTINUE_EXPIRED.into()),
+                other => Status::internal(other.grpc_message()),
+            });
+        }
+        let rv = parse_rv(&opts.resource_version)?;
+        match (rv, self.cacher.serving_cache(kind)) {
+            (Rv::Any, Some(cache)) => Ok(cache_list(cache, &filter, &prefix)),
+            (Rv::AtLeast(n), Some(cache)) if opts.limit == 0 => {
+                if n > cache.revision() {
+                    return Err(Status::too_large_resource_version(n, cache.revision()));
+                }
+                Ok(cache_list(cache, &filter, &prefix))
+            }
+            (Rv::AtLeast(n), _) if opts.limit > 0 => list_from_etcd(store, &filter, &prefix, n, "", opts.limit)
+                .map_err(|e| match e {
+                    MvccError::Compacted => Status::expired(LIST_TOO_OLD.into()),
+                    _ => Status::too_large_resource_version(n, store.revision()),
+                }),
+            (Rv::AtLeast(n), _) if n > store.revision() => Err(Status::too_large_resource_version(n, store.revision())),
+            (Rv::Unset | Rv::Any | Rv::AtLeast(_), _) => {
+                list_from_etcd(store, &filter, &prefix, store.revision(), "", opts.limit)
+                    .map_err(|e| Status::internal(e.grpc_message()))
+            }
+        }
+    }
+
+    // ----- watches -----
+
+    /// WATCH a kind. Errors of the request itself (403, a bad selector) return at once; an
+    /// expired resourceVersion is delivered in the stream as an `ERROR` event (§8).
+    pub fn watch(&mut self, user: &UserInfo, kind: Kind, opts: &WatchOptions) -> Result<ApiWatchId, Status> {
+        let result = self.do_watch(user, kind, opts);
+        self.finish("WATCH", kind, "", 200, result)
+    }
+
+    fn do_watch(&mut self, user: &UserInfo, kind: Kind, opts: &WatchOptions) -> Result<ApiWatchId, Status> {
+        let filter = Filter {
+            kind,
+            namespace: opts.namespace.clone(),
+            labels: LabelSelector::parse(&opts.label_selector)?,
+            fields: FieldSelector::parse(&opts.field_selector, kind)?,
+        };
+        self.authorize(user, "watch", kind, "", opts.namespace.as_deref().unwrap_or(""), filter.fields.single_name())?;
+        validate_watch_options(opts, self.config.watch_list)?;
+        let rv = parse_rv(&opts.resource_version)?;
+        let start = match (opts.send_initial_events, rv) {
+            // A watch-list: the state at least as fresh as asked (RV "" is a consistent read:
+            // etcd's current revision), then the bookmark that ends the initial events.
+            (Some(true), Rv::AtLeast(n)) if n > self.store.revision() => {
+                return Err(Status::too_large_resource_version(n, self.store.revision()))
+            }
+            (Some(true), _) => WatchStart::InitialEvents,
+            (Some(false), Rv::Unset | Rv::Any) => WatchStart::After(self.store.revision()),
+            (None, Rv::Unset | Rv::Any) => WatchStart::CurrentState,
+            (_, Rv::AtLeast(n)) => WatchStart::After(n),
+        };
+        let now = self.now_ms;
+        let deadline = if opts.timeout_secs > 0 { now + opts.timeout_secs * 1000 } else { 0 };
+        let watch =
+            self.cacher.open(&mut self.store, &mut self.metrics, filter, start, opts.allow_bookmarks, &user.name);
+        self.cacher.schedule_bookmarks(watch, now, deadline, self.config.bookmark_frequency_ms);
+        Ok(watch)
+    }
+
+    /// Takes the events waiting in a watch stream. A stream that was closed (by an error,
+    /// a restart or [`ApiServer::stop_watch`]) is forgotten once drained.
+    pub fn take_events(&mut self, id: ApiWatchId) -> Vec<WatchEvent> {
+        self.cacher.take_events(&mut self.store, id)
+    }
+
+    /// Whether a watch stream is still open (or has events left to take).
+    pub fn watch_is_open(&self, id: ApiWatchId) -> bool {
+        self.cacher.is_open(id)
+    }
+
+    /// Ends a watch stream (client disconnect or server timeout).
+    pub fn stop_watch(&mut self, id: ApiWatchId) {
+        self.cacher.stop(&mut self.store, id);
+    }
+
+    /// Open watch streams.
+    pub fn live_watchers(&self) -> usize {
+        self.cacher.live()
+    }
+
+    pub fn watchers(&self) -> impl Iterator<Item = (ApiWatchId, &Watcher)> {
+        self.cacher.watchers()
+    }
+
+    /// Sends the bookmarks due now (§1.4); returns how many.
+    pub fn send_due_bookmarks(&mut self) -> usize {
+        self.cacher.send_due_bookmarks(self.now_ms, self.config.bookmark_frequency_ms, &mut self.metrics)
+    }
+
+    /// When the next bookmark is due, if any watcher waits for one.
+    pub fn next_bookmark_at(&self) -> Option<u64> {
+        self.cacher.next_bookmark_at()
+    }
+
+    /// etcd's progress notification reaches the watch caches: they learn its revision.
+    pub fn progress_notify(&mut self) {
+        self.cacher.progress_notify(&self.store);
+    }
+
+    /// Objects of a kind currently stored.
+    /// Keys the store keeps, of every kind, live or not yet compacted (constant time).
+    pub fn stored_keys(&self) -> usize {
+        self.store.key_count()
+    }
+
+    pub fn count(&self, kind: Kind) -> usize {
+        self.store.count(&KeyRange::prefix(storage::prefix(kind, None)))
+    }
+}
+
+fn cache_list(cache: &WatchCache, filter: &Filter, prefix: &str) -> ListResponse {
+    let items = cache.list_shared(prefix).filter(|o| filter.matches(o)).cloned().collect();
+    ListResponse { items, resource_version: cache.revision(), continue_token: String::new() }
+}

@@ -1,0 +1,169 @@
+//! Kubernetes releases as eras: a named release and the behaviour of its client-go,
+//! kube-apiserver and controller-runtime. A world is made in one era and keeps it; each
+//! behaviour that differs is asked of the era here, by name, and settled from upstream's
+//! source at the release's tag (feature gates in `client-go/features/known_features.go` and
+//! `apiserver/pkg/features/kube_features.go`, and the code paths they switch):
+//!
+//! | behaviour | 1.30 | 1.33 | 1.37 | upstream |
+//! |---|---|---|---|---|
+//! | informer FIFO | DeltaFIFO | RealFIFO | atomic RealFIFO, PopBatch | `InOrderInformers`, `AtomicFIFO`, `InOrderInformersBatchProcess`; `controller.go: newQueueFIFO` |
+//! | first sync | LIST | LIST | WATCH `sendInitialEvents=true` | `WatchListClient`; `reflector.go: watchList` |
+//! | server streams initial events | no | no | yes | apiserver `WatchList` |
+//! | reflector errors | W + E printf pair | one structured E | one structured E | `reflector.go: DefaultWatchErrorHandler`, `list` |
+//! | backoff reset | after 2 min without a backoff | same | every 2 min | `wait.NewExponentialBackoffManager` / `Backoff.DelayWithReset` |
+//! | workers start after | caches synced | caches synced | caches and handlers synced | controller-runtime `source/kind.go: WaitForSync` |
+//! | controller-runtime queue | rate-limited workqueue | rate-limited workqueue | priority queue | `pkg/controller/controller.go: UsePriorityQueue` |
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum Era {
+    /// Kubernetes 1.30: client-go v0.30, controller-runtime v0.18.
+    #[serde(rename = "1.30")]
+    V1_30,
+    /// Kubernetes 1.33: client-go v0.33, controller-runtime v0.21.
+    #[serde(rename = "1.33")]
+    V1_33,
+    /// Kubernetes 1.37, the current release: client-go v0.37, controller-runtime v0.25.
+    #[default]
+    #[serde(rename = "1.37")]
+    V1_37,
+}
+
+impl Era {
+    pub const ALL: [Era; 3] = [Era::V1_30, Era::V1_33, Era::V1_37];
+    /// The release people run today.
+    pub const CURRENT: Era = Era::V1_37;
+
+    /// The release number: `1.30`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Era::V1_30 => "1.30",
+            Era::V1_33 => "1.33",
+            Era::V1_37 => "1.37",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Era> {
+        Era::ALL.into_iter().find(|e| e.name() == name || name.strip_prefix('v') == Some(e.name()))
+    }
+
+    /// The client-go release of this era.
+    pub fn client_go(self) -> &'static str {
+        match self {
+            Era::V1_30 => "v0.30.14",
+            Era::V1_33 => "v0.33.13",
+            Era::V1_37 => "v0.37.2",
+        }
+    }
+
+    /// The controller-runtime release of this era.
+    pub fn controller_runtime(self) -> &'static str {
+        match self {
+            Era::V1_30 => "v0.18.5",
+            Era::V1_33 => "v0.21.0",
+            Era::V1_37 => "v0.25.2",
+        }
+    }
+}
+
+/// The FIFO between an informer's reflector and its processing loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FifoKind {
+    DeltaFifo,
+    /// One delta per pop, tombstones before `Replaced` on relist.
+    RealFifo,
+    /// `ReplacedAll` / `SyncAll` / `Bookmark` deltas and `PopBatch`.
+    AtomicRealFifo,
+}
+
+impl FifoKind {
+    /// The type's name upstream.
+    pub fn name(self) -> &'static str {
+        match self {
+            FifoKind::DeltaFifo => "DeltaFIFO",
+            FifoKind::RealFifo | FifoKind::AtomicRealFifo => "RealFIFO",
+        }
+    }
+}
+
+/// When the reflector's backoff starts over at 800 ms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackoffReset {
+    /// `exponentialBackoffManagerImpl`: when more than 2 minutes passed since the last backoff.
+    AfterQuiet,
+    /// `Backoff.DelayWithReset` (client-go ≥ 0.36): when more than 2 minutes passed since the
+    /// last reset, however busy the reflector was.
+    Periodic,
+}
+
+/// How the reflector's log lines look.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogStyle {
+    /// `klog.Warningf` / `utilruntime.HandleError(fmt.Errorf(…))`: printf text.
+    Printf,
+    /// Contextual logging: `"message" key="value" …`.
+    Structured,
+}
+
+impl Era {
+    /// The informers' FIFO.
+    pub fn fifo(self) -> FifoKind {
+        match self {
+            Era::V1_30 => FifoKind::DeltaFifo,
+            Era::V1_33 => FifoKind::RealFifo,
+            Era::V1_37 => FifoKind::AtomicRealFifo,
+        }
+    }
+
+    /// `WatchListClient`: the reflector's first sync is a streaming WATCH (off until 1.35).
+    pub fn watch_list_client(self) -> bool {
+        self == Era::V1_37
+    }
+
+    /// apiserver `WatchList`: WATCH accepts `sendInitialEvents` (beta, off in 1.33, on from
+    /// 1.34).
+    pub fn watch_list_server(self) -> bool {
+        self == Era::V1_37
+    }
+
+    pub fn backoff_reset(self) -> BackoffReset {
+        match self {
+            Era::V1_30 | Era::V1_33 => BackoffReset::AfterQuiet,
+            Era::V1_37 => BackoffReset::Periodic,
+        }
+    }
+
+    pub fn log_style(self) -> LogStyle {
+        match self {
+            Era::V1_30 => LogStyle::Printf,
+            Era::V1_33 | Era::V1_37 => LogStyle::Structured,
+        }
+    }
+
+    /// Before its workers start, a controller waits for its caches to sync; from
+    /// controller-runtime v0.23 also for each of its event handlers to have been handed the
+    /// initial list (`source/kind.go: WaitForSync`, `handlerRegistration.HasSynced`).
+    pub fn workers_wait_for_handlers(self) -> bool {
+        self == Era::V1_37
+    }
+
+    /// `kubectl delete` names the namespace of what it deleted (`… deleted from default
+    /// namespace`), from kubectl 1.32 (kubernetes#126619, `delete.go: PrintObj`).
+    pub fn kubectl_delete_names_namespace(self) -> bool {
+        self != Era::V1_30
+    }
+
+    /// controller-runtime's default queue is its priority queue (opt-in in v0.21, the default
+    /// in v0.25): initial-list adds and unchanged updates wait behind real changes.
+    pub fn priority_queue(self) -> bool {
+        self == Era::V1_37
+    }
+}
+
+impl std::fmt::Display for Era {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

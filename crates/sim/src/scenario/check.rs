@@ -1,0 +1,398 @@
+//! Checking a scenario file: every field of every part, with a message that names the file,
+//! the field and what was expected, so that `validate` refuses whatever `run` cannot run and
+//! every check can fail.
+
+use super::format::{ControllerSpec, Event, Expectation, GetRead, ListRead, Note, Question, Scenario, Text};
+use super::pattern::Pattern;
+use super::ScenarioError;
+use crate::cluster::selector::{FieldSelector, LabelSelector};
+use crate::cluster::{ApiObject, Kind};
+use crate::controller::cache_reader::ClientRead;
+use crate::kernel::Stage;
+use crate::limits;
+use crate::world::{Action, Fault, WorldConfig};
+
+pub(super) fn kind(file: &str, field: &str, name: &str) -> Result<Kind, ScenarioError> {
+    Kind::parse(name).filter(|k| k.name() == name).ok_or_else(|| {
+        let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+        ScenarioError(format!("{file}: {field}: unknown kind {name:?}, expected one of {}", kinds.join(", ")))
+    })
+}
+
+fn fault(file: &str, field: &str, name: &str) -> Result<Fault, ScenarioError> {
+    Fault::named(name).ok_or_else(|| {
+        ScenarioError(format!("{file}: {field}: unknown fault {name:?}, expected one of {}", Fault::NAMES.join(", ")))
+    })
+}
+
+fn check_text(file: &str, field: &str, text: &Text) -> Result<(), ScenarioError> {
+    for (lang, value) in [("ko", &text.ko), ("en", &text.en)] {
+        if value.trim().is_empty() {
+            return Err(ScenarioError(format!(
+                "{file}: {field}.{lang}: expected text in {}, found none",
+                if lang == "ko" { "Korean" } else { "English" }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The verbs the API server counts requests by.
+pub const VERBS: [&str; 7] = ["GET", "LIST", "WATCH", "POST", "PUT", "DELETE", "PATCH"];
+
+pub(super) fn stage(file: &str, field: &str, name: &str) -> Result<Stage, ScenarioError> {
+    Stage::named(name).ok_or_else(|| {
+        let all: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
+        ScenarioError(format!("{file}: {field}: unknown stage {name:?}, expected one of {}", all.join(", ")))
+    })
+}
+
+fn bounds(file: &str, field: &str, at_least: Option<u64>, at_most: Option<u64>) -> Result<(), ScenarioError> {
+    match (at_least, at_most) {
+        (None, None) => Err(ScenarioError(format!(
+            "{file}: {field}: expected `at_least` and/or `at_most`: a check without a bound cannot fail"
+        ))),
+        (Some(min), Some(max)) if min > max => Err(ScenarioError(format!(
+            "{file}: {field}.at_least: expected at most `at_most` ({max}), found {min}: no run can meet it"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn label_selector(file: &str, field: &str, text: &str) -> Result<LabelSelector, ScenarioError> {
+    LabelSelector::parse(text).map_err(|e| ScenarioError(format!("{file}: {field}: {}", e.message)))
+}
+
+fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), ScenarioError> {
+    match e {
+        Expectation::Steps { pattern, at_least, at_most } => {
+            Pattern::resolve(file, &format!("{field}.match"), pattern)?;
+            bounds(file, field, *at_least, *at_most)
+        }
+        Expectation::LogContains { text } if text.trim().is_empty() => Err(ScenarioError(format!(
+            "{file}: {field}.text: expected the text of a log line, found none (it would match every line)"
+        ))),
+        Expectation::LogContains { .. } | Expectation::CacheMatchesStore => Ok(()),
+        Expectation::Count { kind: k, .. } => kind(file, &format!("{field}.kind"), k).map(|_| ()),
+        Expectation::Requests { verb, at_least, at_most } => {
+            if !VERBS.contains(&verb.as_str()) {
+                return Err(ScenarioError(format!(
+                    "{file}: {field}.verb: unknown verb {verb:?}, expected one of {}",
+                    VERBS.join(", ")
+                )));
+            }
+            bounds(file, field, *at_least, *at_most)
+        }
+        Expectation::Reconciles { at_least, at_most } => bounds(file, field, *at_least, *at_most),
+        Expectation::CacheList { field: path, value, labels, found, examined_at_most, error, .. } => {
+            if path.is_some() != value.is_some() {
+                return Err(ScenarioError(format!(
+                    "{file}: {field}: expected both `field` and `value` (an exact field match), or neither"
+                )));
+            }
+            if let Some(path) = path {
+                FieldSelector::parse(&format!("{path}=x"), Kind::Pod)
+                    .map_err(|e| ScenarioError(format!("{file}: {field}.field: {}", e.message)))?;
+            }
+            if let Some(labels) = labels {
+                label_selector(file, &format!("{field}.labels"), labels)?;
+            }
+            if error.is_none() && found.is_none() && examined_at_most.is_none() {
+                return Err(ScenarioError(format!(
+                    "{file}: {field}: expected `found`, `examined_at_most` or `error`: a check that states nothing cannot fail"
+                )));
+            }
+            Ok(())
+        }
+        Expectation::CacheGet { kind: k, .. } => kind(file, &format!("{field}.kind"), k).map(|_| ()),
+    }
+}
+
+/// The notes, questions and expectations of a lesson, or of one release of it (`prefix`
+/// names where they are: `""` or `eras["1.30"].`).
+fn check_part(
+    file: &str,
+    prefix: &str,
+    narration: &[Note],
+    questions: &[Question],
+    expect: &[Expectation],
+) -> Result<(), ScenarioError> {
+    for (i, note) in narration.iter().enumerate() {
+        Pattern::resolve(file, &format!("{prefix}narration[{i}].match"), &note.when)?;
+        check_text(file, &format!("{prefix}narration[{i}].text"), &note.text)?;
+        if let Some(look) = &note.look_at {
+            stage(file, &format!("{prefix}narration[{i}].look_at"), look)?;
+        }
+    }
+    for (i, q) in questions.iter().enumerate() {
+        let field = format!("{prefix}questions[{i}]");
+        Pattern::resolve(file, &format!("{field}.match"), &q.when)?;
+        check_text(file, &format!("{field}.ask"), &q.ask)?;
+        check_text(file, &format!("{field}.explain"), &q.explain)?;
+        if !(2..=4).contains(&q.choices.len()) {
+            return Err(ScenarioError(format!(
+                "{file}: {field}.choices: expected 2 to 4 choices, found {}",
+                q.choices.len()
+            )));
+        }
+        for (j, c) in q.choices.iter().enumerate() {
+            check_text(file, &format!("{field}.choices[{j}]"), c)?;
+        }
+        if q.answer >= q.choices.len() {
+            return Err(ScenarioError(format!(
+                "{file}: {field}.answer: expected a choice index below {}, found {}",
+                q.choices.len(),
+                q.answer
+            )));
+        }
+    }
+    for (i, e) in expect.iter().enumerate() {
+        check_expectation(file, &format!("{prefix}expect[{i}]"), e)?;
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// Parses and checks a scenario file, building its cluster in every release it runs in;
+    /// `file` names it in every message.
+    pub fn parse(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
+        let scenario = Scenario::read(file, text)?;
+        // What `run` would do first: build the cluster, in every release the lesson runs in.
+        // Duplicate objects, invalid names, a resourceVersion set on a manifest, … are refused
+        // here with the API server's words.
+        for era in scenario.declared_eras() {
+            scenario.in_era(era).map(|told| told.world_named(file)).transpose()?;
+        }
+        Ok(scenario)
+    }
+
+    /// Parses and checks a scenario file without building its cluster: for the bundled
+    /// lessons, which the tests build in every era (`tests/scenarios.rs`), so that opening
+    /// the page does not build them all.
+    pub fn read(file: &str, text: &str) -> Result<Scenario, ScenarioError> {
+        let scenario: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError(format!("{file}: {e}")))?;
+        scenario.check(file)?;
+        Ok(scenario)
+    }
+
+    fn check(&self, file: &str) -> Result<(), ScenarioError> {
+        if self.id.is_empty() || !self.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+            return Err(ScenarioError(format!(
+                "{file}: id: expected lower-case letters, digits and '-', found {:?}",
+                self.id
+            )));
+        }
+        check_text(file, "title", &self.title)?;
+        check_text(file, "summary", &self.summary)?;
+        for (i, obj) in self.objects.iter().enumerate() {
+            let field = format!("objects[{i}]");
+            limits::check_value(obj, obj.to_string().len())
+                .map_err(|e| ScenarioError(format!("{file}: {field}: {e}")))?;
+            let parsed: ApiObject =
+                serde_json::from_value(obj.clone()).map_err(|e| ScenarioError(format!("{file}: {field}: {e}")))?;
+            limits::check_object(&parsed).map_err(|e| ScenarioError(format!("{file}: {field}: {e}")))?;
+            kind(file, &format!("{field}.kind"), &parsed.kind)?;
+        }
+        let mut last = 0;
+        for (i, event) in self.timeline.iter().enumerate() {
+            let field = format!("timeline[{i}]");
+            if event.at_ms() < last {
+                return Err(ScenarioError(format!(
+                    "{file}: {field}.at_ms: expected {} or later (the timeline is in time order), found {}",
+                    last,
+                    event.at_ms()
+                )));
+            }
+            last = event.at_ms();
+            self.action(file, &field, event)?;
+        }
+        check_part(file, "", &self.narration, &self.questions, &self.expect)?;
+        for (era, part) in &self.eras {
+            check_part(file, &format!("eras[\"{era}\"]."), &part.narration, &part.questions, &part.expect)?;
+        }
+        self.check_numbers(file)?;
+        self.config_for(file)?;
+        Ok(())
+    }
+
+    /// Every number within the playground's limits (`crate::limits`).
+    fn check_numbers(&self, file: &str) -> Result<(), ScenarioError> {
+        let c = &self.config;
+        let over = |field: &str, value: u64, max: u64| -> Result<(), ScenarioError> {
+            if value > max {
+                return Err(ScenarioError(format!(
+                    "{file}: {field}: expected at most {max} (the playground's limit), found {value}"
+                )));
+            }
+            Ok(())
+        };
+        let under = |field: &str, value: u64, min: u64, what: &str| -> Result<(), ScenarioError> {
+            if value < min {
+                return Err(ScenarioError(format!("{file}: {field}: expected at least {min} ({what}), found {value}")));
+            }
+            Ok(())
+        };
+        over("run.until_ms", self.run.until_ms, limits::MAX_RUN_MS)?;
+        over("run.max_steps", self.run.max_steps, limits::MAX_STEPS)?;
+        over("load_pods", self.load_pods as u64, limits::MAX_LOAD as u64)?;
+        over("config.latency_ms", c.latency_ms, limits::MAX_LATENCY_MS)?;
+        under("config.max_concurrent", c.max_concurrent as u64, 1, "one worker or more")?;
+        over("config.max_concurrent", c.max_concurrent as u64, limits::MAX_WORKERS as u64)?;
+        under("config.watch_cache_size", c.watch_cache_size as u64, 1, "a window of one event or more")?;
+        over("config.watch_cache_size", c.watch_cache_size as u64, limits::MAX_WATCH_CACHE as u64)?;
+        over("config.reconcile_ms", c.reconcile_ms, limits::MAX_RECONCILE_MS)?;
+        over("config.resync_seconds", c.resync_seconds, limits::MAX_RESYNC_SECONDS)?;
+        over("config.bookmark_seconds", c.bookmark_seconds, limits::MAX_RESYNC_SECONDS)?;
+        if let Some(ms) = c.poll_every_ms {
+            under("config.poll_every_ms", ms, limits::MIN_POLL_MS, "time must move between polls")?;
+        }
+        if let ControllerSpec::Polling { every_ms, .. } = &c.controller {
+            under("config.controller.every_ms", *every_ms, limits::MIN_POLL_MS, "time must move between polls")?;
+        }
+        over("timeline", self.timeline.len() as u64, limits::MAX_TIMELINE as u64)?;
+        for (i, event) in self.timeline.iter().enumerate() {
+            over(&format!("timeline[{i}].at_ms"), event.at_ms(), limits::MAX_RUN_MS)?;
+            match event {
+                Event::Scale { replicas, .. } if *replicas < 0 => {
+                    return Err(ScenarioError(format!(
+                        "{file}: timeline[{i}].replicas: expected 0 or more, found {replicas}"
+                    )))
+                }
+                Event::Scale { replicas, .. } => {
+                    over(&format!("timeline[{i}].replicas"), *replicas as u64, limits::MAX_REPLICAS as u64)?
+                }
+                Event::Latency { ms, .. } => over(&format!("timeline[{i}].ms"), *ms, limits::MAX_LATENCY_MS)?,
+                Event::Create { object, .. } => {
+                    let obj: ApiObject = serde_json::from_value(object.clone())
+                        .map_err(|e| ScenarioError(format!("{file}: timeline[{i}].object: {e}")))?;
+                    limits::check_object(&obj)
+                        .map_err(|e| ScenarioError(format!("{file}: timeline[{i}].object: {e}")))?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The world action a timeline event stands for.
+    pub(super) fn action(&self, file: &str, field: &str, event: &Event) -> Result<Action, ScenarioError> {
+        Ok(match event {
+            Event::Create { object, .. } => {
+                let obj: ApiObject = serde_json::from_value(object.clone())
+                    .map_err(|e| ScenarioError(format!("{file}: {field}.object: {e}")))?;
+                kind(file, &format!("{field}.object.kind"), &obj.kind)?;
+                Action::Create(obj)
+            }
+            Event::Patch { kind: k, namespace, name, set, labels, .. } => Action::Patch {
+                kind: kind(file, &format!("{field}.kind"), k)?,
+                namespace: namespace.clone(),
+                name: name.clone(),
+                set: set.clone(),
+                labels: labels.clone(),
+            },
+            Event::Delete { kind: k, namespace, name, .. } => Action::Delete {
+                kind: kind(file, &format!("{field}.kind"), k)?,
+                namespace: namespace.clone(),
+                name: name.clone(),
+            },
+            Event::DeleteOne { kind: k, namespace, selector, .. } => Action::DeleteFirst {
+                kind: kind(file, &format!("{field}.kind"), k)?,
+                namespace: namespace.clone(),
+                selector: selector.clone(),
+            },
+            Event::Scale { kind: k, namespace, name, replicas, .. } => Action::Scale {
+                kind: kind(file, &format!("{field}.kind"), k)?,
+                namespace: namespace.clone(),
+                name: name.clone(),
+                replicas: *replicas,
+            },
+            Event::Fault { fault: f, .. } => Action::Fault(fault(file, &format!("{field}.fault"), f)?),
+            Event::Latency { ms, .. } => Action::Fault(Fault::Latency(*ms)),
+            Event::CacheGet(read) => Action::CacheRead(get_read(file, field, read)?),
+            Event::CacheList(read) => Action::CacheRead(list_read(file, field, read)?),
+            Event::ApiGet(read) => Action::ApiRead(get_read(file, field, read)?),
+            Event::ApiList(read) => Action::ApiRead(list_read(file, field, read)?),
+        })
+    }
+
+    pub(super) fn config_for(&self, file: &str) -> Result<WorldConfig, ScenarioError> {
+        let c = &self.config;
+        let mut config = match &c.controller {
+            ControllerSpec::Observe { watch } => WorldConfig::new(kind(file, "config.controller.watch", watch)?),
+            ControllerSpec::Replicas { owner, edge_triggered } => {
+                let owner = kind(file, "config.controller.owner", owner)?;
+                if !matches!(owner, Kind::Deployment | Kind::ReplicaSet) {
+                    return Err(ScenarioError(format!(
+                        "{file}: config.controller.owner: expected Deployment or ReplicaSet, found {owner}"
+                    )));
+                }
+                WorldConfig::replicas(owner, *edge_triggered)
+            }
+            ControllerSpec::Stamp => WorldConfig::stamp(),
+            ControllerSpec::Failing { failures } => {
+                let mut config = WorldConfig::new(Kind::ConfigMap);
+                config.controllers[0].reconciler =
+                    crate::controller::reconciler::ReconcilerKind::Failing { failures: *failures, terminal: false };
+                config
+            }
+            ControllerSpec::Polling { watch, every_ms } => {
+                WorldConfig::polling(kind(file, "config.controller.watch", watch)?, *every_ms)
+            }
+        };
+        config.era = self.era;
+        config.seed = self.seed;
+        config.latency_ms = c.latency_ms;
+        config.api.watch_cache = c.watch_cache;
+        config.api.watch_cache_capacity = c.watch_cache_size.max(1);
+        config.api.bookmark_frequency_ms = c.bookmark_seconds * 1000;
+        config.sync_period_ms = c.resync_seconds * 1000;
+        for controller in &mut config.controllers {
+            controller.max_concurrent = c.max_concurrent.max(1);
+            controller.reconcile_ms = c.reconcile_ms;
+        }
+        if let (Some(every_ms), Some(first)) = (c.poll_every_ms, config.informers.first()) {
+            config.poll = Some(crate::world::PollConfig { kind: first.reflector.kind, every_ms });
+        }
+        if let Some(verbs) = &c.rbac {
+            config.granted_verbs = verbs.clone();
+        }
+        if let Some(first) = config.informers.first_mut() {
+            first.reflector.namespace = c.namespace.clone();
+            first.reflector.label_selector = c.label_selector.clone();
+            first.indexes = c
+                .indexes
+                .iter()
+                .map(|path| (format!("field:{path}"), crate::client::indexer::IndexFunc::Field(path.clone())))
+                .collect();
+        }
+        Ok(config)
+    }
+}
+
+fn get_read(file: &str, field: &str, read: &GetRead) -> Result<ClientRead, ScenarioError> {
+    Ok(ClientRead::Get {
+        kind: kind(file, &format!("{field}.kind"), &read.kind)?,
+        namespace: read.namespace.clone(),
+        name: read.name.clone(),
+    })
+}
+
+fn list_read(file: &str, field: &str, read: &ListRead) -> Result<ClientRead, ScenarioError> {
+    let labels = read.labels.clone().unwrap_or_default();
+    LabelSelector::parse(&labels).map_err(|s| ScenarioError(format!("{file}: {field}.labels: {}", s.message)))?;
+    let field_match = match (&read.field, &read.value) {
+        (Some(p), Some(v)) => Some((p.clone(), v.clone())),
+        (None, None) => None,
+        _ => {
+            return Err(ScenarioError(format!(
+                "{file}: {field}: expected field and value together (MatchingFields{{field: value}})"
+            )))
+        }
+    };
+    Ok(ClientRead::List {
+        kind: kind(file, &format!("{field}.kind"), &read.kind)?,
+        namespace: read.namespace.clone(),
+        labels,
+        field: field_match,
+    })
+}

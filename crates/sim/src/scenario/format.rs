@@ -1,0 +1,507 @@
+//! The scenario file format: a named, reproducible situation with narration in Korean and
+//! English, predict-then-reveal questions, and expectations the tests check. Every field is
+//! described by `static/scenarios/schema.json`; unknown fields are refused.
+
+use crate::era::Era;
+pub use crate::i18n::Lang;
+use crate::world::Tag;
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// Text in both languages of the playground.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    pub ko: String,
+    pub en: String,
+}
+
+impl Text {
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Ko => &self.ko,
+            Lang::En => &self.en,
+        }
+    }
+}
+
+/// Which controller runs, and how.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "kind")]
+pub enum ControllerSpec {
+    /// An informer on `watch` feeding a controller that reads each object from its cache.
+    Observe {
+        #[serde(default = "default_watch")]
+        watch: String,
+    },
+    /// A ReplicaSet-style controller for `owner` (Deployment or ReplicaSet) and its Pods.
+    Replicas {
+        #[serde(default = "default_owner")]
+        owner: String,
+        #[serde(default)]
+        edge_triggered: bool,
+    },
+    /// The stale-read ConfigMap reconciler.
+    Stamp,
+    /// A reconciler that fails `failures` times per key before it succeeds.
+    Failing { failures: u32 },
+    /// No informer: LIST `watch` every `every_ms`.
+    Polling {
+        #[serde(default = "default_watch")]
+        watch: String,
+        every_ms: u64,
+    },
+}
+
+fn default_watch() -> String {
+    "Pod".into()
+}
+
+fn default_owner() -> String {
+    "Deployment".into()
+}
+
+impl Default for ControllerSpec {
+    fn default() -> Self {
+        ControllerSpec::Observe { watch: default_watch() }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub controller: ControllerSpec,
+    /// The informers' default resync period, in seconds (0: none).
+    #[serde(default)]
+    pub resync_seconds: u64,
+    /// Serve watches from the API server's watch cache (true) or straight from etcd.
+    #[serde(default = "yes")]
+    pub watch_cache: bool,
+    #[serde(default = "default_window")]
+    pub watch_cache_size: usize,
+    #[serde(default = "default_latency")]
+    pub latency_ms: u64,
+    /// How often each watcher gets a bookmark, in seconds (upstream: 60; 0: never).
+    #[serde(default = "default_bookmarks")]
+    pub bookmark_seconds: u64,
+    /// Cache scope: one namespace, and a label selector, for the first informer.
+    #[serde(default)]
+    pub namespace: Option<String>,
+    #[serde(default)]
+    pub label_selector: String,
+    /// Field indexes on the first informer, e.g. `spec.nodeName`.
+    #[serde(default)]
+    pub indexes: Vec<String>,
+    /// RBAC verbs the controller has (default: what its controller needs).
+    #[serde(default)]
+    pub rbac: Option<Vec<String>>,
+    #[serde(default = "one")]
+    pub max_concurrent: usize,
+    /// How long one reconcile takes, in virtual milliseconds.
+    #[serde(default = "default_reconcile")]
+    pub reconcile_ms: u64,
+    /// Also run a client that LISTs the first informer's kind this often (the cost of polling).
+    #[serde(default)]
+    pub poll_every_ms: Option<u64>,
+}
+
+fn default_reconcile() -> u64 {
+    10
+}
+
+fn yes() -> bool {
+    true
+}
+fn one() -> usize {
+    1
+}
+fn default_window() -> usize {
+    100
+}
+fn default_latency() -> u64 {
+    5
+}
+fn default_bookmarks() -> u64 {
+    60
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        serde_json::from_value(Value::Object(Map::new())).expect("every config field has a default")
+    }
+}
+
+/// One thing that happens at a virtual time (`at_ms`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "do")]
+pub enum Event {
+    Create {
+        at_ms: u64,
+        object: Value,
+    },
+    /// Set top-level fields (`spec`, `data`, …) and labels of an object as it is then.
+    Patch {
+        at_ms: u64,
+        kind: String,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        name: String,
+        #[serde(default)]
+        set: Map<String, Value>,
+        #[serde(default)]
+        labels: BTreeMap<String, String>,
+    },
+    Delete {
+        at_ms: u64,
+        kind: String,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        name: String,
+    },
+    Scale {
+        at_ms: u64,
+        kind: String,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        name: String,
+        replicas: i64,
+    },
+    /// Delete the first object (in key order) that matches a label selector, as it is then.
+    DeleteOne {
+        at_ms: u64,
+        kind: String,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        selector: String,
+    },
+    /// `disconnect-watch`, `compact-store`, `restart-api-server`, `revoke-list`,
+    /// `revoke-watch`, `grant-list`, `grant-watch`, `drop-next-event`.
+    Fault {
+        at_ms: u64,
+        fault: String,
+    },
+    Latency {
+        at_ms: u64,
+        ms: u64,
+    },
+    /// The controller reads one object from its cache (controller-runtime's client `Get`).
+    CacheGet(GetRead),
+    /// The controller lists from its cache (controller-runtime's client `List`): in a
+    /// namespace, with an exact field match (`MatchingFields{field: value}`, which needs an
+    /// index on the field) and/or a label selector.
+    CacheList(ListRead),
+    /// The controller reads one object through the APIReader: a GET on the API server.
+    ApiGet(GetRead),
+    /// The controller lists through the APIReader: a LIST on the API server (a field match
+    /// becomes a `fieldSelector`).
+    ApiList(ListRead),
+}
+
+/// A `Get` of one object, as a timeline event.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct GetRead {
+    pub at_ms: u64,
+    pub kind: String,
+    #[serde(default = "default_namespace")]
+    pub namespace: String,
+    pub name: String,
+}
+
+/// A `List`, as a timeline event: in a namespace (all when absent), with an exact field match
+/// and/or a label selector.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ListRead {
+    pub at_ms: u64,
+    pub kind: String,
+    #[serde(default)]
+    pub namespace: Option<String>,
+    #[serde(default)]
+    pub field: Option<String>,
+    #[serde(default)]
+    pub value: Option<String>,
+    #[serde(default)]
+    pub labels: Option<String>,
+}
+
+impl Event {
+    pub fn at_ms(&self) -> u64 {
+        match self {
+            Event::Create { at_ms, .. }
+            | Event::Patch { at_ms, .. }
+            | Event::Delete { at_ms, .. }
+            | Event::DeleteOne { at_ms, .. }
+            | Event::Scale { at_ms, .. }
+            | Event::Fault { at_ms, .. }
+            | Event::Latency { at_ms, .. } => *at_ms,
+            Event::CacheGet(read) | Event::ApiGet(read) => read.at_ms,
+            Event::CacheList(read) | Event::ApiList(read) => read.at_ms,
+        }
+    }
+}
+
+fn default_namespace() -> String {
+    "default".into()
+}
+
+/// Which steps a lesson means, by the typed fields of each step — never by its words. Every
+/// field given must hold; `nth` picks the n-th such step (from 1), `after` only counts steps
+/// after the step another pattern finds. `at_step` names a step by number instead.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct StepPattern {
+    #[serde(default)]
+    pub at_step: Option<u64>,
+    /// The step's kind, as the event log names it: `Pop`, `ERROR`, `LIST response`, …
+    #[serde(default)]
+    pub on: Option<String>,
+    /// The stage the message left (`from`) or reached (`to`), by its trace name.
+    #[serde(default)]
+    pub from: Option<String>,
+    #[serde(default)]
+    pub to: Option<String>,
+    /// The object's `namespace/name`.
+    #[serde(default)]
+    pub key: Option<String>,
+    /// A fact the step's outcome carries (`deduplicated`, `tombstone`, `stale-read`, …).
+    #[serde(default)]
+    pub tag: Option<Tag>,
+    /// The HTTP status code of an error the step carries (`410`, `403`, `409`, …).
+    #[serde(default)]
+    pub code: Option<u16>,
+    /// The resourceVersion the step carries.
+    #[serde(default)]
+    pub rv: Option<i64>,
+    /// A Pop's delta types, oldest first (`["Updated", "Deleted"]`).
+    #[serde(default)]
+    pub deltas: Option<Vec<String>>,
+    #[serde(default)]
+    pub nth: Option<u64>,
+    #[serde(default)]
+    pub after: Option<Box<StepPattern>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Note {
+    /// The step the note appears on.
+    #[serde(rename = "match")]
+    pub when: StepPattern,
+    pub text: Text,
+    /// The stage to look at (its name in the trace, e.g. `reflector`).
+    #[serde(default)]
+    pub look_at: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    /// The step the question is asked on.
+    #[serde(rename = "match")]
+    pub when: StepPattern,
+    pub ask: Text,
+    pub choices: Vec<Text>,
+    pub answer: usize,
+    pub explain: Text,
+}
+
+/// A condition the run must meet at its end.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields, rename_all = "kebab-case", tag = "check")]
+pub enum Expectation {
+    /// How many steps match a pattern (`at_most: 0`: none does). At least one bound.
+    Steps {
+        #[serde(rename = "match")]
+        pattern: StepPattern,
+        #[serde(default)]
+        at_least: Option<u64>,
+        #[serde(default)]
+        at_most: Option<u64>,
+    },
+    /// A reflector log line contains the text (log lines are upstream text: the text is the
+    /// point).
+    LogContains { text: String },
+    /// The first informer's cache holds exactly what the store holds for its kind.
+    CacheMatchesStore,
+    /// How many objects of a kind the store holds (optionally owned by `owner`, directly or
+    /// through what it owns: a Deployment's Pods through its ReplicaSets).
+    Count {
+        kind: String,
+        #[serde(default)]
+        owner: Option<String>,
+        equals: usize,
+    },
+    /// How many API requests of a verb the run made.
+    Requests {
+        verb: String,
+        #[serde(default)]
+        at_least: Option<u64>,
+        #[serde(default)]
+        at_most: Option<u64>,
+    },
+    /// A controller-runtime List from the first informer's cache: with an exact field match
+    /// and/or a label selector; either it fails with `error`, or it finds `found` objects
+    /// having examined at most `examined_at_most`.
+    CacheList {
+        #[serde(default)]
+        namespace: Option<String>,
+        #[serde(default)]
+        field: Option<String>,
+        #[serde(default)]
+        value: Option<String>,
+        #[serde(default)]
+        labels: Option<String>,
+        #[serde(default)]
+        found: Option<usize>,
+        #[serde(default)]
+        examined_at_most: Option<usize>,
+        #[serde(default)]
+        error: Option<String>,
+    },
+    /// A controller-runtime Get from the cache: it succeeds, or fails with `error`.
+    CacheGet {
+        kind: String,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        name: String,
+        #[serde(default)]
+        error: Option<String>,
+    },
+    /// How many reconciles ran.
+    Reconciles {
+        #[serde(default)]
+        at_least: Option<u64>,
+        #[serde(default)]
+        at_most: Option<u64>,
+    },
+}
+
+/// How long a run lasts: until this virtual time, and at most this many steps.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct RunLength {
+    pub until_ms: u64,
+    #[serde(default = "default_max_steps")]
+    pub max_steps: u64,
+}
+
+fn default_max_steps() -> u64 {
+    100_000
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// The lesson's id in links and on the command line: lower-case letters, digits, `-`.
+    pub id: String,
+    pub title: Text,
+    /// A lesson beyond the two articles the playground teaches (`docs/semantics.md`, "Sources
+    /// outside the code"); the picker marks it.
+    #[serde(default)]
+    pub extra: bool,
+    /// What the lesson shows, in a sentence or two.
+    pub summary: Text,
+    /// The Kubernetes release the lesson is told in; it opens in this era (default: the
+    /// current release).
+    #[serde(default)]
+    pub era: Era,
+    /// The releases the lesson runs in (`era` among them), each with what holds only there:
+    /// notes, questions and expectations. Those at the top level hold in every one. Empty: the
+    /// lesson runs in `era` only.
+    #[serde(default)]
+    pub eras: BTreeMap<Era, EraPart>,
+    /// The seed of the random source (backoff jitter, watch timeouts).
+    #[serde(default = "one_u64")]
+    pub seed: u64,
+    /// Objects in the cluster before the first step (manifests, as `kubectl apply` takes them).
+    #[serde(default)]
+    pub objects: Vec<Value>,
+    /// Extra Pods (namespace `load`, no owner) for scale lessons.
+    #[serde(default)]
+    pub load_pods: usize,
+    #[serde(default)]
+    pub config: Config,
+    /// Writes and faults at virtual times, in time order.
+    #[serde(default)]
+    pub timeline: Vec<Event>,
+    /// Notes shown from the step they name until the next note.
+    #[serde(default)]
+    pub narration: Vec<Note>,
+    /// Predict-then-reveal questions; they pause autoplay until answered.
+    #[serde(default)]
+    pub questions: Vec<Question>,
+    /// What the run must show; `cargo test` checks every bundled lesson.
+    #[serde(default)]
+    pub expect: Vec<Expectation>,
+    pub run: RunLength,
+    /// The one thing to remember, shown when the run has ended (and every question is
+    /// answered).
+    #[serde(default)]
+    pub recap: Option<Text>,
+    /// Questions for the room to discuss at the end (the articles' closing questions).
+    #[serde(default)]
+    pub discuss: Vec<Text>,
+}
+
+fn one_u64() -> u64 {
+    1
+}
+
+/// What a lesson says and expects in one release only.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct EraPart {
+    #[serde(default)]
+    pub narration: Vec<Note>,
+    #[serde(default)]
+    pub questions: Vec<Question>,
+    #[serde(default)]
+    pub expect: Vec<Expectation>,
+}
+
+impl Scenario {
+    /// The releases the lesson runs in, oldest first.
+    pub fn declared_eras(&self) -> Vec<Era> {
+        let mut eras: Vec<Era> = self.eras.keys().copied().collect();
+        if !eras.contains(&self.era) {
+            eras.push(self.era);
+        }
+        eras.sort();
+        eras
+    }
+
+    /// The lesson as told in `era`: its notes, questions and expectations for that release
+    /// joined to those of every release (the release's own notes first: a lesson's
+    /// release-specific part tells how it starts). `None` when the lesson does not run in
+    /// `era`.
+    pub fn in_era(&self, era: Era) -> Option<Scenario> {
+        if !self.declared_eras().contains(&era) {
+            return None;
+        }
+        let mut told = self.clone();
+        told.era = era;
+        if let Some(part) = told.eras.get(&era).cloned() {
+            told.narration.splice(0..0, part.narration);
+            told.questions.extend(part.questions);
+            told.expect.extend(part.expect);
+        }
+        told.eras.clear();
+        Some(told)
+    }
+}

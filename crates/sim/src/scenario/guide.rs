@@ -1,0 +1,198 @@
+//! The facilitator's guide, one source for the page and the docs: `static/guide.json` holds
+//! the workshop's order in parts (each lesson with its minutes and a line to say, the
+//! article's own sentence where there is one), how to prepare, the closing discussion and
+//! the glossary of Korean terms. The page fetches it when the guide opens; the command line
+//! writes it as `docs/facilitator-guide.md` (`informer-playground guide`), with each lesson's
+//! title and recap from the lesson itself.
+
+use crate::scenario::Text;
+use serde::Deserialize;
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Guide {
+    pub title: Text,
+    pub intro: Text,
+    pub prepare: Vec<Text>,
+    pub parts: Vec<Part>,
+    pub closing: Text,
+    pub glossary: Vec<Term>,
+}
+
+/// A part of the workshop: its lessons in the order to teach them.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Part {
+    pub title: Text,
+    /// Lessons beyond the two articles the playground teaches (`docs/semantics.md`, "Sources
+    /// outside the code"), optional in a workshop.
+    #[serde(default)]
+    pub extra: bool,
+    pub lessons: Vec<Entry>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// The lesson's id.
+    pub id: String,
+    pub minutes: u32,
+    /// What to say while it runs.
+    pub say: Text,
+}
+
+/// One concept's Korean term, and the words not to use for it.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Term {
+    pub english: String,
+    pub korean: String,
+    pub avoid: Vec<String>,
+}
+
+impl Guide {
+    pub fn parse(text: &str) -> Result<Guide, String> {
+        serde_json::from_str(text).map_err(|e| format!("guide.json: {e}"))
+    }
+
+    /// Minutes of the parts that are not extra.
+    pub fn minutes(&self) -> u32 {
+        self.parts.iter().filter(|p| !p.extra).flat_map(|p| &p.lessons).map(|e| e.minutes).sum()
+    }
+}
+
+#[cfg(feature = "bundled")]
+pub use native::*;
+
+#[cfg(feature = "bundled")]
+mod native {
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::scenario::{library, Scenario};
+
+    /// The guide as the command line and the docs have it.
+    pub fn bundled() -> Result<Guide, String> {
+        Guide::parse(include_str!("../../../../static/guide.json"))
+    }
+
+    /// A lesson's number (its place in teaching order, from 1) and the lesson.
+    fn lesson(id: &str) -> Option<(usize, &'static Scenario)> {
+        let lessons = library::all().ok()?;
+        lessons.iter().enumerate().find(|(_, s)| s.id == id).map(|(i, s)| (i + 1, s))
+    }
+
+    /// What is wrong with the guide: a lesson it names that does not exist, a bundled lesson
+    /// it leaves out or names twice, an extra lesson in a part of the articles (or the
+    /// reverse), a lesson without minutes.
+    pub fn problems(guide: &Guide) -> Vec<String> {
+        let mut problems = Vec::new();
+        let mut named: Vec<&str> = Vec::new();
+        for part in &guide.parts {
+            for entry in &part.lessons {
+                match lesson(&entry.id) {
+                    None => problems.push(format!("{}: no such lesson", entry.id)),
+                    Some((_, s)) if s.extra != part.extra => problems.push(format!(
+                        "{}: the lesson is {}extra, its part is {}extra",
+                        entry.id,
+                        if s.extra { "" } else { "not " },
+                        if part.extra { "" } else { "not " }
+                    )),
+                    Some(_) => {}
+                }
+                if entry.minutes == 0 {
+                    problems.push(format!("{}: no minutes", entry.id));
+                }
+                if named.contains(&entry.id.as_str()) {
+                    problems.push(format!("{}: named twice", entry.id));
+                }
+                named.push(&entry.id);
+            }
+        }
+        for s in library::all().unwrap_or_default() {
+            if !named.contains(&s.id.as_str()) {
+                problems.push(format!("{}: not in the guide", s.id));
+            }
+        }
+        problems
+    }
+
+    /// The guide as Markdown: Korean, then English.
+    pub fn markdown(guide: &Guide) -> String {
+        let mut out = format!(
+            "# {} · {}\n\n<!-- Written by `informer-playground guide` from static/guide.json and the lessons' recaps: edit those. -->\n",
+            guide.title.ko, guide.title.en
+        );
+        for lang in [Lang::Ko, Lang::En] {
+            section(&mut out, guide, lang);
+        }
+        out
+    }
+
+    fn section(out: &mut String, guide: &Guide, lang: Lang) {
+        let words = |ko: &'static str, en: &'static str| if lang == Lang::Ko { ko } else { en };
+        out.push_str(&format!("\n## {}\n\n{}\n", words("한국어", "English"), guide.intro.get(lang)));
+        out.push_str(&format!("\n### {}\n\n", words("준비", "Before you start")));
+        for tip in &guide.prepare {
+            out.push_str(&format!("- {}\n", tip.get(lang)));
+        }
+        let minutes = guide.minutes();
+        out.push_str(&format!(
+            "\n### {} ({})\n",
+            words("권장 순서", "A recommended order"),
+            match lang {
+                Lang::Ko => format!("두 부분, 약 {minutes}분"),
+                Lang::En => format!("two parts, about {minutes} minutes"),
+            }
+        ));
+        for part in &guide.parts {
+            out.push_str(&format!("\n**{}**\n\n", part.title.get(lang)));
+            out.push_str(words(
+                "| 레슨 | 시간 | 이렇게 말하세요 | 마무리 |\n|---|---|---|---|\n",
+                "| Lesson | Time | What to say | Recap |\n|---|---|---|---|\n",
+            ));
+            for entry in &part.lessons {
+                let Some((n, s)) = lesson(&entry.id) else { continue };
+                let recap = s.recap.as_ref().map_or("", |r| r.get(lang));
+                let time = match lang {
+                    Lang::Ko => format!("{}분", entry.minutes),
+                    Lang::En => format!("{} min", entry.minutes),
+                };
+                out.push_str(&format!("| {n}. {} | {time} | {} | {recap} |\n", s.title.get(lang), entry.say.get(lang)));
+            }
+        }
+        out.push_str(&format!("\n{}\n", guide.closing.get(lang)));
+        out.push_str(&format!("\n### {}\n\n", words("용어집", "Glossary")));
+        out.push_str(words(
+            "| 영어 | 이 playground에서 | 쓰지 않는 말 |\n|---|---|---|\n",
+            "| English | Korean, as the page says it | Korean words not used |\n|---|---|---|\n",
+        ));
+        for term in &guide.glossary {
+            out.push_str(&format!("| {} | {} | {} |\n", term.english, term.korean, term.avoid.join(", ")));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_guide_is_refused_naming_the_field_and_what_was_expected() {
+        let good = include_str!("../../../../static/guide.json");
+        assert!(Guide::parse(good).is_ok());
+        let cases = [
+            (
+                good.replacen("\"minutes\": 8", "\"minutes\": \"eight\"", 1),
+                "invalid type: string \"eight\", expected u32",
+            ),
+            (good.replacen("\"title\"", "\"titel\"", 1), "unknown field `titel`, expected one of `title`"),
+            (good.replacen("\"avoid\": [", "\"avoid\": [1, ", 1), "invalid type: integer `1`, expected a string"),
+            (good.replacen("\"ko\": \"진행자 안내\",", "", 1), "missing field `ko`"),
+            ("[]".to_string(), "expected struct Guide"),
+        ];
+        for (text, error) in cases {
+            let e = Guide::parse(&text).unwrap_err();
+            assert!(e.starts_with("guide.json: ") && e.contains(error), "{e}");
+        }
+    }
+}

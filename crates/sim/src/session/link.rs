@@ -1,0 +1,392 @@
+//! The link is the state: everything a page's URL can carry, parsed into typed values and
+//! written back. Opening a link restores the same world at the same step (the lesson, era,
+//! seed, load and the person's own actions replayed), the same inspector and language, and
+//! the page's settings (speed, presenter mode, theme, an embed's frame and step range, the
+//! origins a host page may drive it from).
+//!
+//! Bad parameters never break the page: each is reported as a [`Notice`] naming it, and the
+//! rest still applies. Percent-escapes are decoded; a parameter given twice is a notice, not a
+//! silent override.
+
+use crate::base64;
+use crate::era::Era;
+use crate::i18n::Lang;
+use crate::kernel::Stage;
+use crate::limits;
+use crate::percent::{percent_decode, percent_encode};
+use crate::session::Action;
+use serde::{Deserialize, Serialize};
+
+/// Fastest play speed, in steps per second.
+pub const MAX_SPEED: u32 = 50;
+/// A link longer than this is offered as a file instead.
+pub const MAX_URL: usize = 8_000;
+/// Actions a link may replay.
+pub const MAX_ACTIONS: usize = 1_000;
+
+/// Light or dark page (by default the system's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Theme {
+    Light,
+    Dark,
+}
+
+/// Everything a link can say. `None` and empty values mean the default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Link {
+    pub scenario: Option<String>,
+    pub era: Option<Era>,
+    /// A second release shown beside the first, advancing with it.
+    pub compare: Option<Era>,
+    pub step: Option<u64>,
+    pub lang: Option<Lang>,
+    pub seed: Option<u64>,
+    pub objects: Option<usize>,
+    pub speed: Option<u32>,
+    pub inspect: Option<Stage>,
+    pub present: bool,
+    pub embed: bool,
+    pub theme: Option<Theme>,
+    /// The step range an embed's timeline is limited to.
+    pub from: Option<u64>,
+    pub to: Option<u64>,
+    /// Origins whose messages an embed obeys (besides its own).
+    pub hosts: Vec<String>,
+    /// The person's actions, each with the step it was taken at.
+    pub actions: Vec<(u64, Action)>,
+}
+
+/// What was wrong with a parameter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    Unknown,
+    Repeated,
+    NotANumber {
+        value: String,
+    },
+    OutOfRange {
+        value: String,
+        min: u64,
+        max: u64,
+    },
+    NotOneOf {
+        value: String,
+        allowed: Vec<String>,
+    },
+    UnknownScenario {
+        id: String,
+    },
+    BadActions {
+        why: String,
+    },
+    /// Given, but a lesson sets this itself.
+    IgnoredWithScenario,
+    /// `from` after `to`.
+    EmptyRange,
+    /// The lesson could not be built (a bundled lesson never fails: its tests build it).
+    LessonBroken {
+        why: String,
+    },
+    /// The lesson is not told in this era: it opens in its own.
+    NotInEra {
+        id: String,
+        era: String,
+        eras: Vec<String>,
+    },
+}
+
+/// A parameter the page could not use, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub param: String,
+    pub problem: Problem,
+}
+
+impl Notice {
+    /// The notice in words, in the page's language (values shown as typed, never as markup).
+    pub fn describe(&self, lang: Lang) -> String {
+        use crate::i18n::trf;
+        let p: &dyn std::fmt::Display = &self.param;
+        match &self.problem {
+            Problem::Unknown => trf(lang, "unknown parameter {param} (ignored)", &[("param", p)]),
+            Problem::Repeated => trf(lang, "{param} is given more than once: the first one counts", &[("param", p)]),
+            Problem::NotANumber { value } => {
+                trf(lang, "{param}={value} is not a whole number", &[("param", p), ("value", &format!("{value:?}"))])
+            }
+            Problem::OutOfRange { value, min, max } => trf(
+                lang,
+                "{param}={value} must be from {min} to {max}",
+                &[("param", p), ("value", value), ("min", min), ("max", max)],
+            ),
+            Problem::NotOneOf { value, allowed } => trf(
+                lang,
+                "{param}={value} must be one of {allowed}",
+                &[("param", p), ("value", &format!("{value:?}")), ("allowed", &allowed.join(", "))],
+            ),
+            Problem::UnknownScenario { id } => trf(lang, "there is no lesson {id}", &[("id", &format!("{id:?}"))]),
+            Problem::BadActions { why } => trf(lang, "the recorded actions cannot be replayed: {why}", &[("why", why)]),
+            Problem::IgnoredWithScenario => {
+                trf(lang, "{param} is ignored: the lesson sets its own cluster", &[("param", p)])
+            }
+            Problem::EmptyRange => trf(lang, "{param}: from is after to (the range is ignored)", &[("param", p)]),
+            Problem::LessonBroken { why } => trf(lang, "the lesson cannot start: {why}", &[("why", why)]),
+            Problem::NotInEra { id, era, eras } => trf(
+                lang,
+                "the lesson {id} is told in {eras}, not in {era}: it opens in its own release",
+                &[("id", &format!("{id:?}")), ("eras", &eras.join(", ")), ("era", era)],
+            ),
+        }
+    }
+}
+
+const KNOWN: [&str; 17] = [
+    "scenario", "era", "compare", "step", "lang", "seed", "objects", "speed", "inspect", "present", "embed", "theme",
+    "from", "to", "host", "actions", "v",
+];
+
+fn number(param: &str, value: &str, max: u64, notices: &mut Vec<Notice>) -> Option<u64> {
+    match value.parse::<u64>() {
+        Ok(n) if n <= max => Some(n),
+        Ok(_) => {
+            notices.push(Notice {
+                param: param.into(),
+                problem: Problem::OutOfRange { value: value.into(), min: 0, max },
+            });
+            None
+        }
+        Err(_) => {
+            notices.push(Notice { param: param.into(), problem: Problem::NotANumber { value: value.into() } });
+            None
+        }
+    }
+}
+
+fn flag(value: &str) -> bool {
+    matches!(value, "" | "1" | "true" | "yes")
+}
+
+fn one_of<T: Copy>(param: &str, value: &str, options: &[(&str, T)], notices: &mut Vec<Notice>) -> Option<T> {
+    let found = options.iter().find(|(name, _)| *name == value).map(|(_, v)| *v);
+    if found.is_none() {
+        let allowed = options.iter().map(|(n, _)| n.to_string()).collect();
+        notices.push(Notice { param: param.into(), problem: Problem::NotOneOf { value: value.into(), allowed } });
+    }
+    found
+}
+
+/// The recorded actions as one parameter: base64url of their JSON.
+///
+/// The actions' JSON code is large: kept out of [`Link::to_query`] and [`Link::parse`] (never
+/// inlined), a browser compiles it only for a link that has actions.
+#[inline(never)]
+fn encode_actions(actions: &[(u64, Action)]) -> String {
+    let json = serde_json::to_string(actions).unwrap_or_default();
+    base64::encode(json.as_bytes()).replace('+', "-").replace('/', "_").trim_end_matches('=').to_string()
+}
+
+#[inline(never)]
+fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, String> {
+    if text.len() > limits::MAX_CONSOLE_BYTES * 2 {
+        return Err("too long".into());
+    }
+    let mut standard = text.replace('-', "+").replace('_', "/");
+    while !standard.len().is_multiple_of(4) {
+        standard.push('=');
+    }
+    let bytes = base64::decode(&standard).ok_or("not base64url")?;
+    let actions: Vec<(u64, Action)> = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+    if actions.len() > MAX_ACTIONS {
+        return Err(format!("more than {MAX_ACTIONS} actions"));
+    }
+    if actions.windows(2).any(|w| w[1].0 < w[0].0) {
+        return Err("actions out of step order".into());
+    }
+    Ok(actions)
+}
+
+impl Link {
+    /// Reads a query string (`?a=b&c=d`, the `?` optional). Never fails: what cannot be used
+    /// becomes a notice.
+    pub fn parse(query: &str) -> (Link, Vec<Notice>) {
+        let mut link = Link::default();
+        let mut notices = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        for pair in query.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+            let (raw_name, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+            let (name, value) = (percent_decode(raw_name), percent_decode(raw_value));
+            if !KNOWN.contains(&name.as_str()) {
+                notices.push(Notice { param: name, problem: Problem::Unknown });
+                continue;
+            }
+            if seen.contains(&name) && name != "host" {
+                notices.push(Notice { param: name, problem: Problem::Repeated });
+                continue;
+            }
+            seen.push(name.clone());
+            let n = &mut notices;
+            match name.as_str() {
+                "scenario" => link.scenario = Some(value).filter(|v| !v.is_empty()),
+                "era" => {
+                    let eras: Vec<(&str, Era)> = Era::ALL.iter().map(|e| (e.name(), *e)).collect();
+                    link.era = one_of("era", &value, &eras, n);
+                }
+                "compare" => {
+                    let eras: Vec<(&str, Era)> = Era::ALL.iter().map(|e| (e.name(), *e)).collect();
+                    link.compare = one_of("compare", &value, &eras, n);
+                }
+                "step" => link.step = number("step", &value, limits::MAX_STEPS, n),
+                "lang" => link.lang = one_of("lang", &value, &[("ko", Lang::Ko), ("en", Lang::En)], n),
+                "seed" => link.seed = number("seed", &value, u64::MAX, n),
+                "objects" => link.objects = number("objects", &value, limits::MAX_LOAD as u64, n).map(|v| v as usize),
+                "speed" => match number("speed", &value, u64::from(MAX_SPEED), n) {
+                    Some(0) => n.push(Notice {
+                        param: "speed".into(),
+                        problem: Problem::OutOfRange { value, min: 1, max: u64::from(MAX_SPEED) },
+                    }),
+                    s => link.speed = s.map(|s| s as u32),
+                },
+                "inspect" => {
+                    let stages: Vec<(&str, Stage)> = Stage::ALL.iter().map(|s| (s.name(), *s)).collect();
+                    link.inspect = one_of("inspect", &value, &stages, n);
+                }
+                "present" => link.present = flag(&value),
+                "embed" => link.embed = flag(&value),
+                "theme" => link.theme = one_of("theme", &value, &[("light", Theme::Light), ("dark", Theme::Dark)], n),
+                "from" => link.from = number("from", &value, limits::MAX_STEPS, n),
+                "to" => link.to = number("to", &value, limits::MAX_STEPS, n),
+                "host" => {
+                    link.hosts.extend(value.split(',').map(str::trim).filter(|h| !h.is_empty()).map(String::from))
+                }
+                "actions" => match decode_actions(&value) {
+                    Ok(actions) => link.actions = actions,
+                    Err(why) => n.push(Notice { param: "actions".into(), problem: Problem::BadActions { why } }),
+                },
+                _ => {}
+            }
+        }
+        if let (Some(from), Some(to)) = (link.from, link.to) {
+            if from > to {
+                notices.push(Notice { param: "from".into(), problem: Problem::EmptyRange });
+                link.from = None;
+                link.to = None;
+            }
+        }
+        if link.scenario.is_some() && link.objects.is_some() {
+            notices.push(Notice { param: "objects".into(), problem: Problem::IgnoredWithScenario });
+            link.objects = None;
+        }
+        (link, notices)
+    }
+
+    /// The query string for this state (`?` included; empty for the default page).
+    pub fn to_query(&self) -> String {
+        let mut params: Vec<(&str, String)> = Vec::new();
+        if let Some(s) = &self.scenario {
+            params.push(("scenario", s.clone()));
+        }
+        if let Some(e) = self.era {
+            params.push(("era", e.name().into()));
+        }
+        if let Some(e) = self.compare {
+            params.push(("compare", e.name().into()));
+        }
+        if let Some(l) = self.lang {
+            params.push(("lang", l.code().into()));
+        }
+        if let Some(s) = self.seed {
+            params.push(("seed", s.to_string()));
+        }
+        if let Some(o) = self.objects {
+            params.push(("objects", o.to_string()));
+        }
+        if let Some(s) = self.step {
+            params.push(("step", s.to_string()));
+        }
+        if let Some(s) = self.inspect {
+            params.push(("inspect", s.name().into()));
+        }
+        if let Some(s) = self.speed {
+            params.push(("speed", s.to_string()));
+        }
+        if self.present {
+            params.push(("present", "1".into()));
+        }
+        if self.embed {
+            params.push(("embed", "1".into()));
+        }
+        if let Some(t) = self.theme {
+            params.push(("theme", if t == Theme::Dark { "dark" } else { "light" }.into()));
+        }
+        if let Some(f) = self.from {
+            params.push(("from", f.to_string()));
+        }
+        if let Some(t) = self.to {
+            params.push(("to", t.to_string()));
+        }
+        if !self.hosts.is_empty() {
+            params.push(("host", self.hosts.join(",")));
+        }
+        if !self.actions.is_empty() {
+            params.push(("actions", encode_actions(&self.actions)));
+        }
+        if params.is_empty() {
+            return String::new();
+        }
+        let joined: Vec<String> = params.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect();
+        format!("?{}", joined.join("&"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::Fault;
+
+    #[test]
+    fn a_link_round_trips_every_parameter() {
+        let link = Link {
+            scenario: Some("stale-read".into()),
+            era: Some(Era::V1_33),
+            step: Some(42),
+            lang: Some(Lang::Ko),
+            seed: Some(7),
+            speed: Some(8),
+            inspect: Some(Stage::Fifo),
+            present: true,
+            theme: Some(Theme::Dark),
+            from: Some(10),
+            to: Some(80),
+            hosts: vec!["https://docs.example.com".into()],
+            actions: vec![
+                (30, Action::Fault(Fault::CompactStore)),
+                (31, Action::Kubectl("kubectl get pods -w".into())),
+            ],
+            ..Default::default()
+        };
+        let (back, notices) = Link::parse(&link.to_query());
+        assert_eq!(notices, vec![]);
+        assert_eq!(back, link);
+    }
+
+    #[test]
+    fn bad_parameters_become_notices_and_the_rest_applies() {
+        let (link, notices) = Link::parse(
+            "?seed=7&seed=8&objects=lots&lang=fr&wat=1&speed=0&scenario=stale%2Dread&from=9&to=3&actions=%%%",
+        );
+        assert_eq!(link.seed, Some(7), "the first of a repeated parameter counts");
+        assert_eq!(link.scenario.as_deref(), Some("stale-read"), "percent-escapes are decoded");
+        let said: Vec<(&str, &Problem)> = notices.iter().map(|n| (n.param.as_str(), &n.problem)).collect();
+        assert!(said.contains(&("seed", &Problem::Repeated)));
+        assert!(said.contains(&("objects", &Problem::NotANumber { value: "lots".into() })));
+        assert!(said.iter().any(|(p, pr)| *p == "lang" && matches!(pr, Problem::NotOneOf { .. })));
+        assert!(said.contains(&("wat", &Problem::Unknown)));
+        assert!(said.iter().any(|(p, _)| *p == "speed"));
+        assert!(said.contains(&("from", &Problem::EmptyRange)));
+        assert!(said.iter().any(|(p, pr)| *p == "actions" && matches!(pr, Problem::BadActions { .. })));
+        let text = notices[0].describe(Lang::Ko);
+        assert!(!text.is_empty());
+        let (_, notices) = Link::parse("?scenario=x&objects=5");
+        assert_eq!(notices[0].problem, Problem::IgnoredWithScenario);
+    }
+}

@@ -1,0 +1,404 @@
+//! Swarm testing, in the spirit of FoundationDB's simulator and TigerBeetle's VOPR: each seed
+//! derives a world (controller, watch cache, window, latency, resync, bookmarks, objects) and
+//! a schedule of writes and every fault — disconnects, compaction, API server restarts, RBAC
+//! revoked and granted, dropped notifications, latency — then heals (every verb granted,
+//! latency back to normal) and runs until only timers are left.
+//!
+//! Invariants are checked at every step: nothing panics; the store's revision and every
+//! reflector's `lastSyncResourceVersion` never go back; no informer cache holds an object the
+//! store never had at that resourceVersion. At the end: every cache equals the store for its
+//! scope, and every queue has drained. A failure names its seed
+//! (`informer-playground swarm --seed N`) and the smallest schedule that still fails.
+
+use crate::cluster::storage::{decode, prefix};
+use crate::cluster::{ApiObject, Kind, ListOptions, UserInfo};
+use crate::controller::reconciler::ReconcilerKind;
+use crate::era::Era;
+use crate::kernel::{Millis, Rng};
+use crate::world::{Action, Fault, World, WorldConfig};
+use serde_json::json;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// When the schedule ends and healing begins.
+const SCHEDULE_MS: Millis = 30_000;
+/// Steps a run may take before it is called stuck.
+const STEP_BUDGET: u64 = 60_000;
+
+/// One scheduled thing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scheduled {
+    pub at: Millis,
+    pub action: Action,
+}
+
+/// A seed's world and schedule.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub seed: u64,
+    pub config: WorldConfig,
+    pub objects: Vec<ApiObject>,
+    pub schedule: Vec<Scheduled>,
+}
+
+/// What went wrong, and when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub step: u64,
+    pub what: String,
+}
+
+fn pick<T: Clone>(rng: &mut Rng, items: &[T]) -> T {
+    items[(rng.next_u64() % items.len() as u64) as usize].clone()
+}
+
+fn chance(rng: &mut Rng, p: f64) -> bool {
+    rng.float64() < p
+}
+
+fn config_map(name: &str, value: u64) -> ApiObject {
+    ApiObject::new(Kind::ConfigMap, "default", name)
+        .with_label("app", "swarm")
+        .with("data", json!({"v": value.to_string()}))
+}
+
+fn owner(kind: Kind, replicas: i64) -> ApiObject {
+    ApiObject::new(kind, "default", "web").with_label("app", "web").with(
+        "spec",
+        json!({
+            "replicas": replicas,
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "web", "image": "nginx:1.27"}]}}
+        }),
+    )
+}
+
+impl Plan {
+    /// The world and schedule a seed derives.
+    pub fn from_seed(seed: u64) -> Plan {
+        let mut rng = Rng::new(seed ^ 0x5357_4152_4D00_0000);
+        let shape = rng.next_u64() % 4;
+        let mut config = match shape {
+            0 => WorldConfig::new(Kind::ConfigMap),
+            1 => WorldConfig::replicas(pick(&mut rng, &[Kind::Deployment, Kind::ReplicaSet]), false),
+            2 => WorldConfig::stamp(),
+            _ => {
+                let mut c = WorldConfig::new(Kind::ConfigMap);
+                c.controllers[0].reconciler = ReconcilerKind::Failing { failures: 2, terminal: false };
+                c
+            }
+        };
+        config.seed = seed;
+        config.latency_ms = pick(&mut rng, &[0, 5, 5, 50, 300]);
+        config.api.watch_cache = chance(&mut rng, 0.75);
+        config.api.watch_cache_capacity = pick(&mut rng, &[3, 8, 20, 100]);
+        config.api.bookmark_frequency_ms = pick(&mut rng, &[0, 5_000, 60_000]);
+        config.era = pick(&mut rng, &Era::ALL);
+        config.sync_period_ms = pick(&mut rng, &[0, 0, 7_000, 20_000, config.sync_period_ms]);
+        let workers = 1 + (rng.next_u64() % 3) as usize;
+        for controller in &mut config.controllers {
+            controller.max_concurrent = workers;
+        }
+        let replicas = shape == 1;
+        let mut objects: Vec<ApiObject> = (0..rng.next_u64() % 6).map(|i| config_map(&format!("c{i}"), i)).collect();
+        if replicas {
+            let kind = config.informers[0].reflector.kind;
+            objects.push(owner(kind, 1 + (rng.next_u64() % 4) as i64));
+        }
+        let mut schedule = Vec::new();
+        let mut names: BTreeSet<String> =
+            objects.iter().filter(|o| o.kind == "ConfigMap").map(|o| o.metadata.name.clone()).collect();
+        let mut revoked: Vec<String> = Vec::new();
+        let events = 5 + rng.next_u64() % 30;
+        for _ in 0..events {
+            let at = rng.next_u64() % SCHEDULE_MS;
+            let action = match rng.next_u64() % 16 {
+                0..=2 => {
+                    let name = format!("c{}", rng.next_u64() % 10);
+                    names.insert(name.clone());
+                    Action::Create(config_map(&name, rng.next_u64() % 100))
+                }
+                3..=4 => match names.iter().next().cloned() {
+                    Some(name) => Action::Patch {
+                        kind: Kind::ConfigMap,
+                        namespace: "default".into(),
+                        name,
+                        set: [("data".to_string(), json!({"v": (rng.next_u64() % 100).to_string()}))]
+                            .into_iter()
+                            .collect(),
+                        labels: Default::default(),
+                    },
+                    None => Action::Fault(Fault::DisconnectWatch),
+                },
+                5..=6 => {
+                    let known: Vec<String> = names.iter().cloned().collect();
+                    let name = if known.is_empty() { "c0".to_string() } else { pick(&mut rng, &known) };
+                    Action::Delete { kind: Kind::ConfigMap, namespace: "default".into(), name }
+                }
+                7 if replicas => Action::Scale {
+                    kind: config.informers[0].reflector.kind,
+                    namespace: "default".into(),
+                    name: "web".into(),
+                    replicas: (rng.next_u64() % 6) as i64,
+                },
+                7 => Action::Fault(Fault::DropNextEvent),
+                8 => Action::Fault(Fault::DisconnectWatch),
+                9 => Action::Fault(Fault::CompactStore),
+                10 => Action::Fault(Fault::RestartApiServer),
+                11 => {
+                    let verb = pick(&mut rng, &["list".to_string(), "watch".to_string()]);
+                    revoked.push(verb.clone());
+                    Action::Fault(Fault::Revoke(verb))
+                }
+                12 => match revoked.pop() {
+                    Some(verb) => Action::Fault(Fault::Grant(verb)),
+                    None => Action::Fault(Fault::CompactStore),
+                },
+                13 => Action::Fault(Fault::DropNextEvent),
+                14 => Action::Fault(Fault::Latency(pick(&mut rng, &[0, 20, 500, 3_000]))),
+                _ => Action::DeleteFirst { kind: Kind::Pod, namespace: "default".into(), selector: "app=web".into() },
+            };
+            schedule.push(Scheduled { at, action });
+        }
+        schedule.sort_by_key(|s| s.at);
+        Plan { seed, config, objects, schedule }
+    }
+
+    /// The healing at the end: every verb granted, latency back.
+    fn heal(&self) -> Vec<Scheduled> {
+        let at = SCHEDULE_MS;
+        let mut heal: Vec<Scheduled> = ["get", "list", "watch"]
+            .into_iter()
+            .map(|v| Scheduled { at, action: Action::Fault(Fault::Grant(v.into())) })
+            .collect();
+        heal.push(Scheduled { at, action: Action::Fault(Fault::Latency(self.config.latency_ms)) });
+        heal
+    }
+
+    /// Runs the plan and checks every invariant; the first failure, if any.
+    pub fn run(&self) -> Result<u64, Failure> {
+        self.run_traced(|_| {})
+    }
+
+    /// Runs the plan, handing every step to `each`.
+    pub fn run_traced(&self, each: impl FnMut(&crate::world::TraceEvent)) -> Result<u64, Failure> {
+        let world = self.world().map_err(|e| Failure { step: 0, what: format!("the world does not build: {e}") })?;
+        Checker::new(world).run(each)
+    }
+
+    /// The plan's world, its schedule and the healing after it queued as timed actions.
+    pub fn world(&self) -> Result<World, crate::cluster::Status> {
+        let mut world = World::new(self.config.clone(), self.objects.clone())?;
+        for s in self.schedule.iter().chain(self.heal().iter()) {
+            world.act_at(s.at, s.action.clone());
+        }
+        Ok(world)
+    }
+
+    /// The plan without the faults that happen inside a client (a lost notification, network
+    /// latency): the script a real client beside `serve-api` can share.
+    pub fn server_side(mut self) -> Plan {
+        self.schedule.retain(|s| !matches!(s.action, Action::Fault(Fault::DropNextEvent | Fault::Latency(_))));
+        self.config.latency_ms = 0;
+        self
+    }
+
+    /// When the schedule and its healing are over (virtual ms).
+    pub fn ends_at(&self) -> Millis {
+        SCHEDULE_MS
+    }
+
+    /// The smallest schedule (by removing events one at a time) that still fails.
+    pub fn shrink(&self) -> Plan {
+        let mut plan = self.clone();
+        let mut i = 0;
+        while i < plan.schedule.len() {
+            let mut smaller = plan.clone();
+            smaller.schedule.remove(i);
+            if smaller.run().is_err() {
+                plan = smaller;
+            } else {
+                i += 1;
+            }
+        }
+        plan
+    }
+}
+
+/// Watches a run step by step.
+struct Checker {
+    world: World,
+    /// (storage key, revision) → the object the store held there, as JSON.
+    written: BTreeMap<(String, i64), String>,
+    seen_revision: i64,
+    last_sync: Vec<i64>,
+}
+
+impl Checker {
+    fn new(world: World) -> Self {
+        let last_sync = vec![0; world.informers.len()];
+        let mut c = Checker { world, written: BTreeMap::new(), seen_revision: 0, last_sync };
+        c.record_writes();
+        c
+    }
+
+    /// Remembers every revision the store has written since the last look.
+    fn record_writes(&mut self) {
+        let store = self.world.api.store();
+        let mut fresh = Vec::new();
+        for (rev, event) in store.history().rev() {
+            if rev <= self.seen_revision {
+                break;
+            }
+            if let crate::cluster::mvcc_store::Event::Put(kv) = event {
+                let mut obj = decode(&kv);
+                obj.metadata.resource_version.clear();
+                fresh.push(((kv.key.clone(), rev), obj.to_json()));
+            }
+        }
+        self.written.extend(fresh);
+        self.seen_revision = store.revision();
+    }
+
+    fn fail(&self, what: String) -> Failure {
+        Failure { step: self.world.steps(), what }
+    }
+
+    fn check_step(&mut self) -> Result<(), Failure> {
+        let revision = self.world.api.store().revision();
+        if revision < self.seen_revision {
+            return Err(self.fail(format!("the store's revision went back: {} → {revision}", self.seen_revision)));
+        }
+        self.record_writes();
+        for (i, stack) in self.world.informers.iter().enumerate() {
+            let rv: i64 = stack.reflector.last_sync_resource_version.parse().unwrap_or(0);
+            if rv < self.last_sync[i] {
+                return Err(self.fail(format!(
+                    "{} reflector's lastSyncResourceVersion went back: {} → {rv}",
+                    stack.config.reflector.kind, self.last_sync[i]
+                )));
+            }
+            self.last_sync[i] = rv;
+            let kind = stack.config.reflector.kind;
+            for obj in stack.informer.indexer.objects() {
+                let key = format!("{}{}", prefix(kind, Some(&obj.metadata.namespace)), obj.metadata.name);
+                let mut stored = obj.clone();
+                stored.metadata.resource_version.clear();
+                match self.written.get(&(key.clone(), obj.resource_version())) {
+                    Some(json) if *json == stored.to_json() => {}
+                    Some(_) => {
+                        return Err(self.fail(format!(
+                            "the cache holds {key} at rv {} with other content than the store wrote",
+                            obj.resource_version()
+                        )))
+                    }
+                    None => {
+                        return Err(self.fail(format!(
+                            "the cache holds {key} at rv {}, which the store never wrote",
+                            obj.resource_version()
+                        )))
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_end(&mut self) -> Result<(), Failure> {
+        let admin = UserInfo::admin();
+        for stack in &self.world.informers {
+            let scope = &stack.config.reflector;
+            let opts = ListOptions {
+                namespace: scope.namespace.clone(),
+                label_selector: scope.label_selector.clone(),
+                field_selector: scope.field_selector.clone(),
+                ..Default::default()
+            };
+            let stored: Vec<(String, String)> = self
+                .world
+                .api
+                .peek_list(&admin, scope.kind, &opts)
+                .map_err(|e| self.fail(e.to_string()))?
+                .items
+                .iter()
+                .map(|o| (o.key(), o.metadata.resource_version.clone()))
+                .collect();
+            let cached: Vec<(String, String)> =
+                stack.informer.indexer.objects().map(|o| (o.key(), o.metadata.resource_version.clone())).collect();
+            if stored != cached {
+                return Err(self.fail(format!(
+                    "the {} cache does not equal the store: store {stored:?}, cache {cached:?}",
+                    scope.kind
+                )));
+            }
+            if !stack.informer.fifo.is_empty() {
+                return Err(self.fail(format!("the {} FIFO did not drain", scope.kind)));
+            }
+            if stack.informer.listeners.iter().any(|l| !l.buffer.is_empty()) {
+                return Err(self.fail(format!("a {} handler's buffer did not drain", scope.kind)));
+            }
+        }
+        for c in &self.world.controllers {
+            if !c.queue.is_empty() || c.queue.processing().next().is_some() {
+                return Err(self.fail(format!("the {} workqueue did not drain", c.name)));
+            }
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, mut each: impl FnMut(&crate::world::TraceEvent)) -> Result<u64, Failure> {
+        loop {
+            if self.world.steps() >= STEP_BUDGET {
+                return Err(self.fail(format!("not quiet after {STEP_BUDGET} steps")));
+            }
+            let past_schedule = self.world.now() > SCHEDULE_MS;
+            if past_schedule && self.world.is_idle() {
+                break;
+            }
+            let stepped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.world.step()));
+            match stepped {
+                Err(panic) => {
+                    let what = panic
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    return Err(self.fail(format!("panic: {what}")));
+                }
+                Ok(None) => break,
+                Ok(Some(event)) => {
+                    each(&event);
+                    self.check_step()?;
+                }
+            }
+        }
+        self.check_end()?;
+        Ok(self.world.steps())
+    }
+}
+
+/// Runs seeds `from..from + count`; returns (seeds run, steps, failures as (seed, failure)).
+pub fn run_seeds(from: u64, count: u64) -> (u64, u64, Vec<(u64, Failure)>) {
+    let mut steps = 0;
+    let mut failures = Vec::new();
+    for seed in from..from + count {
+        match Plan::from_seed(seed).run() {
+            Ok(n) => steps += n,
+            Err(f) => failures.push((seed, f)),
+        }
+    }
+    (count, steps, failures)
+}
+
+/// A failure as the report prints it: the seed to reproduce and the shrunk schedule.
+pub fn report(seed: u64, failure: &Failure) -> String {
+    let shrunk = Plan::from_seed(seed).shrink();
+    let schedule: Vec<String> = shrunk.schedule.iter().map(|s| format!("  at {} ms: {:?}", s.at, s.action)).collect();
+    format!(
+        "seed {seed}: step {}: {}\nreproduce with: informer-playground swarm --seed {seed}\nshrunk schedule ({} of {} events):\n{}",
+        failure.step,
+        failure.what,
+        shrunk.schedule.len(),
+        Plan::from_seed(seed).schedule.len(),
+        schedule.join("\n")
+    )
+}

@@ -1,0 +1,171 @@
+//! A person's writes (and a scenario's timeline) as the cluster administrator: create,
+//! update, scale, patch, delete, the console's `kubectl get -w`, and faults. Each is one step
+//! from the user to the API server (or to the stage a fault hits). A timeline's reads are the
+//! controller's: from its cache (reconciler → indexer) or through the APIReader (reconciler →
+//! API server, with the controller's credentials).
+
+use super::message::Action;
+use super::outcome::{self, Outcome};
+use super::{Hop, World};
+use crate::cluster::selector::LabelSelector;
+use crate::cluster::storage::storage_key;
+use crate::cluster::{ApiObject, Kind, Status, UserInfo};
+use crate::controller::api_reader;
+use crate::controller::cache_reader::{CacheAnswer, CacheList, ClientRead, ReadError};
+use crate::kernel::{Stage, TraceKind};
+
+impl World {
+    pub(super) fn deliver_action(&mut self, action: Action) -> Hop {
+        use outcome::UserVerb;
+        let admin = UserInfo::admin();
+        let write = |verb, key: String, kind, result: Result<ApiObject, Status>| {
+            let answer = result.map(|o| if verb == UserVerb::Delete { 0 } else { o.resource_version() });
+            (TraceKind::ApiWrite, key, Outcome::UserWrite { verb, kind: Some(kind), answer, no_match: None })
+        };
+        let (mut from, mut to) = (Stage::User, Stage::ApiServer);
+        let (kind, key, outcome) = match action {
+            Action::Create(obj) => {
+                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
+                write(UserVerb::Create, key, kind, self.api.create(&admin, obj))
+            }
+            Action::Update(obj) => {
+                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
+                write(UserVerb::Update, key, kind, self.user_update(obj))
+            }
+            Action::Scale { kind, namespace, name, replicas } => {
+                let key = format!("{namespace}/{name}");
+                let result = self.api.get(&admin, kind, &namespace, &name, "").and_then(|mut obj| {
+                    if let Some(spec) = obj.body.get_mut("spec").and_then(|s| s.as_object_mut()) {
+                        spec.insert("replicas".into(), replicas.into());
+                    }
+                    self.user_update(obj)
+                });
+                write(UserVerb::Scale, key, kind, result)
+            }
+            Action::Patch { kind, namespace, name, set, labels } => {
+                let key = format!("{namespace}/{name}");
+                let result = self.api.get(&admin, kind, &namespace, &name, "").and_then(|mut obj| {
+                    obj.body.extend(set);
+                    obj.metadata.labels.extend(labels);
+                    self.user_update(obj)
+                });
+                write(UserVerb::Patch, key, kind, result)
+            }
+            Action::DeleteFirst { kind, namespace, selector } => {
+                let opts = crate::cluster::ListOptions {
+                    namespace: Some(namespace.clone()),
+                    label_selector: selector.clone(),
+                    ..Default::default()
+                };
+                match self.api.peek_list(&admin, kind, &opts).map(|l| l.items.into_iter().next()) {
+                    Ok(Some(obj)) => {
+                        let key = obj.key();
+                        write(
+                            UserVerb::Delete,
+                            key,
+                            kind,
+                            self.api.delete(&admin, kind, &namespace, &obj.metadata.name),
+                        )
+                    }
+                    Ok(None) => (
+                        TraceKind::ApiWrite,
+                        String::new(),
+                        Outcome::UserWrite {
+                            verb: UserVerb::Delete,
+                            kind: Some(kind),
+                            answer: Ok(0),
+                            no_match: Some(selector),
+                        },
+                    ),
+                    Err(e) => write(UserVerb::Delete, String::new(), kind, Err(e)),
+                }
+            }
+            Action::ConsoleWatch { kind, namespace } => {
+                let opts = crate::cluster::WatchOptions {
+                    namespace,
+                    resource_version: self.api.store().revision().to_string(),
+                    ..Default::default()
+                };
+                let answer = self.api.watch(&admin, kind, &opts);
+                if let Ok(id) = answer {
+                    self.console.watch(id, kind);
+                }
+                let trace_kind = if answer.is_ok() { TraceKind::WatchRequest } else { TraceKind::RequestFailed };
+                (trace_kind, String::new(), Outcome::ConsoleWatch { kind, answer })
+            }
+            Action::UpdateStatus(obj) => {
+                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
+                write(UserVerb::UpdateStatus, key, kind, self.api.update_status(&admin, obj))
+            }
+            Action::Delete { kind, namespace, name } => {
+                let key = format!("{namespace}/{name}");
+                write(UserVerb::Delete, key, kind, self.api.delete(&admin, kind, &namespace, &name))
+            }
+            Action::CacheRead(read) => {
+                (from, to) = (Stage::Reconciler, Stage::Indexer);
+                let answer = self.read_cache(&read);
+                (TraceKind::CacheRead, read_key(&read), Outcome::CacheRead { read, answer })
+            }
+            Action::ApiRead(read) => {
+                from = Stage::Reconciler;
+                let user = self.controller_user().clone();
+                let answer = api_reader::read(&mut self.api, &user, &read);
+                (TraceKind::ApiRead, read_key(&read), Outcome::ApiRead { read, answer })
+            }
+            Action::Fault(fault) => {
+                to = fault.stage();
+                let effect = self.inject(fault.clone());
+                (TraceKind::Fault, String::new(), Outcome::Fault { fault, effect })
+            }
+        };
+        self.flush_watch_events();
+        let rv = match &outcome {
+            Outcome::UserWrite { answer: Ok(rv), .. } => *rv,
+            _ => 0,
+        };
+        Hop::new(from, to, kind, &key, rv, outcome)
+    }
+
+    /// A controller-runtime read of the cache, with what the indexer examined to answer.
+    pub fn read_cache(&mut self, read: &ClientRead) -> Result<CacheAnswer, ReadError> {
+        match read {
+            ClientRead::Get { kind, namespace, name } => {
+                self.cache_get(*kind, namespace, name).map(|_| CacheAnswer::Got)
+            }
+            ClientRead::List { kind, namespace, labels, field } => {
+                let labels = LabelSelector::parse(labels).map_err(ReadError::Status)?;
+                let opts = CacheList { namespace: namespace.clone(), labels, field: field.clone() };
+                let found = self.cache_list(*kind, &opts)?.len();
+                let examined = self
+                    .informers
+                    .iter()
+                    .find(|s| s.config.reflector.kind == *kind)
+                    .map_or(0, |s| s.informer.indexer.last_scanned);
+                Ok(CacheAnswer::Listed { found, examined })
+            }
+        }
+    }
+
+    /// A user's update; a spec change starts the clock for the status-latency figure.
+    fn user_update(&mut self, obj: ApiObject) -> Result<ApiObject, Status> {
+        let generation_before = obj.kind().and_then(|kind| {
+            let cache = self.api.watch_cache(kind)?;
+            cache.get(&storage_key(kind, &obj.metadata.namespace, &obj.metadata.name)).map(|o| o.metadata.generation)
+        });
+        let result = self.api.update(&UserInfo::admin(), obj);
+        if let (Some(before), Ok(new)) = (generation_before, &result) {
+            if new.metadata.generation > before {
+                self.status_clock.spec_written(new, self.now);
+            }
+        }
+        result
+    }
+}
+
+/// The key a read names: a Get's object, none for a List.
+fn read_key(read: &ClientRead) -> String {
+    match read {
+        ClientRead::Get { namespace, name, .. } => format!("{namespace}/{name}"),
+        ClientRead::List { .. } => String::new(),
+    }
+}

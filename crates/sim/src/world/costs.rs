@@ -1,0 +1,95 @@
+//! What a run costs: API requests by verb, bytes and objects sent, what the caches hold, how
+//! many reconciles and requeues, and how long each spec write took to show in a status that
+//! observed it.
+
+use super::World;
+use crate::cluster::storage::prefix;
+use crate::cluster::{ApiObject, KeyRange, Kind};
+use crate::kernel::Millis;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// What a run costs: the figures of the cost panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Costs {
+    /// API requests by verb (`LIST`, `WATCH`, `GET`, `POST`, `PUT`, `DELETE`).
+    pub requests: BTreeMap<String, u64>,
+    pub bytes_sent: u64,
+    pub objects_sent: u64,
+    /// Per informer: the kind, objects cached and their bytes as JSON.
+    pub cached: Vec<(Kind, usize, usize)>,
+    /// Per informer whose cache is scoped (a namespace, a label or field selector): the kind,
+    /// and the objects of that kind etcd holds with their bytes — what the scope keeps out.
+    pub in_cluster: Vec<(Kind, usize, usize)>,
+    pub reconciles: u64,
+    pub requeues: u64,
+    /// For each spec write by a user, the time until the controller wrote a status that
+    /// observed its generation.
+    pub status_latency_ms: Vec<Millis>,
+}
+
+/// Times each spec write by a person until the controller writes a status that observed its
+/// generation (`status.observedGeneration`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StatusClock {
+    /// (key, generation) → when the spec was written.
+    pending: BTreeMap<(String, i64), Millis>,
+    latencies: Vec<Millis>,
+}
+
+impl StatusClock {
+    pub fn spec_written(&mut self, obj: &ApiObject, now: Millis) {
+        self.pending.insert((obj.key(), obj.metadata.generation), now);
+    }
+
+    /// A status write: stops the clock of the generation it observed.
+    pub fn status_written(&mut self, obj: &ApiObject, now: Millis) {
+        let observed = obj.status().and_then(|s| s.get("observedGeneration")).and_then(Value::as_i64);
+        if let Some(at) = observed.and_then(|g| self.pending.remove(&(obj.key(), g))) {
+            self.latencies.push(now - at);
+        }
+    }
+
+    pub fn latencies(&self) -> &[Millis] {
+        &self.latencies
+    }
+}
+
+impl World {
+    /// The run's cost figures.
+    pub fn costs(&self) -> Costs {
+        let metrics = self.api.metrics();
+        let mut requests = BTreeMap::new();
+        for ((verb, _, _), n) in &metrics.requests {
+            *requests.entry(verb.clone()).or_insert(0) += n;
+        }
+        let cached = self
+            .informers
+            .iter()
+            .map(|s| {
+                let (objects, bytes) = s.cache_size();
+                (s.config.reflector.kind, objects, bytes)
+            })
+            .collect();
+        let in_cluster = self
+            .informers
+            .iter()
+            .map(|s| &s.config.reflector)
+            .filter(|r| r.namespace.is_some() || !r.label_selector.is_empty() || !r.field_selector.is_empty())
+            .map(|r| {
+                let (objects, bytes) = self.api.store().usage(&KeyRange::prefix(prefix(r.kind, None)));
+                (r.kind, objects, bytes)
+            })
+            .collect();
+        Costs {
+            requests,
+            in_cluster,
+            bytes_sent: metrics.bytes_sent,
+            objects_sent: metrics.objects_sent,
+            cached,
+            reconciles: self.reconciles(),
+            requeues: self.requeues(),
+            status_latency_ms: self.status_clock.latencies().to_vec(),
+        }
+    }
+}

@@ -1,0 +1,559 @@
+//! The world's client-go half: per informer, the reflector's conversation with the API server
+//! and the hops Reflector → DeltaFIFO → Pop → indexer → handlers (semantics §1–§4).
+
+use super::config::{InformerConfig, Route};
+use super::message::{FifoOp, Msg};
+use super::outcome::{self, CallNote, EventType, ListParams, Listed, Next, Outcome, ResyncOutcome};
+use super::{Hop, World};
+use crate::client::delta_fifo::{Delta, DeltaType};
+use crate::client::queue::{self, Queued};
+use crate::client::real_fifo::BATCH_SIZE;
+use crate::client::reflector::{self, Command, Reflector};
+use crate::client::shared_informer::{Notification, SharedInformer};
+use crate::client::workqueue::LOW_PRIORITY;
+use crate::cluster::api_server::ListOptions;
+use crate::cluster::api_server::{ListResponse, WatchOptions};
+use crate::cluster::selector::LabelSelector;
+use crate::cluster::watch::{ApiWatchId, WatchEvent};
+use crate::cluster::ApiObject;
+use crate::cluster::Status;
+use crate::era::{Era, FifoKind};
+use crate::kernel::{Millis, Stage, TraceKind};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// A popped item being processed: its deltas, oldest first, its `isInInitialList`, and
+/// whether it is a batch (`processDeltasInBatch`: applied in one step).
+#[derive(Clone, Debug)]
+struct Popping {
+    deltas: VecDeque<Delta>,
+    initial: bool,
+    batch: bool,
+}
+
+/// One informer and everything that feeds it.
+#[derive(Clone, Debug)]
+pub struct InformerStack {
+    pub config: InformerConfig,
+    pub reflector: Reflector,
+    pub informer: SharedInformer,
+    /// What was popped and is being processed.
+    popping: Option<Popping>,
+    /// `PopBatch` (the era's informers process in batches).
+    batches: bool,
+    pop_pending: bool,
+    listener_pending: Vec<bool>,
+    /// Server-side watches whose events are forwarded to the reflector.
+    pub(super) open_watches: BTreeSet<ApiWatchId>,
+    /// Watches the client stopped reading: what is still in flight for them is lost.
+    abandoned: BTreeSet<ApiWatchId>,
+    /// When the last message of each open stream arrives: a watch is one ordered stream, so
+    /// latency delays its messages but never reorders them.
+    stream_clock: BTreeMap<ApiWatchId, Millis>,
+    resync_generation: u64,
+    backoff_generation: u64,
+}
+
+impl InformerStack {
+    pub(super) fn new(config: InformerConfig, resync_ms: Millis, era: Era) -> Self {
+        let mut informer = SharedInformer::new(resync_ms, queue::for_era(era));
+        for h in &config.handlers {
+            informer.add_event_handler(&h.name, h.resync_ms.unwrap_or(resync_ms), 0);
+        }
+        // Indexes are registered before the informer starts, as `IndexField` is at set-up.
+        informer.indexer.add_indexers(config.indexes.clone()).ok();
+        informer.start(0);
+        InformerStack {
+            reflector: Reflector::new(config.reflector.clone(), era, 0),
+            batches: era.fifo() == FifoKind::AtomicRealFifo,
+            listener_pending: vec![false; config.handlers.len()],
+            config,
+            informer,
+            popping: None,
+            pop_pending: false,
+            open_watches: BTreeSet::new(),
+            abandoned: BTreeSet::new(),
+            stream_clock: BTreeMap::new(),
+            resync_generation: 0,
+            backoff_generation: 0,
+        }
+    }
+
+    /// Objects in this informer's cache, and their size as JSON.
+    pub fn cache_size(&self) -> (usize, usize) {
+        (self.informer.indexer.len(), self.informer.indexer.bytes())
+    }
+
+    /// The client stops reading a watch.
+    pub(super) fn abandon(&mut self, id: ApiWatchId) {
+        self.open_watches.remove(&id);
+        self.abandoned.insert(id);
+    }
+}
+
+fn list_params(o: &ListOptions) -> ListParams {
+    ListParams {
+        resource_version: o.resource_version.clone(),
+        limit: o.limit,
+        continued: !o.continue_token.is_empty(),
+        label_selector: o.label_selector.clone(),
+    }
+}
+
+fn listed(list: &crate::cluster::ListResponse) -> Listed {
+    Listed { items: list.items.len(), resource_version: list.resource_version }
+}
+
+/// `FilteringResourceEventHandler`: what a handler with `filter` is called with instead of
+/// `n`, if anything.
+fn filtered(filter: Option<&LabelSelector>, n: Notification) -> Option<Notification> {
+    let Some(filter) = filter else { return Some(n) };
+    let selects = |o: &crate::cluster::ApiObject| filter.matches(&o.metadata.labels);
+    match n {
+        Notification::Add { ref obj, .. } => selects(obj).then_some(n),
+        Notification::Update { old, new } => match (selects(&old), selects(&new)) {
+            (true, true) => Some(Notification::Update { old, new }),
+            (false, true) => Some(Notification::Add { obj: new, is_in_initial_list: false }),
+            (true, false) => Some(Notification::Delete(crate::client::delta::DeltaObject::Object(old))),
+            (false, false) => None,
+        },
+        Notification::Delete(ref d) => d.object().is_some_and(selects).then_some(n),
+    }
+}
+
+impl World {
+    /// Sends a message down watch stream `id` of informer `i`: after the network latency, and
+    /// never before what the stream sent earlier (a change of latency applies to what is sent
+    /// after it).
+    pub(super) fn send_on_stream(&mut self, i: usize, id: ApiWatchId, msg: Msg) {
+        let clock = &mut self.informers[i].stream_clock;
+        let at = (self.now + self.config.latency_ms).max(clock.get(&id).copied().unwrap_or(0));
+        clock.insert(id, at);
+        self.schedule_at(at, msg);
+    }
+
+    /// Sets the cacher's bookmark timer for the earliest bookmark due, if it is not set for
+    /// then already.
+    pub(super) fn set_bookmark_timer(&mut self) {
+        let Some(at) = self.api.next_bookmark_at() else { return };
+        if self.bookmark_tick.is_none_or(|t| t > at) {
+            self.bookmark_tick = Some(at.max(self.now));
+            self.schedule_at(at.max(self.now), Msg::BookmarkTick);
+        }
+    }
+
+    /// Forwards what the API server queued on every open watch stream.
+    pub(super) fn flush_watch_events(&mut self) {
+        for i in 0..self.informers.len() {
+            for id in self.informers[i].open_watches.clone() {
+                for event in self.api.take_events(id) {
+                    self.send_on_stream(i, id, Msg::WatchEvent(i, id, event));
+                }
+                if !self.api.watch_is_open(id) {
+                    self.informers[i].open_watches.remove(&id);
+                }
+            }
+        }
+        self.flush_kubelet();
+        self.console.collect(&mut self.api, self.steps, self.now);
+    }
+
+    /// Hands the reflector an input and carries out its commands; returns what it does next.
+    fn run_reflector(&mut self, i: usize, input: reflector::Input) -> Vec<Next> {
+        let commands = self.informers[i].reflector.handle(input, self.now, &mut self.rng);
+        commands.into_iter().filter_map(|c| self.carry_out(i, c)).collect()
+    }
+
+    /// Carries out one reflector command; returns it as a next move when it is one.
+    fn carry_out(&mut self, i: usize, command: Command) -> Option<Next> {
+        let fifo = |op| Msg::Fifo(i, op);
+        match command {
+            Command::List(options) => {
+                let next = Next::List(list_params(&options));
+                self.later(self.config.latency_ms, Msg::ListRequest(i, options));
+                Some(next)
+            }
+            Command::Watch(options) => {
+                let next = Next::Watch {
+                    resource_version: options.resource_version.clone(),
+                    send_initial_events: options.send_initial_events == Some(true),
+                };
+                self.later(self.config.latency_ms, Msg::WatchRequest(i, options));
+                Some(next)
+            }
+            Command::StopWatch(id) => {
+                self.api.stop_watch(id);
+                self.informers[i].abandon(id);
+                None
+            }
+            Command::Replace { items, resource_version } => {
+                self.later(0, fifo(FifoOp::Replace(items, resource_version)));
+                None
+            }
+            Command::Add(o) => {
+                self.later(0, fifo(FifoOp::Add(o)));
+                None
+            }
+            Command::Update(o) => {
+                self.later(0, fifo(FifoOp::Update(o)));
+                None
+            }
+            Command::Delete(o) => {
+                self.later(0, fifo(FifoOp::Delete(o)));
+                None
+            }
+            Command::Bookmark(rv) => {
+                // Only FIFOs that queue bookmarks get a step for them.
+                if self.informers[i].batches {
+                    self.later(0, fifo(FifoOp::Bookmark(rv)));
+                }
+                None
+            }
+            Command::Backoff(delay) => {
+                let stack = &mut self.informers[i];
+                stack.backoff_generation += 1;
+                let generation = stack.backoff_generation;
+                self.later(delay, Msg::BackoffElapsed(i, generation));
+                Some(Next::Backoff { ms: delay })
+            }
+            Command::StartResync => {
+                let stack = &mut self.informers[i];
+                stack.resync_generation += 1;
+                let (period, generation) = (stack.informer.resync_check_period(), stack.resync_generation);
+                if period > 0 {
+                    self.later(period, Msg::ResyncTick(i, generation));
+                }
+                None
+            }
+            Command::StopResync => {
+                self.informers[i].resync_generation += 1;
+                None
+            }
+        }
+    }
+
+    fn schedule_pop(&mut self, i: usize) {
+        let stack = &mut self.informers[i];
+        if !stack.pop_pending && stack.popping.is_none() && !stack.informer.fifo.is_empty() {
+            stack.pop_pending = true;
+            self.later(0, Msg::Pop(i));
+        }
+    }
+
+    pub(super) fn deliver_list_request(&mut self, i: usize, options: ListOptions) -> Hop {
+        let kind = self.informers[i].config.reflector.kind;
+        let result = self.api.list(&self.user, kind, &options);
+        let answer = result.as_ref().map(listed).map_err(Clone::clone);
+        let (trace_kind, rv) = match &answer {
+            Ok(l) => (TraceKind::ListRequest, l.resource_version),
+            Err(_) => (TraceKind::RequestFailed, 0),
+        };
+        self.later(self.config.latency_ms, Msg::ListResponse(i, result));
+        let outcome = Outcome::ListServed { request: list_params(&options), answer };
+        Hop::new(Stage::Reflector, Stage::ApiServer, trace_kind, "", rv, outcome)
+    }
+
+    pub(super) fn deliver_reflector_start(&mut self, i: usize) -> Hop {
+        let next = self.run_reflector(i, reflector::Input::Start);
+        let kind =
+            if matches!(next[..], [Next::Watch { .. }]) { TraceKind::WatchRequest } else { TraceKind::ListRequest };
+        Hop::plain(Stage::Reflector, Stage::Reflector, kind, Outcome::ListAndWatchStarts { next })
+    }
+
+    pub(super) fn deliver_list_response(&mut self, i: usize, result: Result<ListResponse, Status>) -> Hop {
+        let answer = result.as_ref().map(listed).map_err(Clone::clone);
+        let (kind, rv) = match &answer {
+            Ok(l) => (TraceKind::ListResponse, l.resource_version),
+            Err(_) => (TraceKind::RequestFailed, 0),
+        };
+        let next = self.run_reflector(i, reflector::Input::ListResponse(result));
+        Hop::new(Stage::ApiServer, Stage::Reflector, kind, "", rv, Outcome::ListReceived { answer, next })
+    }
+
+    pub(super) fn deliver_watch_opened(&mut self, i: usize, answer: Result<ApiWatchId, Status>) -> Hop {
+        let kind = if answer.is_ok() { TraceKind::WatchStarted } else { TraceKind::RequestFailed };
+        let next = self.run_reflector(i, reflector::Input::WatchOpened(answer.clone()));
+        Hop::plain(Stage::ApiServer, Stage::Reflector, kind, Outcome::WatchOpened { answer, next })
+    }
+
+    pub(super) fn deliver_watch_request(&mut self, i: usize, options: WatchOptions) -> Hop {
+        let timeout_secs = options.timeout_secs;
+        let kind = self.informers[i].config.reflector.kind;
+        let answer = self.api.watch(&self.user, kind, &options);
+        match answer {
+            // The response opens the stream: its events come after it, on the same connection.
+            Ok(id) => {
+                self.informers[i].open_watches.insert(id);
+                self.schedule_at(self.now + timeout_secs * 1000, Msg::WatchTimeout(i, id));
+                self.send_on_stream(i, id, Msg::WatchOpened(i, answer.clone()));
+                self.set_bookmark_timer();
+            }
+            Err(_) => self.later(self.config.latency_ms, Msg::WatchOpened(i, answer.clone())),
+        }
+        self.flush_watch_events();
+        let rv = options.resource_version.parse().unwrap_or(0);
+        let outcome = Outcome::WatchServed {
+            resource_version: options.resource_version,
+            timeout_secs,
+            send_initial_events: options.send_initial_events == Some(true),
+            answer,
+        };
+        Hop::new(Stage::Reflector, Stage::ApiServer, TraceKind::WatchRequest, "", rv, outcome)
+    }
+
+    pub(super) fn deliver_watch_timeout(&mut self, i: usize, id: ApiWatchId) -> Hop {
+        let already_closed = !self.api.watch_is_open(id);
+        if !already_closed {
+            self.api.stop_watch(id);
+            self.informers[i].open_watches.remove(&id);
+            self.send_on_stream(i, id, Msg::WatchEnded(i, id));
+        }
+        let outcome = Outcome::WatchTimedOut { watch: id, already_closed };
+        Hop::plain(Stage::ApiServer, Stage::ApiServer, TraceKind::WatchClosed, outcome)
+    }
+
+    pub(super) fn deliver_watch_ended(&mut self, i: usize, id: ApiWatchId) -> Hop {
+        self.informers[i].stream_clock.remove(&id);
+        let read = self.informers[i].reflector.current_watch() == Some(id);
+        let next = if read { self.run_reflector(i, reflector::Input::WatchEnded) } else { Vec::new() };
+        let rv = if read { self.informers[i].reflector.last_sync_resource_version.parse().unwrap_or(0) } else { 0 };
+        let outcome = Outcome::WatchEnded { watch: id, read, next };
+        Hop::new(Stage::ApiServer, Stage::Reflector, TraceKind::WatchClosed, "", rv, outcome)
+    }
+
+    pub(super) fn deliver_backoff(&mut self, i: usize, generation: u64) -> Hop {
+        let stale = generation != self.informers[i].backoff_generation;
+        let next = if stale { Vec::new() } else { self.run_reflector(i, reflector::Input::BackoffElapsed) };
+        Hop::plain(Stage::Reflector, Stage::Reflector, TraceKind::Backoff, Outcome::BackoffElapsed { stale, next })
+    }
+
+    pub(super) fn deliver_watch_event(&mut self, i: usize, id: ApiWatchId, event: WatchEvent) -> Hop {
+        let (kind, event_type) = match &event {
+            WatchEvent::Added(_) => (TraceKind::Added, EventType::Added),
+            WatchEvent::Modified(_) => (TraceKind::Modified, EventType::Modified),
+            WatchEvent::Deleted(_) => (TraceKind::Deleted, EventType::Deleted),
+            WatchEvent::Bookmark(_) | WatchEvent::InitialEventsEnd(_) => (TraceKind::Bookmark, EventType::Bookmark),
+            WatchEvent::Error(_) => (TraceKind::WatchError, EventType::Error),
+        };
+        let key = event.object().map(ApiObject::key).unwrap_or_default();
+        let rv = event.resource_version();
+        let stack = &self.informers[i];
+        if stack.abandoned.contains(&id) || stack.reflector.current_watch() != Some(id) {
+            let outcome = Outcome::EventLost { watch: id, event: event_type };
+            return Hop::new(Stage::ApiServer, Stage::Reflector, TraceKind::EventLost, &key, rv, outcome);
+        }
+        let status = match &event {
+            WatchEvent::Error(s) => Some(s.clone()),
+            _ => None,
+        };
+        let initial_events_end = matches!(event, WatchEvent::InitialEventsEnd(_));
+        let next = self.run_reflector(i, reflector::Input::Event(event));
+        let outcome = match status {
+            Some(status) => Outcome::WatchError { watch: id, status, next },
+            None => Outcome::WatchEvent { watch: id, event: event_type, initial_events_end, next },
+        };
+        Hop::new(Stage::ApiServer, Stage::Reflector, kind, &key, rv, outcome)
+    }
+
+    pub(super) fn deliver_resync(&mut self, i: usize, generation: u64) -> Hop {
+        let resync = if generation != self.informers[i].resync_generation {
+            ResyncOutcome::Stopped
+        } else {
+            let period = self.informers[i].informer.resync_check_period();
+            self.later(period, Msg::ResyncTick(i, generation));
+            let now = self.now;
+            let informer = &mut self.informers[i].informer;
+            let resync = if informer.should_resync(now) {
+                let SharedInformer { fifo, indexer, .. } = informer;
+                match fifo.resync(indexer) {
+                    Queued::Deltas(deltas) => ResyncOutcome::Queued { deltas },
+                    Queued::Atomic => ResyncOutcome::SyncAll,
+                }
+            } else {
+                ResyncOutcome::NotDue
+            };
+            self.schedule_pop(i);
+            resync
+        };
+        Hop::plain(Stage::Reflector, Stage::Fifo, TraceKind::Resync, Outcome::Resync(resync))
+    }
+
+    pub(super) fn deliver_fifo(&mut self, i: usize, op: FifoOp) -> Hop {
+        let SharedInformer { fifo, indexer, .. } = &mut self.informers[i].informer;
+        let (kind, key, rv, op) = match op {
+            FifoOp::Replace(items, rv) => {
+                let objects = items.len();
+                let op = match fifo.replace(items, rv, indexer) {
+                    Queued::Deltas(_) => outcome::FifoOp::Replace { objects, resource_version: rv, queued: fifo.len() },
+                    Queued::Atomic => outcome::FifoOp::ReplacedAll { objects, resource_version: rv },
+                };
+                (TraceKind::Replace, String::new(), rv, op)
+            }
+            FifoOp::Add(o) => {
+                let (key, rv) = (o.key(), o.resource_version());
+                fifo.add(o);
+                (TraceKind::DeltaQueued, key, rv, outcome::FifoOp::Added)
+            }
+            FifoOp::Update(o) => {
+                let (key, rv) = (o.key(), o.resource_version());
+                fifo.update(o);
+                (TraceKind::DeltaQueued, key, rv, outcome::FifoOp::Updated)
+            }
+            FifoOp::Delete(o) => {
+                let (key, rv) = (o.key(), o.resource_version());
+                let ignored = !fifo.delete(o, indexer);
+                (TraceKind::DeltaQueued, key, rv, outcome::FifoOp::Deleted { ignored })
+            }
+            FifoOp::Bookmark(rv) => {
+                fifo.bookmark(rv);
+                (TraceKind::DeltaQueued, String::new(), rv, outcome::FifoOp::Bookmark { resource_version: rv })
+            }
+        };
+        let waiting = fifo.waiting(&key);
+        self.schedule_pop(i);
+        // An empty first list syncs the informer at once.
+        self.start_workers_once_synced();
+        Hop::new(Stage::Reflector, Stage::Fifo, kind, &key, rv, Outcome::Queued { op, waiting })
+    }
+
+    pub(super) fn deliver_pop(&mut self, i: usize) -> Hop {
+        let stack = &mut self.informers[i];
+        stack.pop_pending = false;
+        let popped = if stack.batches { stack.informer.fifo.pop_batch(BATCH_SIZE) } else { stack.informer.fifo.pop() };
+        let Some(popped) = popped else {
+            return Hop::plain(Stage::Fifo, Stage::Informer, TraceKind::Pop, Outcome::PopEmpty);
+        };
+        let deltas = popped.deltas.iter().map(|d| d.kind).collect();
+        let rv = popped.deltas.last().map_or(0, |d| d.object.resource_version());
+        let outcome = Outcome::Popped { deltas, initial_list: popped.is_in_initial_list, batch: popped.keys };
+        stack.popping =
+            Some(Popping { deltas: popped.deltas.into(), initial: popped.is_in_initial_list, batch: popped.keys > 1 });
+        self.later(0, Msg::ProcessDelta(i));
+        Hop::new(Stage::Fifo, Stage::Informer, TraceKind::Pop, &popped.key, rv, outcome)
+    }
+
+    pub(super) fn deliver_process_delta(&mut self, i: usize) -> Hop {
+        let nothing =
+            || Hop::plain(Stage::Informer, Stage::Indexer, TraceKind::IndexerWrite, Outcome::NothingToProcess);
+        let stack = &mut self.informers[i];
+        let Some(mut popping) = stack.popping.take() else { return nothing() };
+        let (applied, kind, tombstone) = if popping.batch {
+            let deltas: Vec<Delta> = popping.deltas.drain(..).collect();
+            let kind = deltas.first().map_or(DeltaType::Sync, |d| d.kind);
+            (stack.informer.process_batch(deltas, popping.initial), kind, false)
+        } else {
+            let Some(delta) = popping.deltas.pop_front() else {
+                stack.informer.fifo.processed();
+                self.schedule_pop(i);
+                return nothing();
+            };
+            let (kind, tombstone) = (delta.kind, delta.object.is_tombstone());
+            (stack.informer.process_delta(delta, popping.initial), kind, tombstone)
+        };
+        let listeners = stack.informer.listeners.len();
+        let mut wake = Vec::new();
+        for (l, was_idle) in &applied.notified {
+            if *was_idle && !stack.listener_pending[*l] {
+                stack.listener_pending[*l] = true;
+                wake.push(*l);
+            }
+        }
+        let more = !popping.deltas.is_empty();
+        let batch = popping.batch;
+        if more {
+            stack.popping = Some(popping);
+        } else {
+            stack.informer.fifo.processed();
+            self.start_workers_once_synced();
+        }
+        for l in wake {
+            self.later(0, Msg::ListenerRun(i, l));
+        }
+        if more {
+            self.later(0, Msg::ProcessDelta(i));
+        } else {
+            self.schedule_pop(i);
+        }
+        let outcome = Outcome::Processed {
+            delta: kind,
+            batch,
+            write: applied.write,
+            call: applied.call,
+            calls: applied.calls,
+            tombstone,
+            notified: applied.notified.len(),
+            listeners,
+        };
+        Hop::new(Stage::Informer, Stage::Indexer, TraceKind::IndexerWrite, &applied.key, applied.rv, outcome)
+    }
+
+    pub(super) fn deliver_listener(&mut self, i: usize, l: usize) -> Hop {
+        let stack = &mut self.informers[i];
+        stack.listener_pending[l] = false;
+        let Some(n) = stack.informer.next_notification(l) else {
+            return Hop::plain(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, Outcome::NothingBuffered);
+        };
+        if !stack.informer.listeners[l].buffer.is_empty() {
+            stack.listener_pending[l] = true;
+            self.later(0, Msg::ListenerRun(i, l));
+        }
+        self.start_workers_once_synced();
+        let handler = self.informers[i].config.handlers[l].clone();
+        let (key, rv) = (n.key(), n.resource_version());
+        let informed = n.call();
+        let Some(n) = filtered(handler.filter.as_ref(), n) else {
+            let outcome = Outcome::HandlerCalled {
+                handler: handler.name,
+                call: informed,
+                note: CallNote::FilteredOut,
+                enqueued: None,
+                lost: false,
+            };
+            return Hop::new(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, &key, rv, outcome);
+        };
+        let call = n.call();
+        let note = match &n {
+            _ if call != informed => CallNote::FilterTurned { from: informed },
+            Notification::Add { is_in_initial_list: true, .. } => CallNote::InitialList,
+            Notification::Update { old, new } if old.metadata.resource_version == new.metadata.resource_version => {
+                CallNote::ResyncSameRv
+            }
+            Notification::Delete(d) if d.is_tombstone() => CallNote::Tombstone,
+            _ => CallNote::None,
+        };
+        if self.drop_next_notification && handler.route != Route::Record {
+            self.drop_next_notification = false;
+            let outcome = Outcome::HandlerCalled { handler: handler.name, call, note, enqueued: None, lost: true };
+            return Hop::new(Stage::Informer, Stage::Handler, TraceKind::EventLost, &key, rv, outcome);
+        }
+        let target = match handler.route {
+            Route::EnqueueSelf => Some(key.clone()),
+            Route::EnqueueOwner => self.owner_key(handler.controller, &n),
+            Route::Record => None,
+        };
+        if let Some(target) = &target {
+            // `WithLowPriorityWhenUnchanged`: the initial list and resyncs wait behind changes
+            // (only a priority queue tells priorities apart).
+            let unchanged = matches!(note, CallNote::InitialList | CallNote::ResyncSameRv);
+            let priority = if unchanged { LOW_PRIORITY } else { 0 };
+            self.later(0, Msg::WorkqueueAdd(handler.controller, target.clone(), priority));
+        }
+        let outcome = Outcome::HandlerCalled { handler: handler.name, call, note, enqueued: target, lost: false };
+        Hop::new(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, &key, rv, outcome)
+    }
+
+    /// `EnqueueRequestForOwner`: the controlling owner's key, if it is controller `c`'s kind.
+    /// Its reconciler's expectations and edge-triggered counts learn of the event here.
+    fn owner_key(&mut self, c: usize, n: &Notification) -> Option<String> {
+        let obj = n.object()?;
+        let owner = obj.metadata.owner_references.iter().find(|r| r.controller == Some(true))?;
+        let reconciler = &mut self.controllers.get_mut(c)?.reconciler;
+        if owner.kind != reconciler.primary().name() {
+            return None;
+        }
+        let key = format!("{}/{}", obj.metadata.namespace, owner.name);
+        let added = matches!(n, Notification::Add { .. });
+        let deleted = matches!(n, Notification::Delete(_));
+        reconciler.observe_owned(&key, added, deleted);
+        Some(key)
+    }
+}

@@ -1,0 +1,106 @@
+//! Requests from clients outside the simulation (kubectl, client-go, a Python script talking
+//! to `serve-api`): each is answered at once by the API server, as the identity it came with,
+//! and is one step of the trace, from the user to the API server. Their watch streams are
+//! read by whoever opened them; the world only keeps their bookmarks due.
+
+use super::outcome::{Outcome, OutsideVerb};
+use super::{Hop, World};
+use crate::cluster::patch::PatchRequest;
+use crate::cluster::watch::ApiWatchId;
+use crate::cluster::{ApiObject, Kind, ListOptions, ListResponse, Status, UserInfo, WatchOptions};
+use crate::kernel::{Millis, Stage, TraceKind};
+use crate::world::TraceEvent;
+
+/// One request of an outside client.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OutsideCall {
+    Get { kind: Kind, namespace: String, name: String, resource_version: String },
+    List { kind: Kind, options: ListOptions },
+    Watch { kind: Kind, options: WatchOptions },
+    Create(ApiObject),
+    Update { object: ApiObject, status: bool },
+    Patch(PatchRequest),
+    Delete { kind: Kind, namespace: String, name: String },
+}
+
+/// What an outside request gets back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OutsideAnswer {
+    Object(ApiObject),
+    List(ListResponse),
+    Watch(ApiWatchId),
+}
+
+impl World {
+    /// Lets virtual time pass to `t` (a served world follows the wall clock): every message
+    /// due by then is delivered; returns their steps.
+    pub fn advance_to(&mut self, t: Millis) -> Vec<TraceEvent> {
+        let mut steps = Vec::new();
+        while self.next_time().is_some_and(|next| next <= t) {
+            match self.step() {
+                Some(e) => steps.push(e),
+                None => break,
+            }
+        }
+        if t > self.now {
+            self.now = t;
+            self.api.set_time(t);
+        }
+        steps
+    }
+
+    /// Serves one outside request as `user`: the answer, and the step it was.
+    pub fn outside(&mut self, user: &UserInfo, call: OutsideCall) -> (Result<OutsideAnswer, Status>, TraceEvent) {
+        let (verb, kind, key) = match &call {
+            OutsideCall::Get { kind, namespace, name, .. } => (OutsideVerb::Get, *kind, format!("{namespace}/{name}")),
+            OutsideCall::List { kind, options } => {
+                (OutsideVerb::List, *kind, options.namespace.clone().unwrap_or_default())
+            }
+            OutsideCall::Watch { kind, options } => {
+                (OutsideVerb::Watch, *kind, options.namespace.clone().unwrap_or_default())
+            }
+            OutsideCall::Create(o) => (OutsideVerb::Create, o.kind().unwrap_or(Kind::Pod), o.key()),
+            OutsideCall::Update { object, .. } => {
+                (OutsideVerb::Update, object.kind().unwrap_or(Kind::Pod), object.key())
+            }
+            OutsideCall::Patch(p) => (OutsideVerb::Patch, p.kind, format!("{}/{}", p.namespace, p.name)),
+            OutsideCall::Delete { kind, namespace, name } => {
+                (OutsideVerb::Delete, *kind, format!("{namespace}/{name}"))
+            }
+        };
+        let answer = match call {
+            OutsideCall::Get { kind, namespace, name, resource_version } => {
+                self.api.get(user, kind, &namespace, &name, &resource_version).map(OutsideAnswer::Object)
+            }
+            OutsideCall::List { kind, options } => self.api.list(user, kind, &options).map(OutsideAnswer::List),
+            OutsideCall::Watch { kind, options } => {
+                let answer = self.api.watch(user, kind, &options).map(OutsideAnswer::Watch);
+                self.set_bookmark_timer();
+                answer
+            }
+            OutsideCall::Create(obj) => self.api.create(user, obj).map(OutsideAnswer::Object),
+            OutsideCall::Update { object, status: false } => self.api.update(user, object).map(OutsideAnswer::Object),
+            OutsideCall::Update { object, status: true } => {
+                self.api.update_status(user, object).map(OutsideAnswer::Object)
+            }
+            OutsideCall::Patch(p) => self.api.patch(user, &p).map(OutsideAnswer::Object),
+            OutsideCall::Delete { kind, namespace, name } => {
+                self.api.delete(user, kind, &namespace, &name).map(OutsideAnswer::Object)
+            }
+        };
+        // The simulation's own informers see what the write changed.
+        self.flush_watch_events();
+        let rv = match &answer {
+            Ok(OutsideAnswer::Object(o)) => o.resource_version(),
+            Ok(OutsideAnswer::List(l)) => l.resource_version,
+            _ => 0,
+        };
+        let code = answer.as_ref().err().map(|s| s.code);
+        let outcome = Outcome::Outside { user: user.name.clone(), verb, kind, code };
+        let trace = if code.is_some() { TraceKind::RequestFailed } else { verb.trace_kind() };
+        let hop = Hop::new(Stage::User, Stage::ApiServer, trace, &key, rv, outcome);
+        self.steps += 1;
+        let event = self.trace_event(hop);
+        (answer, event)
+    }
+}

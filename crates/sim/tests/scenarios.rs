@@ -1,0 +1,496 @@
+//! The scenario library: every bundled lesson loads, runs to its end, meets its expectations,
+//! speaks both languages, fires every note and question, and matches the published schema.
+
+use informer_sim::scenario::{self, library, Scenario};
+use serde_json::Value;
+
+#[test]
+fn every_bundled_scenario_runs_and_meets_its_expectations() {
+    let all = library::all().expect("every bundled file parses");
+    for (file, text) in library::FILES {
+        Scenario::parse(file, text).unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert!(all.len() >= 18);
+    let mut ids: Vec<&str> = all.iter().map(|s| s.id.as_str()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), all.len(), "ids are unique");
+    let mut failures = Vec::new();
+    for lesson in all {
+        for era in lesson.declared_eras() {
+            let s = lesson.in_era(era).expect("a declared era");
+            let id = format!("{} in {era}", s.id);
+            let (_, trace, verdicts) = scenario::run(&s).unwrap_or_else(|e| panic!("{id}: {e}"));
+            for v in verdicts.iter().filter(|v| !v.met) {
+                failures.push(format!("{id}: expectation not met: {} ({})", v.expectation, v.detail));
+            }
+            // Each note shows on a step of its own, in the order the file tells them (the
+            // release's own notes first): a note sharing its step with a later one, or
+            // coming after it, would never be read.
+            let mut previous: Option<u64> = None;
+            for (i, note) in s.narration.iter().enumerate() {
+                match scenario::find(&note.when, &trace) {
+                    None => failures.push(format!("{id}: narration[{i}] never appears")),
+                    Some(step) if previous.is_some_and(|p| step <= p) => failures.push(format!(
+                        "{id}: narration[{i}] appears on step {step}, not after the note before it (step {})",
+                        previous.unwrap_or(0)
+                    )),
+                    Some(step) => previous = Some(step),
+                }
+            }
+            for (i, q) in s.questions.iter().enumerate() {
+                if scenario::find(&q.when, &trace).is_none() {
+                    failures.push(format!("{id}: questions[{i}] never appears"));
+                }
+            }
+            assert!(!s.expect.is_empty(), "{id}: a lesson states what it shows");
+            // Every lesson asks for a prediction (the sandbox is free play).
+            if s.id != "sandbox" && s.questions.is_empty() {
+                failures.push(format!("{id}: no question"));
+            }
+            let texts = s.narration.iter().map(|n| &n.text).chain(
+                s.questions
+                    .iter()
+                    .flat_map(|q| std::iter::once(&q.ask).chain(&q.choices).chain(std::iter::once(&q.explain))),
+            );
+            for text in texts {
+                if text.ko.trim().is_empty() || text.en.trim().is_empty() {
+                    failures.push(format!("{id}: a text missing in one language: {text:?}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn error(text: &str) -> String {
+    Scenario::parse("lesson.json", text).unwrap_err().to_string()
+}
+
+const MINIMAL: &str = r#"{"id": "x", "title": {"ko": "제목", "en": "Title"}, "summary": {"ko": "요약", "en": "Summary"}, "run": {"until_ms": 10}}"#;
+
+#[test]
+fn malformed_scenarios_name_the_file_the_field_and_what_was_expected() {
+    assert!(Scenario::parse("lesson.json", MINIMAL).is_ok());
+    let unknown = MINIMAL.replace(r#""id": "x""#, r#""id": "x", "colour": "red""#);
+    assert!(
+        error(&unknown).starts_with("lesson.json: unknown field `colour`, expected one of `id`"),
+        "{}",
+        error(&unknown)
+    );
+    let no_ko = MINIMAL.replace(r#""ko": "요약""#, r#""ko": """#);
+    assert_eq!(error(&no_ko), "lesson.json: summary.ko: expected text in Korean, found none");
+    let bad_kind = MINIMAL.replace(r#""run""#, r#""objects": [{"kind": "Widget", "metadata": {"name": "w"}}], "run""#);
+    assert_eq!(error(&bad_kind), "lesson.json: objects[0].kind: unknown kind \"Widget\", expected one of Pod, ReplicaSet, Deployment, ConfigMap, Secret");
+    let bad_type = MINIMAL.replace(r#""until_ms": 10"#, r#""until_ms": "soon""#);
+    assert!(
+        error(&bad_type).starts_with("lesson.json: invalid type: string \"soon\", expected u64"),
+        "{}",
+        error(&bad_type)
+    );
+    let bad_fault =
+        MINIMAL.replace(r#""run""#, r#""timeline": [{"at_ms": 5, "do": "fault", "fault": "meteor"}], "run""#);
+    assert!(error(&bad_fault)
+        .starts_with("lesson.json: timeline[0].fault: unknown fault \"meteor\", expected one of disconnect-watch"));
+    let one_choice = MINIMAL.replace(
+        r#""run""#,
+        r#""questions": [{"match": {"at_step": 1}, "ask": {"ko": "?", "en": "?"}, "choices": [{"ko": "a", "en": "a"}], "answer": 0, "explain": {"ko": "e", "en": "e"}}], "run""#,
+    );
+    assert_eq!(error(&one_choice), "lesson.json: questions[0].choices: expected 2 to 4 choices, found 1");
+    let backwards = MINIMAL.replace(
+        r#""run""#,
+        r#""timeline": [{"at_ms": 5, "do": "latency", "ms": 9}, {"at_ms": 1, "do": "latency", "ms": 9}], "run""#,
+    );
+    assert_eq!(
+        error(&backwards),
+        "lesson.json: timeline[1].at_ms: expected 5 or later (the timeline is in time order), found 1"
+    );
+    assert!(error("{").starts_with("lesson.json: EOF while parsing an object at line 1 column 1"));
+}
+
+fn with_expect(check: &str) -> String {
+    MINIMAL.replace(r#""run""#, &format!(r#""expect": [{check}], "run""#))
+}
+
+#[test]
+fn checks_that_could_never_fail_or_mean_something_else_are_refused() {
+    assert_eq!(
+        error(&with_expect(r#"{"check": "requests", "verb": "LSIT", "at_most": 1}"#)),
+        "lesson.json: expect[0].verb: unknown verb \"LSIT\", expected one of GET, LIST, WATCH, POST, PUT, DELETE, PATCH"
+    );
+    assert_eq!(
+        error(&with_expect(r#"{"check": "reconciles"}"#)),
+        "lesson.json: expect[0]: expected `at_least` and/or `at_most`: a check without a bound cannot fail"
+    );
+    assert!(error(&with_expect(r#"{"check": "steps", "match": {"on": "Pop"}, "at_least": 3, "at_most": 1}"#))
+        .contains("no run can meet it"));
+    assert!(error(&with_expect(r#"{"check": "count", "kind": "Pdo", "equals": 1}"#))
+        .starts_with("lesson.json: expect[0].kind: unknown kind \"Pdo\""));
+    assert!(
+        error(&with_expect(r#"{"check": "cache-get", "kind": "pod", "name": "x"}"#))
+            .starts_with("lesson.json: expect[0].kind: unknown kind \"pod\""),
+        "kinds are spelled exactly"
+    );
+    assert!(
+        error(&with_expect(r#"{"check": "cache-list", "labels": "app in (((", "found": 1}"#))
+            .starts_with("lesson.json: expect[0].labels: unable to parse requirement"),
+        "{}",
+        error(&with_expect(r#"{"check": "cache-list", "labels": "app in (((", "found": 1}"#))
+    );
+    assert!(error(&with_expect(r#"{"check": "cache-list", "field": "spec.nodeName"}"#))
+        .contains("both `field` and `value`"));
+    assert!(error(&with_expect(r#"{"check": "cache-list", "labels": "app=web"}"#)).contains("cannot fail"));
+    assert!(
+        error(&with_expect(r#"{"check": "steps", "match": {"nth": 2}, "at_least": 1}"#)).contains("to say which step")
+    );
+    assert!(error(&with_expect(r#"{"check": "steps", "match": {"on": "Popp"}, "at_least": 1}"#))
+        .contains("expect[0].match.on: unknown kind of step \"Popp\""));
+    assert!(error(&with_expect(r#"{"check": "steps", "match": {"tag": "dedup"}, "at_least": 1}"#))
+        .contains("unknown variant `dedup`"));
+    assert!(error(&with_expect(r#"{"check": "log-contains", "text": " "}"#)).contains("would match every line"));
+}
+
+/// Checks a value against the subset of JSON Schema the published schema uses: `type` (one or
+/// several), `properties`, `required`, `additionalProperties: false`, `items`, `enum`,
+/// `const`, `minItems`, `maxItems`, `minimum`, `maximum`, `oneOf`, `anyOf`, `$ref` to
+/// `#/$defs/…`.
+fn validate(schema: &Value, root: &Value, value: &Value, path: &str) -> Result<(), String> {
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        let name = reference.trim_start_matches("#/$defs/");
+        return validate(&root["$defs"][name], root, value, path);
+    }
+    if let Some(options) = schema.get("oneOf").and_then(Value::as_array) {
+        let passing = options.iter().filter(|s| validate(s, root, value, path).is_ok()).count();
+        return if passing == 1 { Ok(()) } else { Err(format!("{path}: matches {passing} of oneOf")) };
+    }
+    if let Some(options) = schema.get("anyOf").and_then(Value::as_array) {
+        if !options.iter().any(|s| validate(s, root, value, path).is_ok()) {
+            return Err(format!("{path}: matches none of anyOf"));
+        }
+    }
+    if let Some(constant) = schema.get("const") {
+        if value != constant {
+            return Err(format!("{path}: {value} is not {constant}"));
+        }
+    }
+    let types: Vec<&str> = match schema.get("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    let is = |t: &str| match t {
+        "object" => value.is_object(),
+        "array" => value.is_array(),
+        "string" => value.is_string(),
+        "integer" => value.is_u64() || value.is_i64(),
+        "number" => value.is_number(),
+        "boolean" => value.is_boolean(),
+        "null" => value.is_null(),
+        _ => true,
+    };
+    if !types.is_empty() && !types.iter().any(|t| is(t)) {
+        return Err(format!("{path}: expected {types:?}"));
+    }
+    if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
+        if !allowed.contains(value) {
+            return Err(format!("{path}: {value} not in enum"));
+        }
+    }
+    if let (Some(min), Some(n)) = (schema.get("minimum").and_then(Value::as_f64), value.as_f64()) {
+        if n < min {
+            return Err(format!("{path}: below minimum"));
+        }
+    }
+    if let (Some(max), Some(n)) = (schema.get("maximum").and_then(Value::as_f64), value.as_f64()) {
+        if n > max {
+            return Err(format!("{path}: above maximum"));
+        }
+    }
+    if let Some(obj) = value.as_object() {
+        for req in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+            let key = req.as_str().unwrap_or_default();
+            if !obj.contains_key(key) {
+                return Err(format!("{path}: missing {key}"));
+            }
+        }
+        let props = schema.get("properties").and_then(Value::as_object);
+        for (k, v) in obj {
+            match props.and_then(|p| p.get(k)) {
+                Some(s) => validate(s, root, v, &format!("{path}.{k}"))?,
+                None if schema.get("additionalProperties") == Some(&Value::Bool(false)) => {
+                    return Err(format!("{path}: unexpected {k}"))
+                }
+                None => {}
+            }
+        }
+    }
+    if let Some(items) = value.as_array() {
+        let len = items.len() as u64;
+        if schema.get("minItems").and_then(Value::as_u64).is_some_and(|m| len < m)
+            || schema.get("maxItems").and_then(Value::as_u64).is_some_and(|m| len > m)
+        {
+            return Err(format!("{path}: {len} items"));
+        }
+        if let Some(item_schema) = schema.get("items") {
+            for (i, item) in items.iter().enumerate() {
+                validate(item_schema, root, item, &format!("{path}[{i}]"))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_published_schema_is_the_one_derived_from_the_format() {
+    assert!(
+        include_str!("../../../static/scenarios/schema.json") == scenario::schema(),
+        "static/scenarios/schema.json is stale: run `cargo run -- schema > static/scenarios/schema.json`"
+    );
+}
+
+#[test]
+fn the_published_schema_validates_every_bundled_file() {
+    let schema: Value =
+        serde_json::from_str(include_str!("../../../static/scenarios/schema.json")).expect("the schema is JSON");
+    for (file, text) in library::FILES {
+        let value: Value = serde_json::from_str(text).unwrap();
+        validate(&schema, &schema, &value, file).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let bad: Value = serde_json::from_str(&MINIMAL.replace(r#""id": "x""#, r#""id": "x", "colour": "red""#)).unwrap();
+    assert!(validate(&schema, &schema, &bad, "bad").is_err(), "the schema refuses unknown fields too");
+}
+
+#[test]
+fn validate_refuses_every_file_that_run_cannot_run() {
+    let with = |field: &str| MINIMAL.replace(r#""run": {"until_ms": 10}"#, field);
+    let cases = [
+        (with(r#""load_pods": 4294967296, "run": {"until_ms": 10}"#), "load_pods: expected at most 50000"),
+        (
+            with(r#""config": {"max_concurrent": 4294967296}, "run": {"until_ms": 10}"#),
+            "config.max_concurrent: expected at most 64",
+        ),
+        (
+            with(r#""config": {"max_concurrent": 0}, "run": {"until_ms": 10}"#),
+            "config.max_concurrent: expected at least 1",
+        ),
+        (
+            with(r#""config": {"poll_every_ms": 0}, "run": {"until_ms": 10}"#),
+            "config.poll_every_ms: expected at least 100",
+        ),
+        (with(r#""run": {"until_ms": 18446744073709551615}"#), "run.until_ms: expected at most"),
+        (
+            with(
+                r#""timeline": [{"at_ms": 1, "do": "scale", "kind": "Deployment", "name": "web", "replicas": -1}], "run": {"until_ms": 10}"#,
+            ),
+            "timeline[0].replicas: expected 0 or more",
+        ),
+        (
+            with(
+                r#""timeline": [{"at_ms": 1, "do": "scale", "kind": "Deployment", "name": "web", "replicas": 1000000}], "run": {"until_ms": 10}"#,
+            ),
+            "timeline[0].replicas: expected at most 1000",
+        ),
+        (
+            with(r#""timeline": [{"at_ms": 1, "do": "latency", "ms": 18446744073709551615}], "run": {"until_ms": 10}"#),
+            "timeline[0].ms: expected at most 60000",
+        ),
+        (
+            with(
+                r#""objects": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}], "run": {"until_ms": 10}"#,
+            ),
+            r#"configmaps "a" already exists"#,
+        ),
+        (
+            with(
+                r#""objects": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "Bad_Name"}}], "run": {"until_ms": 10}"#,
+            ),
+            "is invalid: metadata.name",
+        ),
+        (
+            with(
+                r#""objects": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "resourceVersion": "5"}}], "run": {"until_ms": 10}"#,
+            ),
+            "resourceVersion should not be set",
+        ),
+        (
+            with(
+                r#""objects": [{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 1000000}}], "run": {"until_ms": 10}"#,
+            ),
+            "spec.replicas 1000000 is more than the playground runs",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = error(&text);
+        assert!(e.contains(want), "expected {want:?} in {e:?}");
+    }
+}
+
+#[test]
+fn a_lesson_runs_in_the_eras_it_declares_with_what_each_adds() {
+    use informer_sim::era::Era;
+    let one = Scenario::parse("lesson.json", &MINIMAL.replace(r#""run""#, r#""era": "1.30", "run""#)).unwrap();
+    assert_eq!(one.declared_eras(), vec![Era::V1_30]);
+    assert!(one.in_era(Era::V1_37).is_none(), "told in 1.30 only");
+    let two = MINIMAL.replace(
+        r#""run""#,
+        r#""era": "1.30", "eras": {"1.37": {"expect": [{"check": "requests", "verb": "LIST", "at_most": 0}]}}, "run""#,
+    );
+    let two = Scenario::parse("lesson.json", &two).unwrap();
+    assert_eq!(two.declared_eras(), vec![Era::V1_30, Era::V1_37]);
+    assert!(two.in_era(Era::V1_30).unwrap().expect.is_empty());
+    assert_eq!(two.in_era(Era::V1_37).unwrap().expect.len(), 1, "the 1.37 part adds its expectation");
+    let bad = MINIMAL.replace(r#""run""#, r#""eras": {"1.31": {}}, "run""#);
+    assert!(
+        error(&bad).starts_with("lesson.json: unknown variant `1.31`, expected one of `1.30`, `1.33`, `1.37`"),
+        "{}",
+        error(&bad)
+    );
+    let bad_part = MINIMAL.replace(
+        r#""run""#,
+        r#""eras": {"1.33": {"narration": [{"match": {"on": "nope"}, "text": {"ko": "x", "en": "x"}}]}}, "run""#,
+    );
+    assert!(error(&bad_part).starts_with(r#"lesson.json: eras["1.33"].narration[0].match.on"#), "{}", error(&bad_part));
+}
+
+/// Lesson 16's point is memory: the scope must keep most of the cluster's Pods out of the
+/// cache, and the Costs panel's figures must show it.
+#[test]
+fn the_cache_scope_lesson_keeps_two_of_two_thousand_pods_in_memory_in_every_era() {
+    use informer_sim::cluster::Kind;
+    let lesson = library::find("cache-scope").unwrap();
+    for era in lesson.declared_eras() {
+        let (world, _, _) = scenario::run(&lesson.in_era(era).unwrap()).unwrap();
+        let costs = world.costs();
+        let (kind, cached, cached_bytes) = costs.cached[0];
+        assert_eq!((kind, cached), (Kind::Pod, 2), "{era}: web-1 and web-2");
+        assert_eq!(costs.in_cluster.len(), 1, "{era}: the scoped informer's kind in the cluster");
+        let (kind, stored, stored_bytes) = costs.in_cluster[0];
+        assert_eq!((kind, stored), (Kind::Pod, 2_005), "{era}: 2,000 load Pods, 3 batch, 2 web");
+        assert!(stored_bytes > 500 * cached_bytes, "{era}: {cached_bytes} bytes cached of {stored_bytes}");
+    }
+}
+
+#[test]
+fn the_built_in_lessons_are_the_published_files_without_whitespace() {
+    for (file, built) in library::FILES {
+        let published =
+            std::fs::read_to_string(format!("{}/../../static/scenarios/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let (a, b): (Value, Value) = (serde_json::from_str(built).unwrap(), serde_json::from_str(&published).unwrap());
+        assert_eq!(a, b, "{file}: the same JSON");
+        assert!(built.len() < published.len() && !built.contains("\n "), "{file}: compacted");
+    }
+}
+
+/// The facilitator's guide fixes one Korean term per concept (its glossary lists the words
+/// not to use); no lesson and no word of the page may use those.
+#[test]
+fn the_lessons_and_the_page_use_the_glossarys_korean_terms() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let guide = informer_sim::scenario::guide::bundled().unwrap();
+    let avoided: Vec<String> = guide.glossary.iter().flat_map(|t| t.avoid.clone()).collect();
+    assert!(avoided.len() >= 8, "the glossary lists the words to avoid: {avoided:?}");
+    let mut texts: Vec<(String, String)> = std::fs::read_dir(root.join("static/scenarios"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json") && !p.ends_with("schema.json"))
+        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    texts.push(("the page's phrasebook".into(), informer_sim::i18n::korean_words().join("\n")));
+    let mut found = Vec::new();
+    for (file, text) in &texts {
+        for word in &avoided {
+            if text.contains(word.as_str()) {
+                found.push(format!("{file}: {word:?}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "words the glossary avoids:\n{}", found.join("\n"));
+}
+
+/// Play's default speed (steps a second) and the time a lesson may take at it.
+const DEFAULT_PLAY_SPEED: u64 = 4;
+const WORKSHOP_MINUTES: u64 = 10;
+
+#[test]
+fn every_lesson_played_at_the_default_speed_ends_within_ten_minutes_and_stops_on_each_note_and_question() {
+    use informer_sim::session::{Action, Session};
+    let mut report = Vec::new();
+    for lesson in library::all().expect("lessons") {
+        let (_, trace, _) = scenario::run(lesson).expect("runs");
+        let end = trace.len() as u64;
+        // The steps where a note shows or a question is asked.
+        let whens = lesson.narration.iter().map(|n| &n.when).chain(lesson.questions.iter().map(|q| &q.when));
+        let notes: Vec<u64> = whens.filter_map(|when| scenario::find(when, &trace)).collect();
+        let mut s = Session::from_query(&format!("?scenario={}", lesson.id));
+        let (mut ticks, mut jumps, mut landed) = (0u64, 0u64, Vec::new());
+        while s.world().steps() < end && ticks < 100_000 {
+            let before = s.world().steps();
+            s.apply(Action::PlayTick);
+            ticks += 1;
+            if let Some(jump) = &s.jump {
+                jumps += 1;
+                assert_eq!(
+                    (jump.from, jump.to),
+                    (before, s.world().steps()),
+                    "{}: the jump names its steps",
+                    lesson.id
+                );
+                assert_eq!(jump.skipped(), jump.to - jump.from - 1, "{}: every skipped step is counted", lesson.id);
+                assert!(
+                    !notes.iter().any(|n| *n > jump.from && *n < jump.to),
+                    "{}: a jump from {} to {} passed over a note or a question",
+                    lesson.id,
+                    jump.from,
+                    jump.to
+                );
+            }
+            landed.push(s.world().steps());
+            assert!(s.world().steps() > before, "{}: Play moved at step {before}", lesson.id);
+        }
+        for n in notes.iter().filter(|n| **n <= end) {
+            assert!(landed.contains(n), "{}: Play never showed the note or question of step {n}", lesson.id);
+        }
+        let seconds = ticks / DEFAULT_PLAY_SPEED;
+        report.push(format!(
+            "{} {end} steps: {ticks} ticks ({jumps} jumps), {}m{:02}s",
+            lesson.id,
+            seconds / 60,
+            seconds % 60
+        ));
+        assert!(
+            seconds <= WORKSHOP_MINUTES * 60,
+            "{}: {ticks} ticks take {seconds} s at Play's default speed",
+            lesson.id
+        );
+    }
+    println!("{}", report.join("\n"));
+}
+
+/// One guide for the page and the docs: it names every lesson once, in the part it belongs
+/// to, and `docs/facilitator-guide.md` is what `informer-playground guide` writes from it.
+#[test]
+fn the_facilitators_guide_names_every_lesson_once_and_the_docs_are_written_from_it() {
+    use informer_sim::scenario::guide;
+    let guide = guide::bundled().unwrap();
+    assert_eq!(guide::problems(&guide), Vec::<String>::new());
+    assert!(guide.parts.iter().filter(|p| !p.extra).count() == 2, "two parts, one per article");
+    assert!(guide.minutes() <= 120, "the articles' lessons fit in two hours: {} minutes", guide.minutes());
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/facilitator-guide.md")).unwrap();
+    assert!(
+        docs == guide::markdown(&guide),
+        "docs/facilitator-guide.md is out of date: run `cargo run -q -- guide > docs/facilitator-guide.md`"
+    );
+    let mut broken = guide.clone();
+    let first = broken.parts[0].lessons[0].clone();
+    broken.parts[0].lessons.push(first.clone());
+    let left_out = std::mem::replace(&mut broken.parts[1].lessons[0].id, "no-such-lesson".into());
+    assert_eq!(
+        guide::problems(&broken),
+        vec![
+            format!("{}: named twice", first.id),
+            "no-such-lesson: no such lesson".to_string(),
+            format!("{left_out}: not in the guide")
+        ]
+    );
+}

@@ -1,0 +1,72 @@
+//! What the run costs: requests by verb, bytes sent, cached objects, reconciles, and a small
+//! chart of API requests against watch events over the last steps — the polling-versus-watch
+//! story at a glance.
+
+use informer_sim::i18n::Lang;
+use informer_sim::i18n::{grouped, tr, trf};
+use informer_sim::views::CostsView;
+use yew::prelude::*;
+
+/// A bar's width in the chart's units, with the gap to the next.
+const BAR: f64 = 10.0;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub view: CostsView,
+    pub lang: Lang,
+}
+
+#[function_component(CostPanel)]
+pub fn cost_panel(props: &Props) -> Html {
+    let (lang, v) = (props.lang, &props.view);
+    let top = v.bars.iter().map(|b| b.requests.max(b.events)).max().unwrap_or(1).max(1) as f64;
+    // Each bar stays where it was drawn (keyed by its place in the run); the row slides left
+    // as one, so a step redraws only its own bar.
+    let end = v.bars.last().map_or(0, |b| b.at + 1);
+    let slide = format!("translate({} 0)", (v.room as f64 - end as f64) * BAR);
+    let bars = v.bars.iter().map(|b| {
+        let x = b.at as f64 * BAR;
+        let h = |n: usize| n as f64 / top * 50.0;
+        html! {
+            <g key={b.at}>
+                <rect class="requests" x={x.to_string()} y={(50.0 - h(b.requests)).to_string()} width="4" height={h(b.requests).to_string()} />
+                <rect class="events" x={(x + 4.5).to_string()} y={(50.0 - h(b.events)).to_string()} width="4" height={h(b.events).to_string()} />
+            </g>
+        }
+    });
+    let (requests, events) = v.bars.iter().fold((0, 0), |(a, b), bar| (a + bar.requests, b + bar.events));
+    let chart_label = trf(
+        lang,
+        "Over the last {n} steps: {requests} API requests, {events} watch events",
+        &[("n", &v.window), ("requests", &requests), ("events", &events)],
+    );
+    html! {
+        <>
+            <dl class="figures costs" aria-label={tr(lang, "Costs")}>
+                { for v.requests.iter().map(|(verb, n)| html! { <div><dt>{ verb }</dt><dd>{ n }</dd></div> }) }
+                <div><dt>{ tr(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
+                <div><dt>{ tr(lang, "Cached objects") }</dt><dd>{ objects_and_size(v.cached_objects, v.cached_bytes) }</dd></div>
+                if let Some((objects, bytes)) = v.in_cluster {
+                    <div><dt>{ tr(lang, "Same kind in the cluster") }</dt><dd>{ objects_and_size(objects, bytes) }</dd></div>
+                }
+                <div><dt>{ tr(lang, "Reconciles") }</dt><dd>{ v.reconciles }</dd></div>
+            </dl>
+            <figure class="chart">
+                <svg viewBox={format!("0 0 {} 52", v.room as f64 * BAR)} role="img" aria-label={chart_label}>
+                    <g transform={slide}>{ for bars }</g>
+                </svg>
+                <figcaption><span class="key requests"></span>{ tr(lang, "API requests") }<span class="key events"></span>{ tr(lang, "watch events") }{ trf(lang, " — last {n} steps", &[("n", &v.window)]) }</figcaption>
+            </figure>
+        </>
+    }
+}
+
+/// `2,005 (1,563 KiB)`; a small size in bytes: `2 (1,204 B)`.
+fn objects_and_size(objects: usize, bytes: usize) -> String {
+    let size = if bytes < 10 * 1024 {
+        format!("{} B", grouped(bytes as u64))
+    } else {
+        format!("{} KiB", grouped(bytes as u64 / 1024))
+    };
+    format!("{} ({size})", grouped(objects as u64))
+}

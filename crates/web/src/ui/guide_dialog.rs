@@ -1,0 +1,91 @@
+//! The facilitator's guide in the page (`informer_sim::scenario::guide`): fetched from `guide.json`, beside
+//! the page, when it opens — nothing of it is in the first load. A lesson's name opens it.
+
+use super::lessons::fetch_text;
+use informer_sim::i18n::{tr, trf, Lang};
+use informer_sim::scenario::guide::Guide;
+use informer_sim::scenario::library;
+use informer_sim::session::Action;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub lang: Lang,
+    pub on_action: Callback<Action>,
+    pub on_close: Callback<()>,
+}
+
+#[function_component(GuideDialog)]
+pub fn guide_dialog(props: &Props) -> Html {
+    let lang = props.lang;
+    let guide = use_state(|| None::<Result<Guide, String>>);
+    {
+        let guide = guide.clone();
+        use_effect_with((), move |_| {
+            wasm_bindgen_futures::spawn_local(async move {
+                guide.set(Some(fetch_text("guide.json").await.and_then(|text| Guide::parse(&text))));
+            });
+        });
+    }
+    let on_close = props.on_close.reform(|_: MouseEvent| ());
+    let body = match &*guide {
+        None => html! { <p role="status">{ tr(lang, "Loading the guide…") }</p> },
+        Some(Err(e)) => {
+            html! { <p class="notice" role="alert">{ trf(lang, "The guide could not be loaded: {error}", &[("error", e)]) }</p> }
+        }
+        Some(Ok(guide)) => contents(guide, lang, &props.on_action, &props.on_close),
+    };
+    html! {
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="guide-heading">
+            <div class="panel guide">
+                <h2 id="guide-heading">{ tr(lang, "Facilitator's guide") }</h2>
+                { body }
+                <button type="button" onclick={on_close} aria-keyshortcuts="Escape">{ tr(lang, "Close") }</button>
+            </div>
+        </div>
+    }
+}
+
+fn contents(guide: &Guide, lang: Lang, on_action: &Callback<Action>, on_close: &Callback<()>) -> Html {
+    let lessons = library::index();
+    let open = |id: &str| {
+        let (id, on_action, on_close) = (id.to_string(), on_action.clone(), on_close.clone());
+        Callback::from(move |_: MouseEvent| {
+            on_action.emit(Action::LoadScenario(id.clone()));
+            on_close.emit(());
+        })
+    };
+    let parts = guide.parts.iter().map(|part| {
+        let rows = part.lessons.iter().filter_map(|entry| {
+            let (n, (_, lesson)) = lessons.iter().enumerate().find(|(_, (_, s))| s.id == entry.id)?;
+            Some(html! {
+                <tr>
+                    <th scope="row"><button type="button" class="link" onclick={open(&entry.id)}>{ format!("{}. {}", n + 1, lesson.title.get(lang)) }</button></th>
+                    <td>{ trf(lang, "{n} min", &[("n", &entry.minutes)]) }</td>
+                    <td lang={lang.code()}>{ entry.say.get(lang) }</td>
+                </tr>
+            })
+        });
+        html! { <>
+            <h3>{ part.title.get(lang) }</h3>
+            <table>
+                <thead><tr><th scope="col">{ tr(lang, "Lesson") }</th><th scope="col">{ tr(lang, "Time") }</th><th scope="col">{ tr(lang, "What to say") }</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </> }
+    });
+    html! { <>
+        <p>{ guide.intro.get(lang) }</p>
+        <p>{ trf(lang, "The two parts take about {n} minutes.", &[("n", &guide.minutes())]) }</p>
+        <ul>{ for guide.prepare.iter().map(|tip| html! { <li>{ tip.get(lang) }</li> }) }</ul>
+        { for parts }
+        <p class="closing-discussion">{ guide.closing.get(lang) }</p>
+        <h3>{ tr(lang, "Glossary") }</h3>
+        <table>
+            <thead><tr><th scope="col">{ "English" }</th><th scope="col">{ "한국어" }</th><th scope="col">{ tr(lang, "Not used") }</th></tr></thead>
+            <tbody>{ for guide.glossary.iter().map(|t| html! {
+                <tr><th scope="row">{ &t.english }</th><td lang="ko">{ &t.korean }</td><td lang="ko">{ t.avoid.join(", ") }</td></tr>
+            }) }</tbody>
+        </table>
+    </> }
+}

@@ -1,0 +1,40 @@
+//! Lessons on demand: the page builds in only the lessons' index; a lesson's file
+//! (`scenarios/NN-id.json`, beside the page) is fetched the first time it is opened and read
+//! into the library. A file that cannot be fetched or read is reported as the lesson's notice.
+
+use informer_sim::scenario::library;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// Makes lesson `id` available, then calls `then` (at once when it is already loaded or is not
+/// a bundled lesson: the session names what is wrong with an unknown id).
+pub fn ensure(id: &str, then: impl FnOnce(Result<(), String>) + 'static) {
+    let Some(file) = library::file_of(id).filter(|_| library::find(id).is_none()) else {
+        return then(Ok(()));
+    };
+    wasm_bindgen_futures::spawn_local(async move { then(fetch(file).await) });
+}
+
+async fn fetch(file: &'static str) -> Result<(), String> {
+    let text = fetch_text(&format!("scenarios/{file}")).await?;
+    library::provide(file, &text).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// The text of a file beside the page; an error names the file and what failed.
+pub async fn fetch_text(path: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let failed = |what: &str| format!("{path}: {what}");
+    let response = JsFuture::from(window.fetch_with_str(path))
+        .await
+        .map_err(|_| failed("the network request failed"))?
+        .dyn_into::<web_sys::Response>()
+        .map_err(|_| failed("not an HTTP response"))?;
+    if !response.ok() {
+        return Err(failed(&format!("HTTP {}", response.status())));
+    }
+    Ok(JsFuture::from(response.text().map_err(|_| failed("no body"))?)
+        .await
+        .map_err(|_| failed("the body could not be read"))?
+        .as_string()
+        .unwrap_or_default())
+}

@@ -1,0 +1,63 @@
+//! The page (wasm32 only): Yew components that show a [`Session`](informer_sim::session::Session)
+//! and send it actions. Components never change the world themselves.
+
+mod app;
+mod compare_panel;
+mod console;
+mod controls;
+mod cost_panel;
+pub mod crash;
+mod embed;
+mod event_log;
+mod faults;
+mod first_screen;
+mod guide_dialog;
+mod inspector;
+mod lesson_panel;
+mod lessons;
+mod metrics_panel;
+mod object_form;
+mod objects_table;
+mod parts;
+mod pipeline_diagram;
+mod revision_ruler;
+mod revision_timeline;
+mod share_dialog;
+mod state;
+
+pub use app::App;
+pub use state::PageState;
+
+/// Mounts the playground on the page's `<div id="playground">` (or the body), once the lesson
+/// its link names is loaded. The opening session and the first render run as tasks of their
+/// own, after the one that started the wasm: each is shorter than the three together, so the
+/// browser answers input between them.
+pub fn start() {
+    crash::install();
+    let (link, notices) = app::page_link();
+    let lesson = link.scenario.clone();
+    let open = move || {
+        later(move || {
+            app::prepare(link, notices);
+            later(render);
+        })
+    };
+    match lesson {
+        // A lesson's file is fetched before the page opens on it.
+        Some(lesson) => lessons::ensure(&lesson, move |_| open()),
+        None => open(),
+    }
+}
+
+fn render() {
+    let document = web_sys::window().and_then(|w| w.document());
+    match document.and_then(|d| d.get_element_by_id("playground")) {
+        Some(root) => yew::Renderer::<App>::with_root(first_screen::mount_point(root)).render(),
+        None => yew::Renderer::<App>::new().render(),
+    };
+}
+
+/// Runs `f` as a task of its own.
+pub(crate) fn later(f: impl FnOnce() + 'static) {
+    gloo::timers::callback::Timeout::new(0, f).forget();
+}

@@ -1,0 +1,279 @@
+//! The page's parts below its controls, and the order the page's start draws them in.
+//!
+//! Each part is drawn by a function of its own that is never inlined into the page's view: a
+//! browser compiles a wasm function the first time it is called, so each part's code is
+//! compiled in the task that first draws it, and no task of the page's start grows long with
+//! the code of parts drawn later.
+
+use super::compare_panel::ComparePanel;
+use super::console::Console;
+use super::controls::Controls;
+use super::cost_panel::CostPanel;
+use super::event_log::EventLog;
+use super::faults::Faults;
+use super::inspector::Inspector;
+use super::lesson_panel::LessonPanel;
+use super::object_form::ObjectForm;
+use super::objects_table::ObjectsTable;
+use super::pipeline_diagram::PipelineDiagram;
+use super::revision_ruler::RevisionRuler;
+use informer_sim::cluster::{Kind, UserInfo};
+use informer_sim::i18n::{tr, Lang};
+use informer_sim::session::link::Theme;
+use informer_sim::session::{Action, Message, Session};
+use informer_sim::views::{self, LessonView};
+use informer_sim::world::TraceEvent;
+use yew::prelude::*;
+
+/// The page's parts, in the order they are drawn behind the first screen, a task each (so that
+/// no task of the page's start keeps the browser from answering input for long).
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub enum Part {
+    /// The page's hooks and its outline, nothing drawn in it yet.
+    Shell,
+    Masthead,
+    Controls,
+    Diagram,
+    Log,
+    Side,
+    Faults,
+    Console,
+    Write,
+}
+
+impl Part {
+    /// The part drawn after this one.
+    pub fn next(self) -> Option<Part> {
+        use Part::*;
+        [Shell, Masthead, Controls, Diagram, Log, Side, Faults, Console, Write].into_iter().find(|p| *p > self)
+    }
+}
+
+/// What every part draws from: the session, the page's language and where actions go.
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    pub session: &'a Session,
+    pub lang: Lang,
+    pub send: &'a Callback<Action>,
+}
+
+/// The masthead's display settings: what each shows and what it does.
+pub struct Settings {
+    pub present: bool,
+    pub theme: Option<Theme>,
+    pub help: bool,
+    pub guiding: bool,
+    pub sharing: bool,
+    pub on_present: Callback<MouseEvent>,
+    pub on_theme: Callback<Event>,
+    pub on_help: Callback<MouseEvent>,
+    pub on_guide: Callback<MouseEvent>,
+    pub on_share: Callback<MouseEvent>,
+}
+
+/// Play's state and what changes it.
+pub struct Play {
+    pub playing: bool,
+    pub speed: u32,
+    /// The steps the timeline may show (an embed's `from`/`to`).
+    pub range: (u64, u64),
+    pub on_play: Callback<bool>,
+    pub on_speed: Callback<u32>,
+}
+
+/// The shortcuts the help overlay lists: keys, then what they do.
+const SHORTCUTS: [(&str, &str); 8] = [
+    ("Space", "Play or pause"),
+    ("→ / PageDown", "Step forward"),
+    ("← / PageUp", "Step back"),
+    ("Home", "Reset"),
+    ("N", "Next note"),
+    ("F", "Fast-forward"),
+    ("?", "Keyboard shortcuts"),
+    ("Esc", "Close"),
+];
+
+/// The page's name and tagline, the store's revision and clock, and the display settings.
+#[inline(never)]
+pub fn masthead(cx: Context, s: Settings) -> Html {
+    let Context { session, lang, .. } = cx;
+    let world = session.world();
+    let now = world.now();
+    html! {
+        <header class="masthead">
+            <h1>{ "informer-playground" }</h1>
+            <p class="tagline">{ tr(lang, "Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile.") }</p>
+            <p class="revision">
+                { tr(lang, "Store revision") }{ " " }<strong data-testid="store-revision">{ world.api.store().revision() }</strong>
+                { format!(" · t = {}.{:03}s", now / 1000, now % 1000) }
+            </p>
+            <div class="display-settings">
+                <button type="button" aria-pressed={s.present.to_string()} onclick={s.on_present}>{ tr(lang, "Presenter mode") }</button>
+                <label class="inline" for="theme">{ tr(lang, "Theme") }</label>
+                <select id="theme" onchange={s.on_theme}>
+                    <option value="" selected={s.theme.is_none()}>{ tr(lang, "System") }</option>
+                    <option value="light" selected={s.theme == Some(Theme::Light)}>{ tr(lang, "Light") }</option>
+                    <option value="dark" selected={s.theme == Some(Theme::Dark)}>{ tr(lang, "Dark") }</option>
+                </select>
+                <button type="button" aria-keyshortcuts="?" aria-expanded={s.help.to_string()} onclick={s.on_help}>{ tr(lang, "Keyboard shortcuts") }</button>
+                <button type="button" aria-haspopup="dialog" aria-expanded={s.guiding.to_string()} onclick={s.on_guide}>{ tr(lang, "Guide") }</button>
+                <button type="button" aria-haspopup="dialog" aria-expanded={s.sharing.to_string()} onclick={s.on_share}>{ tr(lang, "Share") }</button>
+            </div>
+        </header>
+    }
+}
+
+/// The overlay listing every keyboard shortcut.
+#[inline(never)]
+pub fn help(lang: Lang, on_close: Callback<MouseEvent>) -> Html {
+    html! {
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-heading">
+            <div class="panel help">
+                <h2 id="help-heading">{ tr(lang, "Keyboard shortcuts") }</h2>
+                <dl>
+                    { for SHORTCUTS.iter().map(|(keys, what)| html! { <><dt><kbd>{ *keys }</kbd></dt><dd>{ tr(lang, what) }</dd></> }) }
+                </dl>
+                <button type="button" onclick={on_close} aria-keyshortcuts="Escape">{ tr(lang, "Close") }</button>
+            </div>
+        </div>
+    }
+}
+
+/// What in the page's link could not be used as it is, when anything.
+#[inline(never)]
+pub fn notices(cx: Context) -> Html {
+    let Context { session, lang, .. } = cx;
+    if session.notices.is_empty() {
+        return Html::default();
+    }
+    html! {
+        <div class="notices" role="status" aria-label={tr(lang, "The link could not be used as it is")}>
+            <p>{ tr(lang, "The link could not be used as it is") }</p>
+            <ul>{ for session.notices.iter().map(|n| html! { <li>{ n.describe(lang) }</li> }) }</ul>
+        </div>
+    }
+}
+
+/// Stepping, Play, the timeline and Reset.
+#[inline(never)]
+pub fn controls(cx: Context, play: Play) -> Html {
+    let Context { session, lang, send } = cx;
+    let bulk = informer_sim::world::fast_forward::phase(session.visible_trace()).is_some();
+    html! {
+        <Controls step={session.world().steps()} horizon={session.history.horizon()} range={play.range} {bulk} playing={play.playing} speed={play.speed} on_action={send.clone()} on_play={play.on_play} on_speed={play.on_speed} {lang} />
+    }
+}
+
+/// The step's tokens: the current one and those still travelling during Play.
+pub struct Motion {
+    pub travelling: Vec<TraceEvent>,
+    pub travel_ms: u32,
+}
+
+/// The pipeline diagram with the step's token, a time-travel jump's note and the step's
+/// headline.
+#[inline(never)]
+pub fn diagram(cx: Context, motion: Motion, look_at: Option<informer_sim::kernel::Stage>) -> Html {
+    let Context { session, lang, send } = cx;
+    let current = session.current().cloned();
+    let headline = match &current {
+        Some(e) => informer_sim::i18n::headline(e, lang),
+        None => tr(lang, "Press Step forward (→) to deliver the first message.").into(),
+    };
+    html! {
+        <section class="panel diagram" aria-labelledby="pipeline-heading">
+            <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
+            <PipelineDiagram {current} travelling={motion.travelling} travel_ms={motion.travel_ms} glance={informer_sim::views::glance::glance(session.world())} inspected={session.inspected} {look_at} on_action={send.clone()} {lang} />
+            if let Some(jump) = session.jump.as_ref() {
+                <p class="jump" aria-live="polite" data-testid="jump">{ informer_sim::i18n::jump(jump, lang) }</p>
+            }
+            <p class="now" aria-live="polite" data-testid="current-step">{ headline }</p>
+        </section>
+    }
+}
+
+/// The event log and the revision ruler.
+#[inline(never)]
+pub fn log(cx: Context) -> Html {
+    let Context { session, lang, send } = cx;
+    html! {
+        <>
+            <section class="panel log-panel" aria-labelledby="log-heading">
+                <h2 id="log-heading">{ tr(lang, "Event log") }</h2>
+                <EventLog lines={views::log(session, session.filter, 60)} filter={session.filter} {lang} on_action={send.clone()} />
+            </section>
+            <section class="panel ruler-panel" aria-labelledby="ruler-heading">
+                <h2 id="ruler-heading">{ tr(lang, "Revisions") }</h2>
+                <RevisionRuler marks={views::ruler(session)} {lang} />
+            </section>
+        </>
+    }
+}
+
+/// The side column (the lesson and the inspector) and, when releases are compared, the
+/// compare view.
+#[inline(never)]
+pub fn side(cx: Context, lesson: LessonView) -> Html {
+    let Context { session, lang, send } = cx;
+    html! {
+        <>
+            <div class="side-column">
+                <LessonPanel view={lesson} {lang} on_action={send.clone()} />
+                <Inspector stage={session.inspected} view={views::inspector(session)} {lang} on_action={send.clone()} />
+            </div>
+            if let Some(view) = views::compare(session, 30) {
+                <ComparePanel {view} {lang} />
+            }
+        </>
+    }
+}
+
+/// Faults to inject and the costs they run up.
+#[inline(never)]
+pub fn faults(cx: Context) -> Html {
+    let Context { session, lang, send } = cx;
+    html! {
+        <section class="panel faults-panel" aria-labelledby="faults-heading">
+            <h2 id="faults-heading">{ tr(lang, "Faults") }</h2>
+            <Faults latency_ms={session.world().config.latency_ms} on_action={send.clone()} {lang} />
+            <h2>{ tr(lang, "Costs") }</h2>
+            <CostPanel view={views::costs(session, 400, 40)} {lang} />
+        </section>
+    }
+}
+
+/// The kubectl console, offering the kinds the informers watch.
+#[inline(never)]
+pub fn console(cx: Context) -> Html {
+    let Context { session, lang, send } = cx;
+    let config = &session.world().config;
+    let watched: Vec<Kind> = config.informers.iter().map(|i| i.reflector.kind).collect();
+    let kind = watched.iter().copied().find(|k| *k == Kind::Pod).or(watched.first().copied()).unwrap_or(Kind::Pod);
+    let account = UserInfo::service_account(&config.controller_namespace, &config.controller_name).name;
+    html! {
+        <section class="panel console-panel" aria-labelledby="console-heading">
+            <h2 id="console-heading">{ tr(lang, "Console") }</h2>
+            <Console transcript={session.console_text()} {kind} deployments={watched.contains(&Kind::Deployment)} {account} on_action={send.clone()} {lang} />
+        </section>
+    }
+}
+
+/// The manifest being written, the outcome of the last write and the objects in the store.
+#[inline(never)]
+pub fn write(cx: Context, manifest: String, on_edit: Callback<String>, on_open: Callback<(Kind, String)>) -> Html {
+    let Context { session, lang, send } = cx;
+    let message = match &session.message {
+        Some(Message::Done(text)) => html! { <p class="message done" role="status">{ text }</p> },
+        Some(Message::Failed(text)) => html! { <p class="message failed" role="alert">{ text }</p> },
+        None => html! { <p class="message" role="status"></p> },
+    };
+    let (rows, total) = views::objects(session, 50);
+    html! {
+        <section class="panel write-panel" aria-labelledby="write-heading">
+            <h2 id="write-heading">{ tr(lang, "Write") }</h2>
+            <ObjectForm {manifest} {on_edit} on_action={send.clone()} {lang} />
+            { message }
+            <ObjectsTable {rows} {total} {lang} on_edit={on_open} on_action={send.clone()} />
+        </section>
+    }
+}

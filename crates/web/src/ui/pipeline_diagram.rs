@@ -1,0 +1,183 @@
+//! The pipeline as an SVG diagram ([`informer_sim::views::diagram`]'s drawing): every stage a box showing
+//! what it holds ([`informer_sim::views::glance`]), the current step a token that travels along its arrow
+//! from the sender's box to the receiver's, coloured (and labelled) by its kind. During Play a
+//! step's token sets off while the last ones may still be on their way, so bursts look like
+//! bursts; scrubbing, fast play and `prefers-reduced-motion` show it parked. The motion is CSS
+//! on an HTML element keyed by the step, above the drawing: the step's state is drawn first,
+//! never delayed by it, and the frames of the motion repaint only the dot.
+//! Clicking a stage opens its inspector.
+
+use informer_sim::i18n::Lang;
+use informer_sim::i18n::{tr, trf};
+use informer_sim::kernel::Stage;
+use informer_sim::kernel::TraceKind;
+use informer_sim::session::Action;
+use informer_sim::views::diagram::{
+    chips, edge_points, holds, label, label_point, name_only, position, token, BOX_H, BOX_W, FLOW, HEIGHT, WIDTH,
+};
+use informer_sim::views::glance::Glance;
+use informer_sim::world::outcome::FaultEffect;
+use informer_sim::world::{Outcome, TraceEvent};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub current: Option<TraceEvent>,
+    /// Earlier steps whose tokens may still be travelling (newest last).
+    pub travelling: Vec<TraceEvent>,
+    /// How long a token takes from box to box; 0: no motion (parked at once).
+    pub travel_ms: u32,
+    pub glance: Glance,
+    pub inspected: Stage,
+    /// The stage the narration points at.
+    pub look_at: Option<Stage>,
+    pub on_action: Callback<Action>,
+    pub lang: Lang,
+}
+
+/// The FIFO's keys as chips with their delta counts, inside its box.
+fn fifo_chips(g: &Glance, id: &str) -> Html {
+    let (x, y) = position(Stage::Fifo);
+    let chips = chips(g);
+    let width = (BOX_W - 12.0) / 4.0;
+    let left = x - (chips.len() as f64 * width) / 2.0;
+    html! {
+        <g class="chips" id={id.to_string()} aria-hidden="true" data-testid="fifo-chips">
+            { for chips.iter().enumerate().map(|(i, chip)| {
+                let cx = left + width * i as f64;
+                html! {
+                    <g class="chip">
+                        <rect x={(cx + 1.0).to_string()} y={(y + 8.0).to_string()} width={(width - 2.0).to_string()} height="20" rx="6" />
+                        <text x={(cx + width / 2.0).to_string()} y={(y + 23.0).to_string()} text-anchor="middle">{ chip.clone() }</text>
+                    </g>
+                }
+            }) }
+        </g>
+    }
+}
+
+/// A step's token: a dot that travels from the sender's box to the receiver's and rests there.
+/// It is HTML above the drawing (positions in the drawing's units, `--u`), so the browser
+/// moves it on its own and the diagram is not repainted for every frame of the motion.
+fn travelling_token(e: &TraceEvent, travel_ms: u32, past: bool) -> Html {
+    let ((x1, y1), (x2, y2)) = edge_points(e.from, e.to);
+    let (class, _) = token(e.kind);
+    let at = format!("left: calc({x2} * var(--u)); top: calc({y2} * var(--u))");
+    let style = format!("--dx: {}; --dy: {}; --travel: {travel_ms}ms", x1 - x2, y1 - y2);
+    html! {
+        <span key={e.step.to_string()} class={classes!("token", class, past.then_some("past"))} style={at}>
+            <span class={classes!("dot", (travel_ms > 0).then_some("moving"))} {style} data-step={e.step.to_string()}></span>
+        </span>
+    }
+}
+
+#[function_component(PipelineDiagram)]
+pub fn pipeline_diagram(props: &Props) -> Html {
+    let lang = props.lang;
+    let era = use_context::<informer_sim::era::Era>().unwrap_or_default();
+    let active = props.current.as_ref().map(|e| e.to);
+    // A fault shows where it bites: a cut watch, a 410 on its edge, a restarting API server.
+    let restarting = props
+        .current
+        .as_ref()
+        .is_some_and(|e| matches!(&e.outcome, Outcome::Fault { effect: FaultEffect::ApiServerRestarted, .. }));
+    let mark = props.current.as_ref().and_then(|e| match e.kind {
+        TraceKind::WatchClosed => Some("cut"),
+        TraceKind::WatchError | TraceKind::RequestFailed => Some("flash"),
+        _ => None,
+    });
+    let arrows = FLOW.iter().map(|(a, b)| {
+        let ((x1, y1), (x2, y2)) = (position(*a), position(*b));
+        html! { <line key={format!("{}-{}", a.name(), b.name())} class="flow" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} marker-end="url(#arrow)" /> }
+    });
+    let boxes = Stage::ALL.iter().filter(|s| informer_sim::views::diagram::drawn(**s, &props.glance)).map(|stage| {
+        let (x, y) = position(*stage);
+        let class = classes!(
+            "stage",
+            (Some(*stage) == active).then_some("active"),
+            (*stage == props.inspected).then_some("inspected"),
+            (Some(*stage) == props.look_at).then_some("look"),
+            (restarting && *stage == Stage::ApiServer).then_some("restarting")
+        );
+        let inspect = {
+            let on_action = props.on_action.clone();
+            let stage = *stage;
+            Callback::from(move |_| on_action.emit(Action::Inspect(stage)))
+        };
+        let on_key = {
+            let on_action = props.on_action.clone();
+            let stage = *stage;
+            Callback::from(move |e: KeyboardEvent| {
+                if e.key() == "Enter" || e.key() == " " {
+                    e.prevent_default();
+                    on_action.emit(Action::Inspect(stage));
+                }
+            })
+        };
+        let holds = holds(*stage, &props.glance, lang);
+        let plain = name_only(*stage);
+        // What the box holds is the button's accessible description, drawn beside the button
+        // rather than in it (hidden as text, and letting clicks through): the button's name
+        // is the stage's, and all its visible text is in that name.
+        let described = format!("holds-{}", stage.name());
+        html! {
+            <g key={stage.name()} {class}>
+                <g class="press" role="button" tabindex="0" aria-label={trf(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage, era)))])} aria-describedby={(!plain).then(|| described.clone())} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
+                    <rect x={(x - BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0).to_string()} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="10" />
+                    <text x={x.to_string()} y={(y + if plain { 9.0 } else { -6.0 }).to_string()} text-anchor="middle">{ tr(lang, label(*stage, era)) }</text>
+                </g>
+                if *stage == Stage::Reflector && !props.glance.locked.is_empty() {
+                    <text class="locked" aria-hidden="true" x={(x + BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0 - 6.0).to_string()} text-anchor="end">
+                        { props.glance.locked.iter().map(|verb| trf(lang, "no {verb}", &[("verb", verb)])).collect::<Vec<_>>().join(" · ") }
+                    </text>
+                }
+                if *stage == Stage::Fifo {
+                    { fifo_chips(&props.glance, &described) }
+                } else if !plain {
+                    <text id={described} class="holds" aria-hidden="true" x={x.to_string()} y={(y + 23.0).to_string()} text-anchor="middle">{ holds }</text>
+                }
+            </g>
+        }
+    });
+    let hop = props.current.as_ref().map(|e| {
+        let ((x1, y1), (x2, y2)) = (position(e.from), position(e.to));
+        let (class, text) = token(e.kind);
+        let (mx, my) = label_point(e.from, e.to);
+        let line = html! {
+            <g class={classes!("token", class, mark)} aria-hidden="true">
+                <line class="hop" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} />
+            </g>
+        };
+        let label = html! {
+            <g class={classes!("token", class)} aria-hidden="true">
+                <rect x={(mx - 52.0).to_string()} y={(my - 15.0).to_string()} width="104" height="30" rx="15" />
+                <text x={mx.to_string()} y={(my + 6.0).to_string()} text-anchor="middle">{ text }</text>
+            </g>
+        };
+        (line, label)
+    });
+    let (hop_line, hop_label) = hop.unzip();
+    let tokens = props
+        .travelling
+        .iter()
+        .map(|e| travelling_token(e, props.travel_ms, true))
+        .chain(props.current.iter().map(|e| travelling_token(e, props.travel_ms, false)));
+    html! {
+        <div class="stage-frame" style={format!("--aspect: {}", WIDTH / HEIGHT)}>
+        <svg class="pipeline" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr(lang, "Pipeline")}>
+            <defs>
+                <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" />
+                </marker>
+            </defs>
+            // Fixed groups, so a step's hop appearing or a stage being drawn never shifts
+            // the other children: arrows and boxes are keyed and stay as they are.
+            <g class="arrows">{ for arrows }</g>
+            <g class="hop-line">{ for hop_line }</g>
+            <g class="boxes">{ for boxes }</g>
+            <g class="hop-label">{ for hop_label }</g>
+        </svg>
+        <div class="tokens" aria-hidden="true" style={format!("--u: calc(100cqw / {WIDTH})")}>{ for tokens }</div>
+        </div>
+    }
+}
