@@ -31,6 +31,6 @@ fn main() {
         "bench session_memory: {load} extra Pods: {:.0} MiB to build, {:.0} MiB after scrubbing to step 10000 and back ({} snapshots, {per_copy:.1} MiB each)",
         built - start,
         scrubbed - start,
-        s.history.snapshot_count()
+        s.history().snapshot_count()
     );
 }

@@ -107,7 +107,7 @@ fn fuzz(name: &str, corpus: Vec<String>, seed: u64, mut target: impl FnMut(&str)
 
 /// The session still takes a step, and a refusal says what was wrong.
 fn usable(s: &mut Session) -> Result<(), String> {
-    if let Some(Message::Failed(text)) = &s.message {
+    if let Some(Message::Failed(text)) = s.message() {
         if text.trim().is_empty() {
             return Err("refused without a word".into());
         }
@@ -133,7 +133,7 @@ fn fuzz_links() {
     .to_vec();
     fuzz("links", corpus, 1, |query| {
         let mut s = Session::from_query(query);
-        for n in &s.notices {
+        for n in s.notices() {
             if n.describe(informer_sim::i18n::Lang::Ko).trim().is_empty() {
                 return Err("a notice says nothing".into());
             }

@@ -427,7 +427,7 @@ fn every_lesson_played_at_the_default_speed_ends_within_ten_minutes_and_stops_on
             let before = s.world().steps();
             s.apply(Action::PlayTick);
             ticks += 1;
-            if let Some(jump) = &s.jump {
+            if let Some(jump) = s.jump() {
                 jumps += 1;
                 assert_eq!(
                     (jump.from, jump.to),

@@ -6,12 +6,14 @@ pub mod rng;
 pub mod scheduler;
 pub mod shared_deque;
 pub mod shared_map;
+pub mod step_log;
 pub mod trace;
 
 pub use rng::Rng;
 pub use scheduler::Scheduler;
 pub use shared_deque::SharedDeque;
 pub use shared_map::SharedMap;
+pub use step_log::{AtStep, StepLog};
 pub use trace::{Stage, TraceKind};
 
 /// Virtual time in milliseconds since the simulation started.

@@ -14,7 +14,7 @@ use crate::i18n::Lang;
 use crate::kernel::Stage;
 use crate::limits;
 use crate::percent::{percent_decode, percent_encode};
-use crate::session::Action;
+use crate::session::{Action, Session};
 use serde::{Deserialize, Serialize};
 
 /// Fastest play speed, in steps per second.
@@ -335,6 +335,67 @@ impl Link {
         }
         let joined: Vec<String> = params.iter().map(|(k, v)| format!("{k}={}", percent_encode(v))).collect();
         format!("?{}", joined.join("&"))
+    }
+}
+
+impl Session {
+    /// A session from the page's query string; what cannot be used is kept as notices.
+    pub fn from_query(query: &str) -> Self {
+        let (link, notices) = Link::parse(query);
+        Self::from_link(&link, notices)
+    }
+
+    /// The state a link describes: its lesson or cluster, era, language and inspector, its
+    /// actions replayed at their steps, and its step.
+    pub fn from_link(link: &Link, mut notices: Vec<Notice>) -> Self {
+        let cluster = |era| Self::with_load(link.seed.unwrap_or(1), link.objects.unwrap_or(0), era);
+        let mut session = match &link.scenario {
+            Some(id) => match Self::lesson(id, link.seed, link.era) {
+                Ok(session) => session,
+                Err(problem @ Problem::NotInEra { .. }) => {
+                    notices.push(Notice { param: "era".into(), problem });
+                    Self::lesson(id, link.seed, None).unwrap_or_else(|_| cluster(Era::CURRENT))
+                }
+                Err(problem) => {
+                    notices.push(Notice { param: "scenario".into(), problem });
+                    cluster(link.era.unwrap_or(Era::CURRENT))
+                }
+            },
+            None => cluster(link.era.unwrap_or(Era::CURRENT)),
+        };
+        session.lang = link.lang.unwrap_or_default();
+        if let Some(stage) = link.inspect {
+            session.inspected = stage;
+        }
+        for (step, action) in &link.actions {
+            session.apply(Action::JumpTo(*step));
+            session.apply(action.clone());
+        }
+        if let Some(step) = link.step {
+            session.apply(Action::JumpTo(step));
+        }
+        if let Some(other) = link.compare {
+            session.apply(Action::Compare(Some(other)));
+        }
+        session.notices = notices;
+        session
+    }
+
+    /// The link that restores this state (the page adds its own settings).
+    pub fn link(&self) -> Link {
+        let scenario_seed = self.scenario.as_ref().map(|s| s.seed);
+        Link {
+            scenario: self.scenario.as_ref().map(|s| s.id.clone()),
+            era: Some(self.era).filter(|e| *e != self.default_era()),
+            step: Some(self.world().steps()).filter(|s| *s > 0),
+            lang: Some(self.lang),
+            seed: Some(self.seed).filter(|s| Some(*s) != scenario_seed && (scenario_seed.is_some() || *s != 1)),
+            objects: Some(self.load).filter(|n| *n > 0 && self.scenario.is_none()),
+            inspect: Some(self.inspected).filter(|s| *s != Stage::Reflector),
+            compare: self.compared.as_ref().map(|c| c.era),
+            actions: self.log.to_vec(),
+            ..Default::default()
+        }
     }
 }
 

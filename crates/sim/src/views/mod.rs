@@ -51,7 +51,7 @@ pub fn log(session: &Session, filter: Option<Stage>, n: usize) -> Vec<LogLine> {
         .rev()
         .filter(|e| filter.is_none_or(|s| e.from == s || e.to == s))
         .take(n)
-        .map(|e| LogLine::of(e, session.lang))
+        .map(|e| LogLine::of(e, session.lang()))
         .collect()
 }
 
@@ -65,7 +65,7 @@ pub struct CompareView {
 
 /// The compare view, when the session shows a second release.
 pub fn compare(session: &Session, n: usize) -> Option<CompareView> {
-    let other = session.compared.as_deref()?;
+    let other = session.compared()?;
     let (left, right) = (session.visible_trace(), other.visible_trace());
     // Only the recent past is shown: compare from where the older of the two windows starts.
     let window = |t: &[TraceEvent]| t.len().saturating_sub(n * 4);
@@ -74,9 +74,9 @@ pub fn compare(session: &Session, n: usize) -> Option<CompareView> {
     let (l, r) = (&left[recent(left)..], &right[recent(right)..]);
     let (ld, rd) = crate::views::compare::differences(l, r);
     let column = |trace: &[TraceEvent], differs: Vec<bool>| {
-        trace.iter().zip(differs).rev().take(n).map(|(e, d)| (LogLine::of(e, session.lang), d)).collect()
+        trace.iter().zip(differs).rev().take(n).map(|(e, d)| (LogLine::of(e, session.lang()), d)).collect()
     };
-    Some(CompareView { left: (session.era, column(l, ld)), right: (other.era, column(r, rd)) })
+    Some(CompareView { left: (session.era(), column(l, ld)), right: (other.era(), column(r, rd)) })
 }
 
 /// One mark of the revision ruler.
@@ -275,7 +275,7 @@ pub struct ApiServerView {
 
 pub fn inspector(session: &Session) -> InspectorView {
     let world = session.world();
-    match session.inspected {
+    match session.inspected() {
         Stage::Store => {
             let store = world.api.store();
             let compacted = store.compact_revision();
@@ -354,7 +354,7 @@ pub fn inspector(session: &Session) -> InspectorView {
                 .collect(),
         ),
         Stage::Indexer | Stage::Informer => {
-            let opened = session.opened.as_ref().and_then(|key| {
+            let opened = session.opened().and_then(|key| {
                 let obj = world.informers.iter().find_map(|s| s.informer.indexer.get_by_key(key))?;
                 let yaml = crate::console::yaml::to_yaml(&serde_json::to_value(obj).unwrap_or_default());
                 Some((format!("{} {}", obj.kind, obj.key()), obj.metadata.resource_version.clone(), yaml))
@@ -434,7 +434,7 @@ pub fn inspector(session: &Session) -> InspectorView {
                     .rev()
                     .filter(|e| e.kind == TraceKind::ReconcileEnd)
                     .take(6)
-                    .map(|e| LogLine::of(e, session.lang))
+                    .map(|e| LogLine::of(e, session.lang()))
                     .collect(),
             }
         }
@@ -499,7 +499,7 @@ pub struct LessonView {
 /// Whether the person has answered every question of the lesson: until then its summary,
 /// which tells what happens, stays hidden (it would give the answers away).
 fn every_question_answered(session: &Session) -> bool {
-    let asked = session.scenario.as_ref().map_or(0, |s| s.questions.len());
+    let asked = session.scenario().map_or(0, |s| s.questions.len());
     session.questions().iter().filter(|(_, _, given)| given.is_some()).count() == asked
 }
 
@@ -507,17 +507,16 @@ pub fn lesson(session: &Session) -> LessonView {
     let lessons =
         crate::scenario::library::index().iter().map(|(_, s)| (s.id.clone(), s.title.clone(), s.extra)).collect();
     let eras = session
-        .scenario
-        .as_ref()
+        .scenario()
         .and_then(|s| crate::scenario::library::find(&s.id))
         .map_or(crate::era::Era::ALL.to_vec(), |lesson| lesson.declared_eras());
     LessonView {
         lessons,
-        era: session.era,
-        compared: session.compared.as_ref().map(|c| c.era),
+        era: session.era(),
+        compared: session.compared().map(Session::era),
         eras,
-        current: session.scenario.as_ref().map(|s| s.id.clone()),
-        summary: session.scenario.as_ref().filter(|_| every_question_answered(session)).map(|s| s.summary.clone()),
+        current: session.scenario().map(|s| s.id.clone()),
+        summary: session.scenario().filter(|_| every_question_answered(session)).map(|s| s.summary.clone()),
         narration: session.narration().map(|(text, look)| (text.clone(), look.and_then(Stage::named))),
         questions: session
             .questions()
@@ -532,8 +531,7 @@ pub fn lesson(session: &Session) -> LessonView {
             })
             .collect(),
         closing: session
-            .scenario
-            .as_ref()
+            .scenario()
             .filter(|s| s.recap.is_some() || !s.discuss.is_empty())
             .filter(|_| session.lesson_ended() && every_question_answered(session))
             .map(|s| (s.recap.clone(), s.discuss.clone())),
@@ -569,10 +567,10 @@ mod tests {
     #[test]
     fn two_releases_advance_together_and_their_differences_are_marked() {
         let mut s = Session::from_query("?scenario=delta-fifo-grouping&compare=1.33");
-        let other = s.compared.as_deref().expect("compared");
-        assert_eq!((s.era, other.era), (crate::era::Era::V1_30, crate::era::Era::V1_33));
+        let other = s.compared().expect("compared");
+        assert_eq!((s.era(), other.era()), (crate::era::Era::V1_30, crate::era::Era::V1_33));
         s.apply(Action::JumpTo(120));
-        let other = s.compared.as_deref().unwrap();
+        let other = s.compared().unwrap();
         assert!(other.world().now() <= s.world().now());
         assert!(other.world().next_time().is_none_or(|t| t > s.world().now()), "the other side is at the same instant");
         let view = compare(&s, 200).unwrap();
@@ -581,11 +579,11 @@ mod tests {
         assert!(pops(&view.right.1) >= 3, "1.33 pops each delta on its own");
         assert_eq!(s.link().compare, Some(crate::era::Era::V1_33));
         s.apply(Action::Fault(crate::world::Fault::DisconnectWatch));
-        let other = s.compared.as_deref().unwrap();
+        let other = s.compared().unwrap();
         assert!(other.visible_trace().iter().any(|e| e.kind == TraceKind::Fault), "the fault reaches both releases");
         s.apply(Action::StepBack);
         s.apply(Action::Compare(None));
-        assert!(s.compared.is_none());
+        assert!(s.compared().is_none());
     }
 
     #[test]
@@ -602,8 +600,8 @@ mod tests {
     fn a_lessons_recap_and_questions_for_the_room_come_at_its_end_once_its_question_is_answered() {
         let mut s = Session::with_scenario("resync").unwrap();
         let end = {
-            let lesson = s.scenario.clone().unwrap();
-            crate::scenario::run(&lesson).unwrap().1.len() as u64
+            let lesson = s.scenario().unwrap();
+            crate::scenario::run(lesson).unwrap().1.len() as u64
         };
         s.apply(Action::JumpTo(end));
         assert!(s.lesson_ended());

@@ -14,6 +14,7 @@
 //! deterministic, so a step forward or back then only takes the world already made.
 
 use super::{Action, World};
+use crate::kernel::StepLog;
 use crate::world::TraceEvent;
 
 /// Snapshots kept at most.
@@ -30,7 +31,7 @@ pub struct History {
     /// (step, world at that step before any action taken there), oldest first.
     snapshots: Vec<(u64, World)>,
     /// Actions with the step at which they were taken, in order.
-    actions: Vec<(u64, Action)>,
+    actions: StepLog<(u64, Action)>,
     world: World,
     /// The furthest step this branch has reached.
     horizon: u64,
@@ -55,7 +56,7 @@ impl History {
         History {
             every: every.max(1),
             snapshots: vec![(world.steps(), world.clone())],
-            actions: Vec::new(),
+            actions: StepLog::default(),
             horizon: world.steps(),
             world,
             due: false,
@@ -111,7 +112,7 @@ impl History {
         let s = self.world.steps();
         let newest = self.snapshots.last().map_or(0, |(at, _)| *at);
         if s.is_multiple_of(every) && s > newest {
-            if self.actions.iter().any(|(at, _)| *at == s) {
+            if self.actions.has_at(s) {
                 // The snapshot is the world before the actions taken here: copy it now.
                 let world = self.world.clone();
                 self.keep(world);
@@ -211,31 +212,41 @@ impl History {
         self.thin();
     }
 
-    fn replay_actions(actions: &[(u64, Action)], world: &mut World) {
-        let s = world.steps();
-        for (_, action) in actions.iter().filter(|(at, _)| *at == s) {
+    fn replay_actions(actions: &StepLog<(u64, Action)>, world: &mut World) {
+        for (_, action) in actions.at(world.steps()) {
             world.act(action.clone());
         }
     }
 
-    /// Takes an action now. Behind the horizon this starts a new branch: every action the
-    /// abandoned branch took from this step on is forgotten — those taken *at* this step too,
-    /// so the world is rebuilt at this step without them.
-    pub fn act(&mut self, action: Action) {
+    /// Behind the horizon, starts a new branch at the current step and answers true: the
+    /// actions the branch left behind took at this step or later are forgotten (the one rule
+    /// of a [`StepLog`]), so the world is rebuilt at this step without those taken here; the
+    /// snapshots after this step go (the one at it is the world before any action there).
+    pub fn branch(&mut self) -> bool {
+        let s = self.world.steps();
+        if s >= self.horizon {
+            return false;
+        }
         self.settle();
         self.forget_ahead();
         self.behind = None;
-        let s = self.world.steps();
-        if s < self.horizon {
-            let abandoned_here = self.actions.iter().any(|(at, _)| *at == s);
-            self.actions.retain(|(at, _)| *at < s);
-            self.snapshots.retain(|(at, _)| *at <= s);
-            self.horizon = s;
-            if abandoned_here {
-                drop(self.rebuild_at(s));
-            }
+        let abandoned_here = self.actions.has_at(s);
+        self.actions.cut(s);
+        self.snapshots.retain(|(at, _)| *at <= s);
+        self.horizon = s;
+        if abandoned_here {
+            drop(self.rebuild_at(s));
         }
-        self.actions.push((s, action.clone()));
+        true
+    }
+
+    /// Takes an action now; behind the horizon this starts a new branch first.
+    pub fn act(&mut self, action: Action) {
+        self.branch();
+        self.settle();
+        self.forget_ahead();
+        self.behind = None;
+        self.actions.record((self.world.steps(), action.clone()));
         self.world.act(action);
     }
 
@@ -252,7 +263,7 @@ impl History {
         // The world left behind becomes a snapshot (when nothing was done at its step): coming
         // back to it costs a copy, and leaving it costs no teardown now.
         let s = left.steps();
-        if !self.actions.iter().any(|(at, _)| *at == s) {
+        if !self.actions.has_at(s) {
             self.remember_owned(left);
         }
     }

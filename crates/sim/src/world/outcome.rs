@@ -789,6 +789,14 @@ pub struct TraceEvent {
     pub outcome: Outcome,
 }
 
+/// The event of step n is made by the world at step n - 1: a new branch from that step
+/// forgets it.
+impl crate::kernel::AtStep for TraceEvent {
+    fn at_step(&self) -> u64 {
+        self.step - 1
+    }
+}
+
 impl TraceEvent {
     pub fn has(&self, tag: Tag) -> bool {
         self.outcome.tags().contains(&tag)

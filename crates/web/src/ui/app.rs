@@ -87,7 +87,7 @@ fn opening(link: Link, notices: Vec<Notice>) -> Opening {
         .and_then(|w| w.local_storage().ok().flatten())
         .and_then(|s| s.get_item(LANG_KEY).ok().flatten());
     if link.lang.is_none() && !link.embed && remembered.as_deref() == Some("ko") {
-        session.lang = Lang::Ko;
+        session.apply(Action::SetLang(Lang::Ko));
     }
     // An embed limited to a range of steps opens at its first.
     if let Some(from) = link.from.filter(|from| *from > session.world().steps()) {
@@ -217,7 +217,7 @@ pub fn app() -> Html {
             move || drop(listener)
         });
     }
-    let lang = state.read().lang;
+    let lang = state.read().lang();
     {
         // The language is remembered (outside embeds), and the document says which one it is in.
         let embed = opened.embed;
@@ -325,7 +325,7 @@ pub fn app() -> Html {
         // …and tells them every change of step and every answer.
         let hosts = opened.hosts.clone();
         let session = state.read();
-        let line = session.current().map(|e| informer_sim::i18n::headline(e, session.lang)).unwrap_or_default();
+        let line = session.current().map(|e| informer_sim::i18n::headline(e, session.lang())).unwrap_or_default();
         use_effect_with((session.world().steps(), line), move |(step, line)| {
             super::embed::tell(&host::Event::Step { step: *step, line: line.clone() }, &hosts)
         });
@@ -389,7 +389,7 @@ pub fn app() -> Html {
         let state = state.clone();
         use_callback((), move |what: Download, _| {
             let session = state.read();
-            let (lang, era) = (session.lang, session.world().config.era);
+            let (lang, era) = (session.lang(), session.world().config.era);
             let name = session.link().scenario.unwrap_or_else(|| "sandbox".into());
             let step = session.world().steps();
             match what {

@@ -143,13 +143,13 @@ pub fn help(lang: Lang, on_close: Callback<MouseEvent>) -> Html {
 #[inline(never)]
 pub fn notices(cx: Context) -> Html {
     let Context { session, lang, .. } = cx;
-    if session.notices.is_empty() {
+    if session.notices().is_empty() {
         return Html::default();
     }
     html! {
         <div class="notices" role="status" aria-label={tr(lang, "The link could not be used as it is")}>
             <p>{ tr(lang, "The link could not be used as it is") }</p>
-            <ul>{ for session.notices.iter().map(|n| html! { <li>{ n.describe(lang) }</li> }) }</ul>
+            <ul>{ for session.notices().iter().map(|n| html! { <li>{ n.describe(lang) }</li> }) }</ul>
         </div>
     }
 }
@@ -160,7 +160,7 @@ pub fn controls(cx: Context, play: Play) -> Html {
     let Context { session, lang, send } = cx;
     let bulk = informer_sim::world::fast_forward::phase(session.visible_trace()).is_some();
     html! {
-        <Controls step={session.world().steps()} horizon={session.history.horizon()} range={play.range} {bulk} playing={play.playing} speed={play.speed} on_action={send.clone()} on_play={play.on_play} on_speed={play.on_speed} {lang} />
+        <Controls step={session.world().steps()} horizon={session.history().horizon()} range={play.range} {bulk} playing={play.playing} speed={play.speed} on_action={send.clone()} on_play={play.on_play} on_speed={play.on_speed} {lang} />
     }
 }
 
@@ -183,8 +183,8 @@ pub fn diagram(cx: Context, motion: Motion, look_at: Option<informer_sim::kernel
     html! {
         <section class="panel diagram" aria-labelledby="pipeline-heading">
             <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
-            <PipelineDiagram {current} travelling={motion.travelling} travel_ms={motion.travel_ms} glance={informer_sim::views::glance::glance(session.world())} inspected={session.inspected} {look_at} on_action={send.clone()} {lang} />
-            if let Some(jump) = session.jump.as_ref() {
+            <PipelineDiagram {current} travelling={motion.travelling} travel_ms={motion.travel_ms} glance={informer_sim::views::glance::glance(session.world())} inspected={session.inspected()} {look_at} on_action={send.clone()} {lang} />
+            if let Some(jump) = session.jump() {
                 <p class="jump" aria-live="polite" data-testid="jump">{ informer_sim::i18n::jump(jump, lang) }</p>
             }
             <p class="now" aria-live="polite" data-testid="current-step">{ headline }</p>
@@ -200,7 +200,7 @@ pub fn log(cx: Context) -> Html {
         <>
             <section class="panel log-panel" aria-labelledby="log-heading">
                 <h2 id="log-heading">{ tr(lang, "Event log") }</h2>
-                <EventLog lines={views::log(session, session.filter, 60)} filter={session.filter} {lang} on_action={send.clone()} />
+                <EventLog lines={views::log(session, session.filter(), 60)} filter={session.filter()} {lang} on_action={send.clone()} />
             </section>
             <section class="panel ruler-panel" aria-labelledby="ruler-heading">
                 <h2 id="ruler-heading">{ tr(lang, "Revisions") }</h2>
@@ -219,7 +219,7 @@ pub fn side(cx: Context, lesson: LessonView) -> Html {
         <>
             <div class="side-column">
                 <LessonPanel view={lesson} {lang} on_action={send.clone()} />
-                <Inspector stage={session.inspected} view={views::inspector(session)} {lang} on_action={send.clone()} />
+                <Inspector stage={session.inspected()} view={views::inspector(session)} {lang} on_action={send.clone()} />
             </div>
             if let Some(view) = views::compare(session, 30) {
                 <ComparePanel {view} {lang} />
@@ -262,7 +262,7 @@ pub fn console(cx: Context) -> Html {
 #[inline(never)]
 pub fn write(cx: Context, manifest: String, on_edit: Callback<String>, on_open: Callback<(Kind, String)>) -> Html {
     let Context { session, lang, send } = cx;
-    let message = match &session.message {
+    let message = match session.message() {
         Some(Message::Done(text)) => html! { <p class="message done" role="status">{ text }</p> },
         Some(Message::Failed(text)) => html! { <p class="message failed" role="alert">{ text }</p> },
         None => html! { <p class="message" role="status"></p> },

@@ -1,0 +1,95 @@
+//! The lesson a session plays: opening it in a release, its narration and questions as the
+//! trace reaches them, and whether its run is over.
+
+use super::{Action, Session, RUN_AHEAD, SNAPSHOT_EVERY};
+use crate::era::Era;
+use crate::scenario::{library, Lang, Text};
+use crate::session::link::{Notice, Problem};
+use crate::world::{History, TraceEvent};
+
+impl Session {
+    /// A session playing a bundled scenario in its own era (the empty id: the default lesson).
+    pub fn with_scenario(id: &str) -> Result<Self, String> {
+        Self::lesson(id, None, None).map_err(|problem| {
+            let notice = Notice { param: "scenario".into(), problem };
+            format!("error: {}", notice.describe(Lang::En))
+        })
+    }
+
+    /// A session playing a bundled lesson with another seed or era if given.
+    pub(super) fn lesson(id: &str, seed: Option<u64>, era: Option<Era>) -> Result<Self, Problem> {
+        if id.is_empty() {
+            return Ok(Self::with_load(seed.unwrap_or(1), 0, era.unwrap_or(Era::CURRENT)));
+        }
+        // (In the page a bundled lesson is known from the index before its file is loaded.)
+        let lesson = library::find(id).ok_or_else(|| match library::file_of(id) {
+            Some(file) => Problem::LessonBroken { why: format!("scenarios/{file} could not be loaded") },
+            None => Problem::UnknownScenario { id: id.into() },
+        })?;
+        let era = era.unwrap_or(lesson.era);
+        let mut scenario = lesson.in_era(era).ok_or_else(|| Problem::NotInEra {
+            id: id.into(),
+            era: era.to_string(),
+            eras: lesson.declared_eras().iter().map(ToString::to_string).collect(),
+        })?;
+        if let Some(seed) = seed {
+            scenario.seed = seed;
+        }
+        let world = scenario.world().map_err(|e| Problem::LessonBroken { why: e.to_string() })?;
+        let mut session = Self::new(scenario.seed);
+        session.history = History::new(world, SNAPSHOT_EVERY);
+        session.seed = scenario.seed;
+        session.era = era;
+        session.scenario = Some(scenario);
+        Ok(session)
+    }
+
+    /// The era a link need not name: the lesson's own, or the current release.
+    pub(super) fn default_era(&self) -> Era {
+        self.scenario.as_ref().and_then(|s| library::find(&s.id)).map_or(Era::CURRENT, |l| l.era)
+    }
+
+    /// The narration note in force at the current step, and the stage it points at.
+    pub fn narration(&self) -> Option<(&Text, Option<&str>)> {
+        let scenario = self.scenario.as_ref()?;
+        let (_, note) = crate::scenario::note_at(scenario, self.visible_trace())?;
+        Some((&note.text, note.look_at.as_deref()))
+    }
+
+    /// The questions that have come up by now: (index, question, answer given).
+    pub fn questions(&self) -> Vec<(usize, &crate::scenario::format::Question, Option<usize>)> {
+        let Some(scenario) = self.scenario.as_ref() else { return Vec::new() };
+        scenario
+            .questions
+            .iter()
+            .enumerate()
+            .filter(|(_, q)| crate::scenario::find(&q.when, self.visible_trace()).is_some())
+            .map(|(i, q)| (i, q, self.answers.get(&i).copied()))
+            .collect()
+    }
+
+    /// Whether a lesson's run is over ([`crate::scenario::Scenario::over`], as the command line
+    /// and the tests run it). Time travel back makes it not over again.
+    pub fn lesson_ended(&self) -> bool {
+        self.scenario.as_ref().is_some_and(|s| s.over(self.world()))
+    }
+
+    /// The step of the first narration note after the current step: in the branch's trace so
+    /// far, or within [`RUN_AHEAD`] steps beyond it.
+    pub(super) fn next_note(&mut self) -> Option<u64> {
+        let now = self.world().steps();
+        let after = |scenario: &crate::scenario::Scenario, trace: &[TraceEvent]| {
+            scenario.narration.iter().filter_map(|n| crate::scenario::find(&n.when, trace)).filter(|s| *s > now).min()
+        };
+        let scenario = self.scenario.clone()?;
+        if let Some(step) = after(&scenario, &self.trace) {
+            return Some(step);
+        }
+        self.apply(Action::JumpTo(self.trace.len() as u64 + RUN_AHEAD));
+        let found = after(&scenario, &self.trace);
+        if found.is_none() {
+            self.apply(Action::JumpTo(now));
+        }
+        found
+    }
+}
