@@ -12,6 +12,7 @@ mod event_log;
 mod faults;
 mod first_screen;
 mod guide_dialog;
+mod hooks;
 mod inspector;
 mod lesson_panel;
 mod lessons;

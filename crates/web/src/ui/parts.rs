@@ -11,6 +11,7 @@ use super::controls::Controls;
 use super::cost_panel::CostPanel;
 use super::event_log::EventLog;
 use super::faults::Faults;
+use super::hooks::{Dialog, Shortcut};
 use super::inspector::Inspector;
 use super::lesson_panel::LessonPanel;
 use super::object_form::ObjectForm;
@@ -61,14 +62,12 @@ pub struct Context<'a> {
 pub struct Settings {
     pub present: bool,
     pub theme: Option<Theme>,
-    pub help: bool,
-    pub guiding: bool,
-    pub sharing: bool,
+    /// The dialog open, if any.
+    pub dialog: Option<Dialog>,
     pub on_present: Callback<MouseEvent>,
     pub on_theme: Callback<Event>,
-    pub on_help: Callback<MouseEvent>,
-    pub on_guide: Callback<MouseEvent>,
-    pub on_share: Callback<MouseEvent>,
+    /// Opens a dialog, or closes it when it is the one open.
+    pub on_dialog: Callback<Dialog>,
 }
 
 /// Play's state and what changes it.
@@ -81,24 +80,14 @@ pub struct Play {
     pub on_speed: Callback<u32>,
 }
 
-/// The shortcuts the help overlay lists: keys, then what they do.
-const SHORTCUTS: [(&str, &str); 8] = [
-    ("Space", "Play or pause"),
-    ("→ / PageDown", "Step forward"),
-    ("← / PageUp", "Step back"),
-    ("Home", "Reset"),
-    ("N", "Next note"),
-    ("F", "Fast-forward"),
-    ("?", "Keyboard shortcuts"),
-    ("Esc", "Close"),
-];
-
 /// The page's name and tagline, the store's revision and clock, and the display settings.
 #[inline(never)]
 pub fn masthead(cx: Context, s: Settings) -> Html {
     let Context { session, lang, .. } = cx;
     let world = session.world();
     let now = world.now();
+    let open = |dialog: Dialog| (s.dialog == Some(dialog)).to_string();
+    let toggle = |dialog: Dialog| s.on_dialog.reform(move |_: MouseEvent| dialog);
     html! {
         <header class="masthead">
             <h1>{ "informer-playground" }</h1>
@@ -115,9 +104,9 @@ pub fn masthead(cx: Context, s: Settings) -> Html {
                     <option value="light" selected={s.theme == Some(Theme::Light)}>{ tr(lang, "Light") }</option>
                     <option value="dark" selected={s.theme == Some(Theme::Dark)}>{ tr(lang, "Dark") }</option>
                 </select>
-                <button type="button" aria-keyshortcuts="?" aria-expanded={s.help.to_string()} onclick={s.on_help}>{ tr(lang, "Keyboard shortcuts") }</button>
-                <button type="button" aria-haspopup="dialog" aria-expanded={s.guiding.to_string()} onclick={s.on_guide}>{ tr(lang, "Guide") }</button>
-                <button type="button" aria-haspopup="dialog" aria-expanded={s.sharing.to_string()} onclick={s.on_share}>{ tr(lang, "Share") }</button>
+                <button type="button" aria-keyshortcuts="?" aria-expanded={open(Dialog::Help)} onclick={toggle(Dialog::Help)}>{ tr(lang, "Keyboard shortcuts") }</button>
+                <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Guide)} onclick={toggle(Dialog::Guide)}>{ tr(lang, "Guide") }</button>
+                <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Share)} onclick={toggle(Dialog::Share)}>{ tr(lang, "Share") }</button>
             </div>
         </header>
     }
@@ -131,7 +120,7 @@ pub fn help(lang: Lang, on_close: Callback<MouseEvent>) -> Html {
             <div class="panel help">
                 <h2 id="help-heading">{ tr(lang, "Keyboard shortcuts") }</h2>
                 <dl>
-                    { for SHORTCUTS.iter().map(|(keys, what)| html! { <><dt><kbd>{ *keys }</kbd></dt><dd>{ tr(lang, what) }</dd></> }) }
+                    { for Shortcut::ALL.iter().map(|s| html! { <><dt><kbd>{ s.keys() }</kbd></dt><dd>{ tr(lang, s.does()) }</dd></> }) }
                 </dl>
                 <button type="button" onclick={on_close} aria-keyshortcuts="Escape">{ tr(lang, "Close") }</button>
             </div>

@@ -7,7 +7,8 @@
 
 use gloo::events::EventListener;
 use informer_sim::i18n::{tr, trf, Lang};
-use informer_sim::views::export::Share;
+use informer_sim::session::Session;
+use informer_sim::views::export::{self, Share};
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
@@ -170,4 +171,41 @@ pub fn save(name: &str, mime: &str, text: &str) {
         a.click();
     }
     gloo::timers::callback::Timeout::new(1_000, move || drop(web_sys::Url::revoke_object_url(&url))).forget();
+}
+
+/// The page's origin and path: where a shared link points.
+pub(super) fn page_address() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
+}
+
+/// Saves what `what` names of the session's state, named after the lesson and the step.
+pub(super) fn download(session: &Session, what: Download) {
+    let (lang, era) = (session.lang(), session.world().config.era);
+    let name = session.link().scenario.unwrap_or_else(|| "sandbox".into());
+    let step = session.world().steps();
+    match what {
+        Download::State => {
+            let link = export::share(&page_address(), &session.link()).link;
+            save(&format!("{name}-step-{step}.txt"), "text/plain", &link)
+        }
+        Download::TraceJsonl => save(
+            &format!("{name}-{step}-steps.jsonl"),
+            "application/jsonl",
+            &export::jsonl(session.visible_trace(), lang),
+        ),
+        Download::TraceMermaid => {
+            save(&format!("{name}-{step}-steps.mmd"), "text/plain", &export::mermaid(session.visible_trace(), lang))
+        }
+        Download::DiagramSvg => save(
+            &format!("{name}-step-{step}.svg"),
+            "image/svg+xml",
+            &informer_sim::views::diagram::standalone_svg(
+                session.current(),
+                &informer_sim::views::glance::glance(session.world()),
+                era,
+                lang,
+            ),
+        ),
+    }
 }

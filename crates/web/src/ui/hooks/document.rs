@@ -1,0 +1,43 @@
+//! What the page tells the document about itself: its language (remembered outside embeds)
+//! and its theme.
+
+use informer_sim::i18n::Lang;
+use informer_sim::session::link::Theme;
+use yew::prelude::*;
+
+/// Where the chosen language is remembered.
+pub const LANG_KEY: &str = "informer-playground.lang";
+
+fn root() -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.document_element()
+}
+
+/// The document says which language it is in; outside an embed the choice is remembered (an
+/// embed's language is the host page's choice, never another tab's).
+#[hook]
+pub fn use_remembered_language(lang: Lang, embed: bool) {
+    use_effect_with(lang, move |lang| {
+        let code = lang.code();
+        let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten()).filter(|_| !embed);
+        if let Some(storage) = storage {
+            let _ = storage.set_item(LANG_KEY, code);
+        }
+        if let Some(root) = root() {
+            let _ = root.set_attribute("lang", code);
+        }
+    });
+}
+
+/// The theme: the system's unless one was chosen.
+#[hook]
+pub fn use_theme(theme: Option<Theme>) {
+    use_effect_with(theme, |theme| {
+        if let Some(root) = root() {
+            let _ = match theme {
+                Some(Theme::Dark) => root.set_attribute("data-theme", "dark"),
+                Some(Theme::Light) => root.set_attribute("data-theme", "light"),
+                None => root.remove_attribute("data-theme"),
+            };
+        }
+    });
+}

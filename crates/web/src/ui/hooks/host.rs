@@ -1,0 +1,72 @@
+//! The host-page API (`informer_sim::views::host`): commands from the frame's own origin and
+//! the link's `host`s, and what the page tells them — ready, every change of step, every
+//! answer — and, in an embed, its height after every render.
+
+use super::super::embed;
+use super::super::state::PageState;
+use informer_sim::session::Action;
+use informer_sim::views::host::{Command, Event};
+use yew::prelude::*;
+
+/// Says the page is ready, then takes the hosts' commands for as long as the page lives.
+#[hook]
+pub fn use_host_api(
+    state: UseReducerHandle<PageState>,
+    send: Callback<Action>,
+    playing: UseStateHandle<bool>,
+    hosts: Vec<String>,
+) {
+    use_effect_with((), move |_| {
+        let scenario = state.read().link().scenario.unwrap_or_default();
+        embed::tell(&Event::Ready { scenario, step: state.read().world().steps() }, &hosts);
+        let listener = embed::listen(hosts, move |command| match command {
+            Command::Load { scenario, step } => {
+                let state = state.clone();
+                super::super::lessons::ensure(&scenario.clone(), move |_| {
+                    state.dispatch(Action::LoadScenario(scenario));
+                    if let Some(step) = step {
+                        state.dispatch(Action::JumpTo(step));
+                    }
+                });
+            }
+            Command::GoTo(step) => send.emit(Action::JumpTo(step)),
+            Command::Play => playing.set(true),
+            Command::Pause => playing.set(false),
+            Command::Lang(lang) => state.dispatch(Action::SetLang(lang)),
+        });
+        move || drop(listener)
+    });
+}
+
+/// Tells the hosts every change of step (with its headline) and every answer, once each.
+#[hook]
+pub fn use_host_reports(state: &PageState, hosts: &[String]) {
+    let told = use_mut_ref(Vec::<(usize, usize, bool)>::new);
+    let session = state.read();
+    let line = session.current().map(|e| informer_sim::i18n::headline(e, session.lang())).unwrap_or_default();
+    {
+        let hosts = hosts.to_vec();
+        use_effect_with((session.world().steps(), line), move |(step, line)| {
+            embed::tell(&Event::Step { step: *step, line: line.clone() }, &hosts)
+        });
+    }
+    let answers: Vec<_> =
+        session.questions().iter().filter_map(|(i, q, a)| a.map(|a| (*i, a, a == q.answer))).collect();
+    let hosts = hosts.to_vec();
+    use_effect_with(answers, move |answers| {
+        for &(question, choice, correct) in answers.iter().filter(|a| !told.borrow().contains(a)) {
+            embed::tell(&Event::Answered { question, choice, correct }, &hosts);
+        }
+        *told.borrow_mut() = answers.clone();
+    });
+}
+
+/// An embed tells the page around it how tall it is, after every render.
+#[hook]
+pub fn use_embed_height(embed: bool) {
+    use_effect(move || {
+        if embed {
+            embed::report_height();
+        }
+    });
+}
