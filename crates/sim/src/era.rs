@@ -16,7 +16,7 @@
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Era {
     /// Kubernetes 1.30: client-go v0.30, controller-runtime v0.18.
@@ -159,6 +159,18 @@ impl Era {
     /// in v0.25): initial-list adds and unchanged updates wait behind real changes.
     pub fn priority_queue(self) -> bool {
         self == Era::V1_37
+    }
+}
+
+/// Read from its release number (`"1.30"`) as a string, so that where it stood can be told (a
+/// lesson's `eras` keys: `eras.1.33.narration[0]`).
+impl<'de> Deserialize<'de> for Era {
+    fn deserialize<D: serde::Deserializer<'de>>(reader: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(reader)?;
+        Era::ALL.into_iter().find(|e| e.name() == name).ok_or_else(|| {
+            const NAMES: [&str; 3] = ["1.30", "1.33", "1.37"];
+            serde::de::Error::unknown_variant(&name, &NAMES)
+        })
     }
 }
 

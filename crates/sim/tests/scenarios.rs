@@ -74,7 +74,7 @@ fn malformed_scenarios_name_the_file_the_field_and_what_was_expected() {
     assert!(Scenario::parse("lesson.json", MINIMAL).is_ok());
     let unknown = MINIMAL.replace(r#""id": "x""#, r#""id": "x", "colour": "red""#);
     assert!(
-        error(&unknown).starts_with("lesson.json: unknown field `colour`, expected one of `id`"),
+        error(&unknown).starts_with("lesson.json: colour: unknown field `colour`, expected one of `id`"),
         "{}",
         error(&unknown)
     );
@@ -84,7 +84,7 @@ fn malformed_scenarios_name_the_file_the_field_and_what_was_expected() {
     assert_eq!(error(&bad_kind), "lesson.json: objects[0].kind: unknown kind \"Widget\", expected one of Pod, ReplicaSet, Deployment, ConfigMap, Secret");
     let bad_type = MINIMAL.replace(r#""until_ms": 10"#, r#""until_ms": "soon""#);
     assert!(
-        error(&bad_type).starts_with("lesson.json: invalid type: string \"soon\", expected u64"),
+        error(&bad_type).starts_with("lesson.json: run.until_ms: invalid type: string \"soon\", expected u64"),
         "{}",
         error(&bad_type)
     );
@@ -144,7 +144,17 @@ fn checks_that_could_never_fail_or_mean_something_else_are_refused() {
         error(&with_expect(r#"{"check": "steps", "match": {"nth": 2}, "at_least": 1}"#)).contains("to say which step")
     );
     assert!(error(&with_expect(r#"{"check": "steps", "match": {"on": "Popp"}, "at_least": 1}"#))
-        .contains("expect[0].match.on: unknown kind of step \"Popp\""));
+        .contains("expect[0]: unknown kind of step \"Popp\", expected one of LIST request"));
+    // Outside a tagged entry the path goes down to the field.
+    let narrated = MINIMAL.replace(
+        r#""run""#,
+        r#""narration": [{"match": {"from": "reflectr"}, "text": {"ko": "가", "en": "a"}}], "run""#,
+    );
+    assert!(
+        error(&narrated).starts_with("lesson.json: narration[0].match.from: unknown variant `reflectr`"),
+        "{}",
+        error(&narrated)
+    );
     assert!(error(&with_expect(r#"{"check": "steps", "match": {"tag": "dedup"}, "at_least": 1}"#))
         .contains("unknown variant `dedup`"));
     assert!(error(&with_expect(r#"{"check": "log-contains", "text": " "}"#)).contains("would match every line"));
@@ -341,7 +351,8 @@ fn a_lesson_runs_in_the_eras_it_declares_with_what_each_adds() {
     assert_eq!(two.in_era(Era::V1_37).unwrap().expect.len(), 1, "the 1.37 part adds its expectation");
     let bad = MINIMAL.replace(r#""run""#, r#""eras": {"1.31": {}}, "run""#);
     assert!(
-        error(&bad).starts_with("lesson.json: unknown variant `1.31`, expected one of `1.30`, `1.33`, `1.37`"),
+        error(&bad)
+            .starts_with("lesson.json: eras.1.31: unknown variant `1.31`, expected one of `1.30`, `1.33`, `1.37`"),
         "{}",
         error(&bad)
     );
@@ -349,7 +360,11 @@ fn a_lesson_runs_in_the_eras_it_declares_with_what_each_adds() {
         r#""run""#,
         r#""eras": {"1.33": {"narration": [{"match": {"on": "nope"}, "text": {"ko": "x", "en": "x"}}]}}, "run""#,
     );
-    assert!(error(&bad_part).starts_with(r#"lesson.json: eras["1.33"].narration[0].match.on"#), "{}", error(&bad_part));
+    assert!(
+        error(&bad_part).starts_with(r#"lesson.json: eras.1.33.narration[0].match.on: unknown kind of step "nope""#),
+        "{}",
+        error(&bad_part)
+    );
 }
 
 /// Lesson 16's point is memory: the scope must keep most of the cluster's Pods out of the

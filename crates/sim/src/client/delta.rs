@@ -7,7 +7,8 @@ use crate::cluster::{ApiObject, Shared};
 
 /// The kinds of change a delta records (§2.1). Informers emit `Replaced` on relist; a bare
 /// DeltaFIFO emits `Sync` there unless told otherwise (`EmitDeltaTypeReplaced`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum DeltaType {
     Added,
     Updated,

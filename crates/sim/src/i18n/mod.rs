@@ -173,7 +173,10 @@ mod tests {
     fn every_word_the_page_uses_is_translated() {
         let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
         let call = regex_lite_calls();
-        let ui = std::fs::read_dir(root.join("crates/web/src/ui")).unwrap().map(|e| e.unwrap().path());
+        let ui = ["crates/web/src/ui", "crates/web/src/ui/hooks"]
+            .iter()
+            .flat_map(|dir| std::fs::read_dir(root.join(dir)).unwrap().map(|e| e.unwrap().path()))
+            .filter(|p| p.is_file());
         let sim = ["crates/sim/src/i18n/summary.rs", "crates/sim/src/session/link.rs"].map(|p| root.join(p));
         for path in ui.chain(sim) {
             let text = std::fs::read_to_string(&path).unwrap();

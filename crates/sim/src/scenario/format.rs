@@ -2,8 +2,10 @@
 //! English, predict-then-reveal questions, and expectations the tests check. Every field is
 //! described by `static/scenarios/schema.json`; unknown fields are refused.
 
+use crate::client::delta::DeltaType;
 use crate::era::Era;
 pub use crate::i18n::Lang;
+use crate::kernel::{Stage, TraceKind};
 use crate::world::Tag;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -253,6 +255,37 @@ fn default_namespace() -> String {
     "default".into()
 }
 
+/// A kind of step, by its name in the event log (`Pop`, `ERROR`, `LIST response`, …; any
+/// case), as a lesson's step patterns name it. (A trace's exports spell kinds otherwise.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepKind(pub TraceKind);
+
+impl<'de> Deserialize<'de> for StepKind {
+    fn deserialize<D: serde::Deserializer<'de>>(reader: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(reader)?;
+        TraceKind::named(&name).map(StepKind).ok_or_else(|| {
+            let all: Vec<&str> = TraceKind::ALL.iter().map(|k| k.name()).collect();
+            serde::de::Error::custom(format!("unknown kind of step {name:?}, expected one of {}", all.join(", ")))
+        })
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for StepKind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "StepKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = TraceKind::ALL.iter().map(|k| k.name()).collect();
+        schemars::json_schema!({
+            "description": "A kind of step, by its name in the event log.",
+            "type": "string",
+            "enum": names,
+        })
+    }
+}
+
 /// Which steps a lesson means, by the typed fields of each step — never by its words. Every
 /// field given must hold; `nth` picks the n-th such step (from 1), `after` only counts steps
 /// after the step another pattern finds. `at_step` names a step by number instead.
@@ -264,12 +297,12 @@ pub struct StepPattern {
     pub at_step: Option<u64>,
     /// The step's kind, as the event log names it: `Pop`, `ERROR`, `LIST response`, …
     #[serde(default)]
-    pub on: Option<String>,
+    pub on: Option<StepKind>,
     /// The stage the message left (`from`) or reached (`to`), by its trace name.
     #[serde(default)]
-    pub from: Option<String>,
+    pub from: Option<Stage>,
     #[serde(default)]
-    pub to: Option<String>,
+    pub to: Option<Stage>,
     /// The object's `namespace/name`.
     #[serde(default)]
     pub key: Option<String>,
@@ -284,7 +317,7 @@ pub struct StepPattern {
     pub rv: Option<i64>,
     /// A Pop's delta types, oldest first (`["Updated", "Deleted"]`).
     #[serde(default)]
-    pub deltas: Option<Vec<String>>,
+    pub deltas: Option<Vec<DeltaType>>,
     #[serde(default)]
     pub nth: Option<u64>,
     #[serde(default)]
@@ -301,7 +334,7 @@ pub struct Note {
     pub text: Text,
     /// The stage to look at (its name in the trace, e.g. `reflector`).
     #[serde(default)]
-    pub look_at: Option<String>,
+    pub look_at: Option<Stage>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]

@@ -21,13 +21,28 @@ use crate::world::{TraceEvent, World};
 use format::StepPattern;
 use pattern::Pattern;
 
-/// A problem with a scenario file, as the author should read it.
+/// A problem with a scenario file, as the author should read it: the file, the field (a path
+/// such as `narration[2].match.on`; empty when the file as a whole is at fault) and what was
+/// expected or found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError(pub String);
+pub struct ScenarioError {
+    pub file: String,
+    pub path: String,
+    pub what: String,
+}
+
+impl ScenarioError {
+    pub fn at(file: &str, path: impl Into<String>, what: impl Into<String>) -> Self {
+        ScenarioError { file: file.into(), path: path.into(), what: what.into() }
+    }
+}
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self.path.as_str() {
+            "" => write!(f, "{}: {}", self.file, self.what),
+            path => write!(f, "{}: {path}: {}", self.file, self.what),
+        }
     }
 }
 
@@ -62,7 +77,8 @@ impl Scenario {
         let mut objects = Vec::new();
         for (i, obj) in self.objects.iter().enumerate() {
             objects.push(
-                serde_json::from_value(obj.clone()).map_err(|e| ScenarioError(format!("{file}: objects[{i}]: {e}")))?,
+                serde_json::from_value(obj.clone())
+                    .map_err(|e| ScenarioError::at(&file, format!("objects[{i}]"), e.to_string()))?,
             );
         }
         objects.extend((0..self.load_pods).map(|i| {
@@ -70,7 +86,7 @@ impl Scenario {
                 .with_label("app", "load")
                 .with("spec", serde_json::json!({"nodeName": format!("node-{}", i % 100), "containers": [{"name": "main", "image": "busybox:1.36"}]}))
         }));
-        let mut world = World::new(config, objects).map_err(|e| ScenarioError(format!("{file}: objects: {e}")))?;
+        let mut world = World::new(config, objects).map_err(|e| ScenarioError::at(&file, "objects", e.to_string()))?;
         for (i, event) in self.timeline.iter().enumerate() {
             world.act_at(event.at_ms(), self.action(&file, &format!("timeline[{i}]"), event)?);
         }

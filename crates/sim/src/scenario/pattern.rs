@@ -24,57 +24,15 @@ pub struct Pattern {
     after: Option<Box<Pattern>>,
 }
 
-const DELTA_TYPES: [DeltaType; 8] = [
-    DeltaType::Added,
-    DeltaType::Updated,
-    DeltaType::Deleted,
-    DeltaType::Replaced,
-    DeltaType::Sync,
-    DeltaType::ReplacedAll,
-    DeltaType::SyncAll,
-    DeltaType::Bookmark,
-];
-
 impl Pattern {
     /// Checks a pattern from a file; every error names the file and the field.
     pub fn resolve(file: &str, field: &str, p: &StepPattern) -> Result<Pattern, ScenarioError> {
-        let err = |sub: &str, what: String| ScenarioError(format!("{file}: {field}.{sub}: {what}"));
-        let stage = |sub: &str, name: &Option<String>| -> Result<Option<Stage>, ScenarioError> {
-            name.as_deref()
-                .map(|n| {
-                    Stage::named(n).ok_or_else(|| {
-                        let all: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
-                        err(sub, format!("unknown stage {n:?}, expected one of {}", all.join(", ")))
-                    })
-                })
-                .transpose()
-        };
-        let on =
-            p.on.as_deref()
-                .map(|n| {
-                    TraceKind::named(n).ok_or_else(|| {
-                        let all: Vec<&str> = TraceKind::ALL.iter().map(|k| k.name()).collect();
-                        err("on", format!("unknown kind of step {n:?}, expected one of {}", all.join(", ")))
-                    })
-                })
-                .transpose()?;
-        let deltas = p
-            .deltas
-            .as_ref()
-            .map(|names| {
-                names
-                    .iter()
-                    .map(|n| {
-                        DELTA_TYPES.into_iter().find(|d| d.name() == n).ok_or_else(|| {
-                            let all: Vec<&str> = DELTA_TYPES.iter().map(|d| d.name()).collect();
-                            err("deltas", format!("unknown delta type {n:?}, expected one of {}", all.join(", ")))
-                        })
-                    })
-                    .collect::<Result<Vec<_>, _>>()
-            })
-            .transpose()?;
         if p.nth == Some(0) {
-            return Err(err("nth", "expected 1 or more (the first matching step is 1)".into()));
+            return Err(ScenarioError::at(
+                file,
+                format!("{field}.nth"),
+                "expected 1 or more (the first matching step is 1)",
+            ));
         }
         let after = p
             .after
@@ -83,14 +41,14 @@ impl Pattern {
             .transpose()?;
         let pattern = Pattern {
             at_step: p.at_step,
-            on,
-            from: stage("from", &p.from)?,
-            to: stage("to", &p.to)?,
+            on: p.on.map(|k| k.0),
+            from: p.from,
+            to: p.to,
             key: p.key.clone(),
             tag: p.tag,
             code: p.code,
             rv: p.rv,
-            deltas,
+            deltas: p.deltas.clone(),
             nth: p.nth.unwrap_or(1),
             after,
         };
@@ -104,9 +62,11 @@ impl Pattern {
             || pattern.rv.is_some()
             || pattern.deltas.is_some();
         if !says_something {
-            return Err(ScenarioError(format!(
-                "{file}: {field}: expected at least one of at_step, on, from, to, key, tag, code, rv, deltas to say which step"
-            )));
+            return Err(ScenarioError::at(
+                file,
+                field,
+                "expected at least one of at_step, on, from, to, key, tag, code, rv, deltas to say which step",
+            ));
         }
         Ok(pattern)
     }

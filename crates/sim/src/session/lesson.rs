@@ -3,6 +3,7 @@
 
 use super::{Action, Session, RUN_AHEAD, SNAPSHOT_EVERY};
 use crate::era::Era;
+use crate::kernel::Stage;
 use crate::scenario::{library, Lang, Text};
 use crate::session::link::{Notice, Problem};
 use crate::world::{History, TraceEvent};
@@ -50,10 +51,10 @@ impl Session {
     }
 
     /// The narration note in force at the current step, and the stage it points at.
-    pub fn narration(&self) -> Option<(&Text, Option<&str>)> {
+    pub fn narration(&self) -> Option<(&Text, Option<Stage>)> {
         let scenario = self.scenario.as_ref()?;
         let (_, note) = crate::scenario::note_at(scenario, self.visible_trace())?;
-        Some((&note.text, note.look_at.as_deref()))
+        Some((&note.text, note.look_at))
     }
 
     /// The questions that have come up by now: (index, question, answer given).

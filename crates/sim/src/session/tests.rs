@@ -132,7 +132,7 @@ fn a_scenario_narrates_asks_and_resets_to_itself() {
     s.apply(Action::StepForward);
     let (text, look) = s.narration().unwrap();
     assert!(text.ko.starts_with("Reflector가 ListAndWatch를 시작합니다"));
-    assert_eq!(look, Some("reflector"));
+    assert_eq!(look, Some(crate::kernel::Stage::Reflector));
     s.apply(Action::JumpTo(3));
     let asked = s.questions();
     assert_eq!(asked.len(), 1);

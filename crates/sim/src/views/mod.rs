@@ -517,7 +517,7 @@ pub fn lesson(session: &Session) -> LessonView {
         eras,
         current: session.scenario().map(|s| s.id.clone()),
         summary: session.scenario().filter(|_| every_question_answered(session)).map(|s| s.summary.clone()),
-        narration: session.narration().map(|(text, look)| (text.clone(), look.and_then(Stage::named))),
+        narration: session.narration().map(|(text, look)| (text.clone(), look)),
         questions: session
             .questions()
             .into_iter()
