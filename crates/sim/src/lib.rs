@@ -14,6 +14,33 @@
 // add indirection to every hop.
 #![allow(clippy::large_enum_variant)]
 
+/// The page's phrase whose English is the literal: a compile error when the phrasebook lacks
+/// it (`i18n::Phrase::of`, evaluated as a constant).
+#[macro_export]
+macro_rules! phrase {
+    ($en:literal) => {{
+        const PHRASE: $crate::i18n::Phrase = $crate::i18n::Phrase::of($en);
+        PHRASE
+    }};
+}
+
+/// `tr!(lang, "Step forward")`: the page's word in `lang`, its English checked by the compiler.
+#[macro_export]
+macro_rules! tr {
+    ($lang:expr, $en:literal $(,)?) => {
+        $crate::i18n::tr($lang, $crate::phrase!($en))
+    };
+}
+
+/// `trf!(lang, "{n} waiting", &[("n", &n)])`: a sentence with values, its template checked by
+/// the compiler.
+#[macro_export]
+macro_rules! trf {
+    ($lang:expr, $en:literal, $args:expr $(,)?) => {
+        $crate::i18n::trf($lang, $crate::phrase!($en), $args)
+    };
+}
+
 pub mod base64;
 pub mod client;
 pub mod cluster;

@@ -67,7 +67,8 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level modules a file's code (not its comments) names as `crate::module`.
+/// The top-level modules a file's code (not its comments) names as `crate::module`, and the
+/// crate's own macros as `crate::name!`.
 fn imports(text: &str) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
     for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
@@ -76,8 +77,11 @@ fn imports(text: &str) -> BTreeSet<String> {
             if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
                 continue;
             }
-            let name: String =
-                line[at + "crate::".len()..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            let rest = &line[at + "crate::".len()..];
+            let mut name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            if rest[name.len()..].starts_with('!') {
+                name.push('!');
+            }
             found.insert(name);
         }
     }
@@ -132,7 +136,8 @@ fn every_import_in_the_simulation_follows_the_may_import_column() {
 #[test]
 fn every_module_of_the_simulation_is_in_exactly_one_layer() {
     let architecture = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
-    let mut listed: Vec<String> = layers(&architecture).into_iter().flat_map(|l| l.modules).collect();
+    let mut listed: Vec<String> =
+        layers(&architecture).into_iter().flat_map(|l| l.modules).filter(|m| !m.ends_with('!')).collect();
     listed.sort();
     let lib = std::fs::read_to_string(root().join("crates/sim/src/lib.rs")).unwrap();
     let mut declared: Vec<String> = lib

@@ -2,4 +2,8 @@
 
 #![cfg(target_arch = "wasm32")]
 
+// The phrasebook's macros: `tr!`, `trf!` and `phrase!` check the English keys at compile time.
+#[macro_use]
+extern crate informer_sim;
+
 pub mod ui;

@@ -4,6 +4,15 @@
 
 /// (English, Korean).
 pub const WORDS: &[(&str, &str)] = &[
+    // The stages' names, kept in English in Korean as upstream's types are.
+    ("etcd", "etcd"),
+    ("kubelet", "kubelet"),
+    ("Reflector", "Reflector"),
+    ("DeltaFIFO", "DeltaFIFO"),
+    ("RealFIFO", "RealFIFO"),
+    ("Informer", "Informer"),
+    ("Indexer", "Indexer"),
+    ("Reconciler", "Reconciler"),
     ("{user}: {verb} {kind} {key}", "{user}: {verb} {kind} {key}"),
     ("{user}: {verb} {kind} {key} → {code}", "{user}: {verb} {kind} {key} → {code}"),
     ("{call}: the filter does not select it, the handler is not called", "{call}: 필터가 고르지 않아 핸들러를 부르지 않음"),
@@ -185,6 +194,8 @@ pub const WORDS: &[(&str, &str)] = &[
     ("listing", "LIST 중"),
     ("opening watch", "watch 여는 중"),
     ("watching", "watch 중"),
+    ("opening watch-list", "watch-list 여는 중"),
+    ("streaming initial events", "초기 이벤트 받는 중"),
     ("backing off", "backoff 중"),
     ("{phase}; lastSyncResourceVersion {rv}; {lists} LISTs, {watches} WATCHes", "{phase}; lastSyncResourceVersion {rv}; LIST {lists}회, WATCH {watches}회"),
     ("{phase}, next try at {at}; lastSyncResourceVersion {rv}; {lists} LISTs, {watches} WATCHes", "{phase}, 다음 시도 {at}; lastSyncResourceVersion {rv}; LIST {lists}회, WATCH {watches}회"),

@@ -1,9 +1,10 @@
-//! Words for people, in Korean and English. English is the key: `tr(lang, "Step forward")` for
-//! a word, `trf(lang, "{n} waiting", &[("n", …)])` for a sentence with values; the Korean is
-//! in one place, the phrasebook (`ko.rs`). A step's summary is rendered from its typed outcome
-//! (`summary.rs`) the same way. Upstream texts — log lines, API errors, kubectl output,
-//! YAML — stay as Kubernetes prints them in every language; nothing in the program decides by
-//! reading these words.
+//! Words for people, in Korean and English. English is the key, checked by the compiler: a
+//! [`Phrase`] is made only by `phrase!("Step forward")`, which does not compile when the
+//! phrasebook (`ko.rs`) lacks that English; `tr!(lang, "Step forward")` is a word,
+//! `trf!(lang, "{n} waiting", &[("n", …)])` a sentence with values. A step's summary is
+//! rendered from its typed outcome (`summary.rs`) the same way. Upstream texts — log lines, API
+//! errors, kubectl output, YAML — stay as Kubernetes prints them in every language; nothing in
+//! the program decides by reading these words.
 
 mod ko;
 mod summary;
@@ -11,6 +12,53 @@ mod summary;
 use crate::world::outcome::ListParams;
 use crate::world::TraceEvent;
 use serde::Serialize;
+
+/// A word or sentence template of the page, by its place in the phrasebook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Phrase(u16);
+
+impl Phrase {
+    /// The phrase whose English is `en`, if the phrasebook has it.
+    pub const fn find(en: &str) -> Option<Phrase> {
+        let mut i = 0;
+        while i < ko::WORDS.len() {
+            if same(ko::WORDS[i].0, en) {
+                return Some(Phrase(i as u16));
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// The phrase whose English is `en`; evaluated as a constant (`phrase!`), English the
+    /// phrasebook lacks is a compile error.
+    pub const fn of(en: &str) -> Phrase {
+        match Phrase::find(en) {
+            Some(phrase) => phrase,
+            None => panic!("the Korean phrasebook (i18n/ko.rs) has no entry for this English"),
+        }
+    }
+
+    /// The English (the key).
+    pub fn en(self) -> &'static str {
+        ko::WORDS[self.0 as usize].0
+    }
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
 
 /// The languages of the page.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
@@ -39,16 +87,17 @@ impl Lang {
     }
 }
 
-/// The page's word for `en` in `lang`.
-pub fn tr(lang: Lang, en: &'static str) -> &'static str {
+/// The page's word in `lang`.
+pub fn tr(lang: Lang, phrase: Phrase) -> &'static str {
+    let (en, ko) = ko::WORDS[phrase.0 as usize];
     match lang {
         Lang::En => en,
-        Lang::Ko => ko::WORDS.iter().find(|(e, _)| *e == en).map_or(en, |(_, ko)| ko),
+        Lang::Ko => ko,
     }
 }
 
 /// A sentence with values: the template for `lang`, its `{name}`s filled in.
-pub fn trf(lang: Lang, template: &'static str, args: &[(&str, &dyn std::fmt::Display)]) -> String {
+pub fn trf(lang: Lang, template: Phrase, args: &[(&str, &dyn std::fmt::Display)]) -> String {
     let mut text = tr(lang, template).to_string();
     for (name, value) in args {
         text = text.replace(&format!("{{{name}}}"), &value.to_string());
@@ -77,7 +126,7 @@ pub fn jump(jump: &crate::world::fast_forward::Jump, lang: Lang) -> String {
     let routes: Vec<String> =
         jump.counts.iter().map(|(r, n)| format!("{} {} → {} ×{}", r.kind.name(), r.from, r.to, grouped(*n))).collect();
     let span = format!("#{}–#{}", grouped(jump.from + 1), grouped(jump.to.saturating_sub(1)));
-    trf(
+    trf!(
         lang,
         "» passed over {n} steps ({span}): {routes}",
         &[("n", &grouped(jump.skipped())), ("span", &span), ("routes", &routes.join(", "))],
@@ -170,74 +219,12 @@ mod tests {
     }
 
     #[test]
-    fn every_word_the_page_uses_is_translated() {
-        let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-        let call = regex_lite_calls();
-        let ui = ["crates/web/src/ui", "crates/web/src/ui/hooks"]
-            .iter()
-            .flat_map(|dir| std::fs::read_dir(root.join(dir)).unwrap().map(|e| e.unwrap().path()))
-            .filter(|p| p.is_file());
-        let sim = ["crates/sim/src/i18n/summary.rs", "crates/sim/src/session/link.rs"].map(|p| root.join(p));
-        for path in ui.chain(sim) {
-            let text = std::fs::read_to_string(&path).unwrap();
-            for key in call(&text) {
-                assert!(WORDS.iter().any(|(en, _)| *en == key), "{}: {key:?} has no Korean", path.display());
-            }
-        }
-    }
-
-    /// The string literals passed as the key of `tr(…)`, `trf(…)` and `f(…)` calls.
-    fn regex_lite_calls() -> impl Fn(&str) -> Vec<String> {
-        |text: &str| {
-            let mut keys = Vec::new();
-            for marker in ["tr(lang, \"", "trf(lang, \"", " f(\"", "(f(\""] {
-                let mut rest = text;
-                while let Some(at) = rest.find(marker) {
-                    let after = &rest[at + marker.len()..];
-                    // The literal runs to the first quote not escaped by a backslash.
-                    let mut key = String::new();
-                    let mut chars = after.chars();
-                    while let Some(c) = chars.next() {
-                        match c {
-                            '\\' => key.extend(chars.next()),
-                            '"' => break,
-                            c => key.push(c),
-                        }
-                    }
-                    keys.push(key);
-                    rest = after;
-                }
-            }
-            keys
-        }
-    }
-
-    #[test]
-    fn words_chosen_by_value_are_translated_too() {
-        use crate::client::workqueue::AddOutcome;
-        let chosen = [
-            "add",
-            "update",
-            "delete",
-            "replace",
-            "none",
-            "no handler",
-            "object",
-            "idle",
-            "create",
-            "update status",
-            "scale",
-            "patch",
-        ];
-        let adds = [
-            AddOutcome::Queued,
-            AddOutcome::AlreadyQueued,
-            AddOutcome::WhileProcessing,
-            AddOutcome::AlreadyDirty,
-            AddOutcome::ShuttingDown,
-        ];
-        for key in chosen.into_iter().chain(adds.map(summary::added)) {
-            assert!(WORDS.iter().any(|(en, _)| *en == key), "{key:?} has no Korean");
-        }
+    fn a_phrase_is_found_by_its_english_and_shown_in_either_language() {
+        let share = Phrase::find("Share").unwrap();
+        assert_eq!((tr(Lang::En, share), tr(Lang::Ko, share)), ("Share", "공유"));
+        assert_eq!(share, crate::phrase!("Share"));
+        assert_eq!(share.en(), "Share");
+        assert_eq!(Phrase::find("Shar"), None, "English the phrasebook lacks is no phrase");
+        assert_eq!(trf(Lang::Ko, crate::phrase!("{n} queued"), &[("n", &3)]), "큐 3");
     }
 }

@@ -3,6 +3,7 @@
 //! from the code (Pop, Replace, OnAdd, queue.Add, resourceVersion) and upstream errors stay as
 //! they are in every language.
 
+use super::Phrase;
 use super::{join, list_query, seconds, tr, trf, Lang};
 use crate::client::workqueue::AddOutcome;
 use crate::controller::reconciler::{Decision, ReconcileResult, WriteOp};
@@ -30,18 +31,21 @@ fn next(n: &[Next]) -> Vec<String> {
 
 pub fn summary(e: &TraceEvent, lang: Lang) -> String {
     let key = e.key.as_str();
-    let f = |template: &'static str, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     match &e.outcome {
-        Outcome::ListAndWatchStarts { next: n } => join(tr(lang, "ListAndWatch starts").into(), next(n)),
+        Outcome::ListAndWatchStarts { next: n } => join(tr!(lang, "ListAndWatch starts").into(), next(n)),
         Outcome::ListServed { request, answer } => match answer {
             Ok(l) => f(
-                "{query} → {items} items at rv {rv}",
+                phrase!("{query} → {items} items at rv {rv}"),
                 &[("query", &list_query(request)), ("items", &l.items), ("rv", &l.resource_version)],
             ),
             Err(s) => format!("{} → {} {}", list_query(request), s.code, s.reason),
         },
         Outcome::ListReceived { answer, next: n } => match answer {
-            Ok(l) => join(f("{items} items at rv {rv}", &[("items", &l.items), ("rv", &l.resource_version)]), next(n)),
+            Ok(l) => join(
+                f(phrase!("{items} items at rv {rv}"), &[("items", &l.items), ("rv", &l.resource_version)]),
+                next(n),
+            ),
             Err(s) => join(s.to_string(), next(n)),
         },
         Outcome::WatchServed { resource_version, timeout_secs, send_initial_events, answer } => match answer {
@@ -49,19 +53,22 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
                 let initial = if *send_initial_events { ", sendInitialEvents=true" } else { "" };
                 let rv = format!("{resource_version:?}");
                 f(
-                    "watch #{id} from rv={rv}, timeoutSeconds={timeout}",
+                    phrase!("watch #{id} from rv={rv}, timeoutSeconds={timeout}"),
                     &[("id", id), ("rv", &rv), ("timeout", timeout_secs)],
                 ) + initial
             }
             Err(s) => format!("{} {}", s.code, s.reason),
         },
         Outcome::WatchOpened { answer, next: n } => match answer {
-            Ok(id) => join(f("watch #{id} streaming", &[("id", id)]), next(n)),
+            Ok(id) => join(f(phrase!("watch #{id} streaming"), &[("id", id)]), next(n)),
             Err(s) => join(s.to_string(), next(n)),
         },
         Outcome::WatchEvent { event, initial_events_end, next: n, .. } => {
             let head = if *initial_events_end {
-                f("{event} with k8s.io/initial-events-end: the initial list is complete", &[("event", &event.name())])
+                f(
+                    phrase!("{event} with k8s.io/initial-events-end: the initial list is complete"),
+                    &[("event", &event.name())],
+                )
             } else if key.is_empty() {
                 event.name().to_string()
             } else {
@@ -71,63 +78,69 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         }
         Outcome::WatchError { status, next: n, .. } => join(status.to_string(), next(n)),
         Outcome::EventLost { watch, event } => {
-            f("{event} on watch #{id} lost: the stream was closed", &[("event", &event.name()), ("id", watch)])
+            f(phrase!("{event} on watch #{id} lost: the stream was closed"), &[("event", &event.name()), ("id", watch)])
         }
-        Outcome::WatchTimedOut { watch, already_closed: true } => f("watch #{id} already closed", &[("id", watch)]),
+        Outcome::WatchTimedOut { watch, already_closed: true } => {
+            f(phrase!("watch #{id} already closed"), &[("id", watch)])
+        }
         Outcome::WatchTimedOut { watch, .. } => {
-            f("watch #{id} reached its timeout: the server ends the stream", &[("id", watch)])
+            f(phrase!("watch #{id} reached its timeout: the server ends the stream"), &[("id", watch)])
         }
-        Outcome::WatchEnded { watch, read: false, .. } => f("watch #{id} ended (no longer read)", &[("id", watch)]),
-        Outcome::WatchEnded { watch, next: n, .. } => join(f("watch #{id} ended", &[("id", watch)]), next(n)),
-        Outcome::BackoffElapsed { stale: true, .. } => tr(lang, "stale backoff timer").into(),
-        Outcome::BackoffElapsed { next: n, .. } => join(tr(lang, "backoff elapsed").into(), next(n)),
+        Outcome::WatchEnded { watch, read: false, .. } => {
+            f(phrase!("watch #{id} ended (no longer read)"), &[("id", watch)])
+        }
+        Outcome::WatchEnded { watch, next: n, .. } => join(f(phrase!("watch #{id} ended"), &[("id", watch)]), next(n)),
+        Outcome::BackoffElapsed { stale: true, .. } => tr!(lang, "stale backoff timer").into(),
+        Outcome::BackoffElapsed { next: n, .. } => join(tr!(lang, "backoff elapsed").into(), next(n)),
         Outcome::Resync(r) => match r {
-            ResyncOutcome::Stopped => tr(lang, "resync timer stopped").into(),
-            ResyncOutcome::NotDue => tr(lang, "resync check: no handler due").into(),
-            ResyncOutcome::Queued { deltas } => f("Resync: {n} Sync deltas for known objects", &[("n", deltas)]),
-            ResyncOutcome::SyncAll => tr(lang, "Resync: one SyncAll delta for every known object").into(),
+            ResyncOutcome::Stopped => tr!(lang, "resync timer stopped").into(),
+            ResyncOutcome::NotDue => tr!(lang, "resync check: no handler due").into(),
+            ResyncOutcome::Queued { deltas } => {
+                f(phrase!("Resync: {n} Sync deltas for known objects"), &[("n", deltas)])
+            }
+            ResyncOutcome::SyncAll => tr!(lang, "Resync: one SyncAll delta for every known object").into(),
         },
         Outcome::Queued { op, waiting } => {
             let head = match op {
                 FifoOp::Replace { objects, resource_version, queued } => f(
-                    "Replace({n} objects, rv {rv}): {queued} keys queued",
+                    phrase!("Replace({n} objects, rv {rv}): {queued} keys queued"),
                     &[("n", objects), ("rv", resource_version), ("queued", queued)],
                 ),
                 FifoOp::ReplacedAll { objects, resource_version } => f(
-                    "Replace({n} objects, rv {rv}): one ReplacedAll delta",
+                    phrase!("Replace({n} objects, rv {rv}): one ReplacedAll delta"),
                     &[("n", objects), ("rv", resource_version)],
                 ),
                 FifoOp::Bookmark { resource_version } => format!("Bookmark(rv {resource_version})"),
                 FifoOp::Added => format!("Added {key}"),
                 FifoOp::Updated => format!("Updated {key}"),
                 FifoOp::Deleted { ignored: false } => format!("Deleted {key}"),
-                FifoOp::Deleted { ignored: true } => f("Deleted {key} ignored: not known", &[("key", &key)]),
+                FifoOp::Deleted { ignored: true } => f(phrase!("Deleted {key} ignored: not known"), &[("key", &key)]),
             };
             if *waiting > 1 {
-                head + &f(" ({n} deltas waiting)", &[("n", waiting)])
+                head + &f(phrase!(" ({n} deltas waiting)"), &[("n", waiting)])
             } else {
                 head
             }
         }
         Outcome::Popped { deltas, initial_list, batch } => {
             let types: Vec<&str> = deltas.iter().map(|d| d.name()).collect();
-            let initial = if *initial_list { tr(lang, " (initial list)") } else { "" };
+            let initial = if *initial_list { tr!(lang, " (initial list)") } else { "" };
             if *batch > 1 {
-                f("PopBatch: {n} keys [{types}]", &[("n", batch), ("types", &types.join(", "))]) + initial
+                f(phrase!("PopBatch: {n} keys [{types}]"), &[("n", batch), ("types", &types.join(", "))]) + initial
             } else {
                 format!("Pop {key} [{}]{initial}", types.join(", "))
             }
         }
-        Outcome::PopEmpty => tr(lang, "queue empty").into(),
+        Outcome::PopEmpty => tr!(lang, "queue empty").into(),
         Outcome::Processed { delta, batch, write, call, calls, tombstone, notified, listeners } => {
             let write = tr(
                 lang,
                 match write {
-                    IndexerWrite::Add => "add",
-                    IndexerWrite::Update => "update",
-                    IndexerWrite::Delete => "delete",
-                    IndexerWrite::Replace => "replace",
-                    IndexerWrite::None => "none",
+                    IndexerWrite::Add => phrase!("add"),
+                    IndexerWrite::Update => phrase!("update"),
+                    IndexerWrite::Delete => phrase!("delete"),
+                    IndexerWrite::Replace => phrase!("replace"),
+                    IndexerWrite::None => phrase!("none"),
                 },
             );
             let counted = [("OnAdd", calls.add), ("OnUpdate", calls.update), ("OnDelete", calls.delete)]
@@ -138,47 +151,50 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
                 .join(", ");
             let call = match call {
                 Some(c) => c.name().to_string(),
-                None if counted.is_empty() => tr(lang, "no handler").into(),
+                None if counted.is_empty() => tr!(lang, "no handler").into(),
                 None => counted,
             };
             let what = if *tombstone { " (DeletedFinalStateUnknown)" } else { "" };
             let partial = if notified < listeners {
-                f(", {notified} of {listeners} handlers notified", &[("notified", notified), ("listeners", listeners)])
+                f(
+                    phrase!(", {notified} of {listeners} handlers notified"),
+                    &[("notified", notified), ("listeners", listeners)],
+                )
             } else {
                 String::new()
             };
             let head = if *batch {
-                f("batch from {key}: indexer transaction → {call}", &[("key", &key), ("call", &call)])
+                f(phrase!("batch from {key}: indexer transaction → {call}"), &[("key", &key), ("call", &call)])
             } else if key.is_empty() {
                 f(
-                    "{delta} at rv {rv}: indexer {write} → {call}",
+                    phrase!("{delta} at rv {rv}: indexer {write} → {call}"),
                     &[("delta", &delta.name()), ("rv", &e.rv), ("write", &write), ("call", &call)],
                 )
             } else {
                 f(
-                    "{delta} {key}: indexer {write} → {call}",
+                    phrase!("{delta} {key}: indexer {write} → {call}"),
                     &[("delta", &delta.name()), ("key", &key), ("write", &write), ("call", &call)],
                 )
             };
             head + what + &partial
         }
-        Outcome::NothingToProcess => tr(lang, "nothing to process").into(),
+        Outcome::NothingToProcess => tr!(lang, "nothing to process").into(),
         Outcome::HandlerCalled { handler, call, lost: true, .. } => {
             let call = format!("{handler}.{}({key})", call.name());
-            f("{call} lost before the handler ran (injected fault)", &[("call", &call)])
+            f(phrase!("{call} lost before the handler ran (injected fault)"), &[("call", &call)])
         }
         Outcome::HandlerCalled { handler, call, note: CallNote::FilteredOut, .. } => {
             let call = format!("{handler}.{}({key})", call.name());
-            f("{call}: the filter does not select it, the handler is not called", &[("call", &call)])
+            f(phrase!("{call}: the filter does not select it, the handler is not called"), &[("call", &call)])
         }
         Outcome::HandlerCalled { handler, call, note, enqueued, .. } => {
             let turned;
             let note = match note {
                 CallNote::InitialList => " (isInInitialList)",
-                CallNote::ResyncSameRv => tr(lang, " (resync: same rv)"),
+                CallNote::ResyncSameRv => tr!(lang, " (resync: same rv)"),
                 CallNote::Tombstone => " (DeletedFinalStateUnknown)",
                 CallNote::FilterTurned { from } => {
-                    turned = f(" (the filter turned {from} into it)", &[("from", &from.name())]);
+                    turned = f(phrase!(" (the filter turned {from} into it)"), &[("from", &from.name())]);
                     turned.as_str()
                 }
                 CallNote::None | CallNote::FilteredOut => "",
@@ -186,25 +202,25 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             let add = enqueued.as_ref().map(|t| format!(" → queue.Add({t})")).unwrap_or_default();
             format!("{handler}.{}({key}){note}{add}", call.name())
         }
-        Outcome::NothingBuffered => tr(lang, "nothing buffered").into(),
+        Outcome::NothingBuffered => tr!(lang, "nothing buffered").into(),
         Outcome::WorkqueueAdd { added: add, priority: None } => format!("Add({key}): {}", tr(lang, added(*add))),
         Outcome::WorkqueueAdd { added: add, priority: Some(p) } => {
             format!("AddWithOpts({key}, Priority={p}): {}", tr(lang, added(*add)))
         }
         Outcome::WorkqueueReady(Some(add)) => {
-            f("{key} is due after its delay: {what}", &[("key", &key), ("what", &tr(lang, added(*add)))])
+            f(phrase!("{key} is due after its delay: {what}"), &[("key", &key), ("what", &tr(lang, added(*add)))])
         }
-        Outcome::WorkqueueReady(None) => f("{key}: timer superseded", &[("key", &key)]),
+        Outcome::WorkqueueReady(None) => f(phrase!("{key}: timer superseded"), &[("key", &key)]),
         Outcome::ReconcileStarts { worker, decisions, reads, .. } => {
             let mut parts: Vec<String> = decisions.iter().map(|d| decision(d, key, lang)).collect();
             parts.extend(reads.iter().map(|r| read(r, lang)));
             format!("worker {worker}: Get() → {key}: {}", parts.join("; "))
         }
-        Outcome::NothingQueued => tr(lang, "nothing to do").into(),
+        Outcome::NothingQueued => tr!(lang, "nothing to do").into(),
         Outcome::ApiWrite { op, kind, sent_rv, answer } => {
             let sent = sent_rv.map(|rv| format!(" (rv {rv})")).unwrap_or_default();
             let result = match answer {
-                Ok(rv) => f("ok, rv {rv}", &[("rv", rv)]),
+                Ok(rv) => f(phrase!("ok, rv {rv}"), &[("rv", rv)]),
                 Err(s) => format!("{} {}", s.code, s.reason),
             };
             format!("{} {kind} {key}{sent} → {result}", write_op(*op))
@@ -212,8 +228,8 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         Outcome::ApiAnswer { kind, answer, reads } => {
             let head = match answer {
                 Ok(rv) => {
-                    let what = kind.map_or(tr(lang, "object").to_string(), |k| k.to_string());
-                    f("{what} {key} written at rv {rv}", &[("what", &what), ("key", &key), ("rv", rv)])
+                    let what = kind.map_or(tr!(lang, "object").to_string(), |k| k.to_string());
+                    f(phrase!("{what} {key} written at rv {rv}"), &[("what", &what), ("key", &key), ("rv", rv)])
                 }
                 Err(s) => s.to_string(),
             };
@@ -222,71 +238,81 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         Outcome::ReconcileEnds { result, then } => {
             let what = match (result, then) {
                 (ReconcileResult::Error(err), Requeue::RateLimited { delay_ms, requeues }) => f(
-                    "error: {err} → AddRateLimited: retry in {delay} ms (requeues {requeues})",
+                    phrase!("error: {err} → AddRateLimited: retry in {delay} ms (requeues {requeues})"),
                     &[("err", err), ("delay", delay_ms), ("requeues", requeues)],
                 ),
                 (ReconcileResult::Requeue, Requeue::RateLimited { delay_ms, requeues }) => f(
-                    "Requeue: true → AddRateLimited: again in {delay} ms (requeues {requeues})",
+                    phrase!("Requeue: true → AddRateLimited: again in {delay} ms (requeues {requeues})"),
                     &[("delay", delay_ms), ("requeues", requeues)],
                 ),
-                (ReconcileResult::RequeueAfter(d), _) => f("RequeueAfter {d} ms → Forget + AddAfter", &[("d", d)]),
-                (ReconcileResult::Terminal(err), _) => f("terminal error: {err} → not requeued", &[("err", err)]),
-                _ => tr(lang, "success → Forget").into(),
+                (ReconcileResult::RequeueAfter(d), _) => {
+                    f(phrase!("RequeueAfter {d} ms → Forget + AddAfter"), &[("d", d)])
+                }
+                (ReconcileResult::Terminal(err), _) => {
+                    f(phrase!("terminal error: {err} → not requeued"), &[("err", err)])
+                }
+                _ => tr!(lang, "success → Forget").into(),
             };
             format!("reconcile {key}: {what}")
         }
-        Outcome::WorkqueueDone { again: false } => f("Done({key}): done", &[("key", &key)]),
-        Outcome::WorkqueueDone { again: true } => f("Done({key}): re-added meanwhile: queued again", &[("key", &key)]),
-        Outcome::WorkerIdle => tr(lang, "idle").into(),
-        Outcome::KubeletReport { gone: true, .. } => f("kubelet: {key} is gone", &[("key", &key)]),
+        Outcome::WorkqueueDone { again: false } => f(phrase!("Done({key}): done"), &[("key", &key)]),
+        Outcome::WorkqueueDone { again: true } => {
+            f(phrase!("Done({key}): re-added meanwhile: queued again"), &[("key", &key)])
+        }
+        Outcome::WorkerIdle => tr!(lang, "idle").into(),
+        Outcome::KubeletReport { gone: true, .. } => f(phrase!("kubelet: {key} is gone"), &[("key", &key)]),
         Outcome::KubeletReport { phase, answer, .. } => match answer {
             Ok(rv) => format!("kubelet: {key} → {} (rv {rv})", phase.name()),
-            Err(s) => {
-                f("kubelet: {key} → {phase} failed: {err}", &[("key", &key), ("phase", &phase.name()), ("err", s)])
-            }
+            Err(s) => f(
+                phrase!("kubelet: {key} → {phase} failed: {err}"),
+                &[("key", &key), ("phase", &phase.name()), ("err", s)],
+            ),
         },
         Outcome::Polled { kind, answer } => match answer {
             Ok(l) => f(
-                "polling LIST {resource} → {items} items at rv {rv}",
+                phrase!("polling LIST {resource} → {items} items at rv {rv}"),
                 &[("resource", &kind.resource()), ("items", &l.items), ("rv", &l.resource_version)],
             ),
-            Err(s) => f("polling LIST {resource} → {err}", &[("resource", &kind.resource()), ("err", s)]),
+            Err(s) => f(phrase!("polling LIST {resource} → {err}"), &[("resource", &kind.resource()), ("err", s)]),
         },
         Outcome::BookmarksSent { watchers } => {
-            f("bookmark to {n} watchers, each at its watch cache's revision", &[("n", watchers)])
+            f(phrase!("bookmark to {n} watchers, each at its watch cache's revision"), &[("n", watchers)])
         }
         Outcome::WorkersStarted { controller, workers, queued } => f(
-            "{controller}: caches synced: Starting workers (worker count {workers}), {queued} keys waiting",
+            phrase!("{controller}: caches synced: Starting workers (worker count {workers}), {queued} keys waiting"),
             &[("controller", controller), ("workers", workers), ("queued", queued)],
         ),
-        Outcome::Outside { user, verb, kind, code: None } => {
-            f("{user}: {verb} {kind} {key}", &[("user", user), ("verb", &verb.name()), ("kind", kind), ("key", &key)])
-        }
+        Outcome::Outside { user, verb, kind, code: None } => f(
+            phrase!("{user}: {verb} {kind} {key}"),
+            &[("user", user), ("verb", &verb.name()), ("kind", kind), ("key", &key)],
+        ),
         Outcome::Outside { user, verb, kind, code: Some(code) } => f(
-            "{user}: {verb} {kind} {key} → {code}",
+            phrase!("{user}: {verb} {kind} {key} → {code}"),
             &[("user", user), ("verb", &verb.name()), ("kind", kind), ("key", &key), ("code", code)],
         ),
-        Outcome::ProgressNotified => f("etcd progress notification: watch caches now at rv {rv}", &[("rv", &e.rv)]),
+        Outcome::ProgressNotified => {
+            f(phrase!("etcd progress notification: watch caches now at rv {rv}"), &[("rv", &e.rv)])
+        }
         Outcome::UserWrite { verb, kind, answer, no_match } => {
             let verb = tr(lang, user_verb(*verb));
             match (answer, no_match) {
                 (_, Some(selector)) => f(
-                    "{verb} failed: no {resource} matches {selector}",
+                    phrase!("{verb} failed: no {resource} matches {selector}"),
                     &[("verb", &verb), ("resource", &kind.map_or("objects", |k| k.resource())), ("selector", selector)],
                 ),
                 (Ok(_), None) => {
-                    format!("{verb} {} {key}", kind.map_or(tr(lang, "object").to_string(), |k| k.to_string()))
+                    format!("{verb} {} {key}", kind.map_or(tr!(lang, "object").to_string(), |k| k.to_string()))
                 }
-                (Err(s), None) => f("{verb} failed: {err}", &[("verb", &verb), ("err", s)]),
+                (Err(s), None) => f(phrase!("{verb} failed: {err}"), &[("verb", &verb), ("err", s)]),
             }
         }
         Outcome::CacheRead { read, answer } => {
             use crate::controller::cache_reader::CacheAnswer;
             let call = client_call("client", read);
             match answer {
-                Ok(CacheAnswer::Got) => f("{call} → found", &[("call", &call)]),
+                Ok(CacheAnswer::Got) => f(phrase!("{call} → found"), &[("call", &call)]),
                 Ok(CacheAnswer::Listed { found, examined }) => f(
-                    "{call} → {found} found, {examined} examined",
+                    phrase!("{call} → {found} found, {examined} examined"),
                     &[
                         ("call", &call),
                         ("found", &crate::i18n::grouped(*found as u64)),
@@ -301,11 +327,11 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             let call = client_call("apiReader", read);
             match answer {
                 Ok(ApiAnswer::Got { resource_version, bytes }) => f(
-                    "{call} → GET found at rv {rv}, {bytes} bytes sent",
+                    phrase!("{call} → GET found at rv {rv}, {bytes} bytes sent"),
                     &[("call", &call), ("rv", resource_version), ("bytes", &crate::i18n::grouped(*bytes))],
                 ),
                 Ok(ApiAnswer::Listed { items, bytes }) => f(
-                    "{call} → LIST of {items} items, {bytes} bytes sent",
+                    phrase!("{call} → LIST of {items} items, {bytes} bytes sent"),
                     &[
                         ("call", &call),
                         ("items", &crate::i18n::grouped(*items as u64)),
@@ -316,94 +342,99 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             }
         }
         Outcome::ConsoleWatch { kind, answer } => match answer {
-            Ok(id) => f("kubectl get {resource} -w: watch #{id} opened", &[("resource", &kind.resource()), ("id", id)]),
-            Err(s) => f("kubectl watch failed: {err}", &[("err", s)]),
+            Ok(id) => f(
+                phrase!("kubectl get {resource} -w: watch #{id} opened"),
+                &[("resource", &kind.resource()), ("id", id)],
+            ),
+            Err(s) => f(phrase!("kubectl watch failed: {err}"), &[("err", s)]),
         },
         Outcome::Fault { effect, .. } => match effect {
             FaultEffect::WatchesCut { ids } => {
                 let ids: Vec<String> = ids.iter().map(|id| format!("#{id}")).collect();
-                f("watch {ids} disconnected: events in flight are lost", &[("ids", &ids.join(", "))])
+                f(phrase!("watch {ids} disconnected: events in flight are lost"), &[("ids", &ids.join(", "))])
             }
-            FaultEffect::NoWatchOpen => tr(lang, "no watch open to disconnect").into(),
-            FaultEffect::Compacted { revision } => f("etcd compacted at revision {rev}", &[("rev", revision)]),
-            FaultEffect::CompactFailed { message } => f("compaction failed: {err}", &[("err", message)]),
+            FaultEffect::NoWatchOpen => tr!(lang, "no watch open to disconnect").into(),
+            FaultEffect::Compacted { revision } => f(phrase!("etcd compacted at revision {rev}"), &[("rev", revision)]),
+            FaultEffect::CompactFailed { message } => f(phrase!("compaction failed: {err}"), &[("err", message)]),
             FaultEffect::ApiServerRestarted => {
-                tr(lang, "API server restarted: watches closed, watch cache re-initialised from a LIST").into()
+                tr!(lang, "API server restarted: watches closed, watch cache re-initialised from a LIST").into()
             }
             FaultEffect::Revoked { verb, user } => {
-                f("RBAC: {verb} revoked from {user}", &[("verb", verb), ("user", user)])
+                f(phrase!("RBAC: {verb} revoked from {user}"), &[("verb", verb), ("user", user)])
             }
             FaultEffect::Granted { verb, user } => {
-                f("RBAC: {verb} granted to {user}", &[("verb", verb), ("user", user)])
+                f(phrase!("RBAC: {verb} granted to {user}"), &[("verb", verb), ("user", user)])
             }
             FaultEffect::NextNotificationLost => {
-                tr(lang, "the next notification to a handler will be lost (what-if)").into()
+                tr!(lang, "the next notification to a handler will be lost (what-if)").into()
             }
-            FaultEffect::Latency { ms } => f("network latency set to {ms} ms", &[("ms", ms)]),
+            FaultEffect::Latency { ms } => f(phrase!("network latency set to {ms} ms"), &[("ms", ms)]),
         },
     }
 }
 
-pub(super) fn added(add: AddOutcome) -> &'static str {
+pub(super) fn added(add: AddOutcome) -> Phrase {
     match add {
-        AddOutcome::Queued => "queued",
-        AddOutcome::AlreadyQueued => "already queued: deduplicated",
-        AddOutcome::PriorityRaised => "already queued: deduplicated, moved up to the higher priority",
-        AddOutcome::WhileProcessing => "being reconciled: marked dirty, runs again after Done",
-        AddOutcome::AlreadyDirty => "being reconciled and already marked to run again: nothing changes",
-        AddOutcome::ShuttingDown => "shutting down: ignored",
+        AddOutcome::Queued => phrase!("queued"),
+        AddOutcome::AlreadyQueued => phrase!("already queued: deduplicated"),
+        AddOutcome::PriorityRaised => phrase!("already queued: deduplicated, moved up to the higher priority"),
+        AddOutcome::WhileProcessing => phrase!("being reconciled: marked dirty, runs again after Done"),
+        AddOutcome::AlreadyDirty => phrase!("being reconciled and already marked to run again: nothing changes"),
+        AddOutcome::ShuttingDown => phrase!("shutting down: ignored"),
     }
 }
 
 fn decision(d: &Decision, key: &str, lang: Lang) -> String {
-    let f = |template: &'static str, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     match d {
-        Decision::Found { rv } => f("Get: found at rv {rv}", &[("rv", rv)]),
+        Decision::Found { rv } => f(phrase!("Get: found at rv {rv}"), &[("rv", rv)]),
         Decision::ReadFailed { list: true, error, .. } => format!("List: {error}"),
         Decision::ReadFailed { error, ignored: true, .. } if error.is_not_found() => {
-            f("Get: {err}: nothing to do", &[("err", error)])
+            f(phrase!("Get: {err}: nothing to do"), &[("err", error)])
         }
         Decision::ReadFailed { error, .. } => format!("Get: {error}"),
         Decision::Counted { owner, want, have, from_events: true } => f(
-            "{owner} {key}: want {want}, events say {have}",
+            phrase!("{owner} {key}: want {want}, events say {have}"),
             &[("owner", owner), ("key", &key), ("want", want), ("have", have)],
         ),
         Decision::Counted { owner, want, have, .. } => f(
-            "{owner} {key}: want {want}, cache has {have}",
+            phrase!("{owner} {key}: want {want}, cache has {have}"),
             &[("owner", owner), ("key", &key), ("want", want), ("have", have)],
         ),
-        Decision::WaitingExpectations { adds, dels } => {
-            f("waiting for {adds} creates and {dels} deletes to be observed", &[("adds", adds), ("dels", dels)])
-        }
-        Decision::WillCreate { count } => f("create {n}", &[("n", count)]),
-        Decision::WillDelete { count } => f("delete {n}", &[("n", count)]),
+        Decision::WaitingExpectations { adds, dels } => f(
+            phrase!("waiting for {adds} creates and {dels} deletes to be observed"),
+            &[("adds", adds), ("dels", dels)],
+        ),
+        Decision::WillCreate { count } => f(phrase!("create {n}"), &[("n", count)]),
+        Decision::WillDelete { count } => f(phrase!("delete {n}"), &[("n", count)]),
         Decision::AlreadyStamped { rv } => {
-            f("Get: rv {rv}, data.updated is already \"true\": nothing to do", &[("rv", rv)])
+            f(phrase!("Get: rv {rv}, data.updated is already \"true\": nothing to do"), &[("rv", rv)])
         }
-        Decision::Stamp { rv } => f("Get: rv {rv}; set data.updated=\"true\"", &[("rv", rv)]),
-        Decision::Attempt { n, failures } if n <= failures => f("attempt {n} fails", &[("n", n)]),
-        Decision::Attempt { n, .. } => f("attempt {n} succeeds", &[("n", n)]),
-        Decision::TerminalFailure => tr(lang, "terminal failure").into(),
-        Decision::CheckAgainIn { ms } => f("check again in {ms} ms", &[("ms", ms)]),
-        Decision::NewReplicaSet { name, replicas } => {
-            f("no ReplicaSet for the template: create {name} with {n} replicas", &[("name", name), ("n", replicas)])
-        }
+        Decision::Stamp { rv } => f(phrase!("Get: rv {rv}; set data.updated=\"true\""), &[("rv", rv)]),
+        Decision::Attempt { n, failures } if n <= failures => f(phrase!("attempt {n} fails"), &[("n", n)]),
+        Decision::Attempt { n, .. } => f(phrase!("attempt {n} succeeds"), &[("n", n)]),
+        Decision::TerminalFailure => tr!(lang, "terminal failure").into(),
+        Decision::CheckAgainIn { ms } => f(phrase!("check again in {ms} ms"), &[("ms", ms)]),
+        Decision::NewReplicaSet { name, replicas } => f(
+            phrase!("no ReplicaSet for the template: create {name} with {n} replicas"),
+            &[("name", name), ("n", replicas)],
+        ),
         Decision::ScaleReplicaSet { name, from, to } => {
-            f("scale ReplicaSet {name} from {from} to {to}", &[("name", name), ("from", from), ("to", to)])
+            f(phrase!("scale ReplicaSet {name} from {from} to {to}"), &[("name", name), ("from", from), ("to", to)])
         }
     }
 }
 
 fn read(r: &Read, lang: Lang) -> String {
-    let f = |template: &'static str, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     match r {
-        Read::CacheGet { result: Ok(rv), stale: None } => f("cache Get again: rv {rv}", &[("rv", rv)]),
+        Read::CacheGet { result: Ok(rv), stale: None } => f(phrase!("cache Get again: rv {rv}"), &[("rv", rv)]),
         Read::CacheGet { result: Ok(rv), stale: Some(written) } => f(
-            "cache Get again: rv {rv} — stale: the Update wrote rv {written}, its watch event has not reached the cache",
+            phrase!("cache Get again: rv {rv} — stale: the Update wrote rv {written}, its watch event has not reached the cache"),
             &[("rv", rv), ("written", written)],
         ),
-        Read::CacheGet { result: Err(e), .. } => f("cache Get again: {err}", &[("err", e)]),
-        Read::ApiGet { answer: Ok(rv) } => f("APIReader Get: rv {rv} (fresh from the API server)", &[("rv", rv)]),
+        Read::CacheGet { result: Err(e), .. } => f(phrase!("cache Get again: {err}"), &[("err", e)]),
+        Read::ApiGet { answer: Ok(rv) } => f(phrase!("APIReader Get: rv {rv} (fresh from the API server)"), &[("rv", rv)]),
         Read::ApiGet { answer: Err(s) } => format!("APIReader Get: {s}"),
     }
 }
@@ -417,14 +448,14 @@ fn write_op(op: WriteOp) -> &'static str {
     }
 }
 
-fn user_verb(v: UserVerb) -> &'static str {
+fn user_verb(v: UserVerb) -> Phrase {
     match v {
-        UserVerb::Create => "create",
-        UserVerb::Update => "update",
-        UserVerb::UpdateStatus => "update status",
-        UserVerb::Delete => "delete",
-        UserVerb::Scale => "scale",
-        UserVerb::Patch => "patch",
+        UserVerb::Create => phrase!("create"),
+        UserVerb::Update => phrase!("update"),
+        UserVerb::UpdateStatus => phrase!("update status"),
+        UserVerb::Delete => phrase!("delete"),
+        UserVerb::Scale => phrase!("scale"),
+        UserVerb::Patch => phrase!("patch"),
     }
 }
 

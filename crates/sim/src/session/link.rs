@@ -106,32 +106,33 @@ pub struct Notice {
 impl Notice {
     /// The notice in words, in the page's language (values shown as typed, never as markup).
     pub fn describe(&self, lang: Lang) -> String {
-        use crate::i18n::trf;
         let p: &dyn std::fmt::Display = &self.param;
         match &self.problem {
-            Problem::Unknown => trf(lang, "unknown parameter {param} (ignored)", &[("param", p)]),
-            Problem::Repeated => trf(lang, "{param} is given more than once: the first one counts", &[("param", p)]),
+            Problem::Unknown => trf!(lang, "unknown parameter {param} (ignored)", &[("param", p)]),
+            Problem::Repeated => trf!(lang, "{param} is given more than once: the first one counts", &[("param", p)]),
             Problem::NotANumber { value } => {
-                trf(lang, "{param}={value} is not a whole number", &[("param", p), ("value", &format!("{value:?}"))])
+                trf!(lang, "{param}={value} is not a whole number", &[("param", p), ("value", &format!("{value:?}"))])
             }
-            Problem::OutOfRange { value, min, max } => trf(
+            Problem::OutOfRange { value, min, max } => trf!(
                 lang,
                 "{param}={value} must be from {min} to {max}",
                 &[("param", p), ("value", value), ("min", min), ("max", max)],
             ),
-            Problem::NotOneOf { value, allowed } => trf(
+            Problem::NotOneOf { value, allowed } => trf!(
                 lang,
                 "{param}={value} must be one of {allowed}",
                 &[("param", p), ("value", &format!("{value:?}")), ("allowed", &allowed.join(", "))],
             ),
-            Problem::UnknownScenario { id } => trf(lang, "there is no lesson {id}", &[("id", &format!("{id:?}"))]),
-            Problem::BadActions { why } => trf(lang, "the recorded actions cannot be replayed: {why}", &[("why", why)]),
-            Problem::IgnoredWithScenario => {
-                trf(lang, "{param} is ignored: the lesson sets its own cluster", &[("param", p)])
+            Problem::UnknownScenario { id } => trf!(lang, "there is no lesson {id}", &[("id", &format!("{id:?}"))]),
+            Problem::BadActions { why } => {
+                trf!(lang, "the recorded actions cannot be replayed: {why}", &[("why", why)])
             }
-            Problem::EmptyRange => trf(lang, "{param}: from is after to (the range is ignored)", &[("param", p)]),
-            Problem::LessonBroken { why } => trf(lang, "the lesson cannot start: {why}", &[("why", why)]),
-            Problem::NotInEra { id, era, eras } => trf(
+            Problem::IgnoredWithScenario => {
+                trf!(lang, "{param} is ignored: the lesson sets its own cluster", &[("param", p)])
+            }
+            Problem::EmptyRange => trf!(lang, "{param}: from is after to (the range is ignored)", &[("param", p)]),
+            Problem::LessonBroken { why } => trf!(lang, "the lesson cannot start: {why}", &[("why", why)]),
+            Problem::NotInEra { id, era, eras } => trf!(
                 lang,
                 "the lesson {id} is told in {eras}, not in {era}: it opens in its own release",
                 &[("id", &format!("{id:?}")), ("eras", &eras.join(", ")), ("era", era)],

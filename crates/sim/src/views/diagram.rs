@@ -2,8 +2,8 @@
 //! sits, what it is called, how a step's token looks, and the arrows an event follows. The
 //! export is a standalone SVG file (its colours inline, no page stylesheet) of one step.
 
-use crate::era::Era;
-use crate::i18n::{tr, trf, Lang};
+use crate::era::{Era, FifoKind};
+use crate::i18n::{tr, trf, Lang, Phrase};
 use crate::kernel::{Stage, TraceKind};
 use crate::views::glance::{Glance, ReflectorState};
 use crate::world::TraceEvent;
@@ -59,21 +59,24 @@ pub fn label_point(from: Stage, to: Stage) -> (f64, f64) {
     }
 }
 
-/// A stage's name on the page; the FIFO is named after the era's.
-pub fn label(stage: Stage, era: Era) -> &'static str {
+/// A stage's name on the page (a phrase); the FIFO is named after the era's.
+pub fn label(stage: Stage, era: Era) -> Phrase {
     match stage {
-        Stage::User => "You",
-        Stage::Store => "etcd",
-        Stage::ApiServer => "API server",
-        Stage::Kubelet => "kubelet",
-        Stage::Poller => "Poller",
-        Stage::Reflector => "Reflector",
-        Stage::Fifo => era.fifo().name(),
-        Stage::Informer => "Informer",
-        Stage::Indexer => "Indexer",
-        Stage::Handler => "Handlers",
-        Stage::Workqueue => "Workqueue",
-        Stage::Reconciler => "Reconciler",
+        Stage::User => phrase!("You"),
+        Stage::Store => phrase!("etcd"),
+        Stage::ApiServer => phrase!("API server"),
+        Stage::Kubelet => phrase!("kubelet"),
+        Stage::Poller => phrase!("Poller"),
+        Stage::Reflector => phrase!("Reflector"),
+        Stage::Fifo => match era.fifo() {
+            FifoKind::DeltaFifo => phrase!("DeltaFIFO"),
+            FifoKind::RealFifo | FifoKind::AtomicRealFifo => phrase!("RealFIFO"),
+        },
+        Stage::Informer => phrase!("Informer"),
+        Stage::Indexer => phrase!("Indexer"),
+        Stage::Handler => phrase!("Handlers"),
+        Stage::Workqueue => phrase!("Workqueue"),
+        Stage::Reconciler => phrase!("Reconciler"),
     }
 }
 
@@ -121,34 +124,36 @@ pub fn name_only(stage: Stage) -> bool {
 
 /// What a stage's box says under its name (the FIFO shows [`chips`] instead).
 pub fn holds(stage: Stage, g: &Glance, lang: Lang) -> String {
-    let n = |template: &'static str, value: &dyn std::fmt::Display| trf(lang, template, &[("n", value)]);
+    let n = |template: Phrase, value: &dyn std::fmt::Display| trf(lang, template, &[("n", value)]);
     match stage {
         Stage::Store => match g.compacted {
-            Some(c) => trf(lang, "rev {rev} · compacted {c}", &[("rev", &g.revision), ("c", &c)]),
-            None => n("rev {n}", &g.revision),
+            Some(c) => trf!(lang, "rev {rev} · compacted {c}", &[("rev", &g.revision), ("c", &c)]),
+            None => n(phrase!("rev {n}"), &g.revision),
         },
         Stage::ApiServer => {
-            g.window.map_or_else(String::new, |(a, b)| trf(lang, "cache {a}…{b}", &[("a", &a), ("b", &b)]))
+            g.window.map_or_else(String::new, |(a, b)| trf!(lang, "cache {a}…{b}", &[("a", &a), ("b", &b)]))
         }
         Stage::Reflector => match g.reflector {
-            Some(ReflectorState::Idle) => tr(lang, "idle").into(),
-            Some(ReflectorState::Listing) => tr(lang, "listing").into(),
-            Some(ReflectorState::Watching) => tr(lang, "watching").into(),
-            Some(ReflectorState::Opening) => tr(lang, "opening a watch").into(),
+            Some(ReflectorState::Idle) => tr!(lang, "idle").into(),
+            Some(ReflectorState::Listing) => tr!(lang, "listing").into(),
+            Some(ReflectorState::Watching) => tr!(lang, "watching").into(),
+            Some(ReflectorState::Opening) => tr!(lang, "opening a watch").into(),
             Some(ReflectorState::BackingOff { until }) => {
                 let left = until.saturating_sub(g.now);
-                n("backing off {n} s", &format!("{}.{}", left / 1000, left % 1000 / 100))
+                n(phrase!("backing off {n} s"), &format!("{}.{}", left / 1000, left % 1000 / 100))
             }
             None => String::new(),
         },
-        Stage::Indexer => n("{n} objects", &g.objects),
-        Stage::Handler => n("{n} pending", &g.pending),
+        Stage::Indexer => n(phrase!("{n} objects"), &g.objects),
+        Stage::Handler => n(phrase!("{n} pending"), &g.pending),
         Stage::Workqueue if g.processing > 0 => {
-            trf(lang, "{q} queued · {p} active", &[("q", &g.queued), ("p", &g.processing)])
+            trf!(lang, "{q} queued · {p} active", &[("q", &g.queued), ("p", &g.processing)])
         }
-        Stage::Workqueue => n("{n} queued", &g.queued),
-        Stage::Reconciler => trf(lang, "{b}/{w} busy", &[("b", &g.busy), ("w", &g.workers)]),
-        Stage::Poller => g.poll_every.map_or_else(String::new, |ms| n("LIST every {n} s", &(ms as f64 / 1000.0))),
+        Stage::Workqueue => n(phrase!("{n} queued"), &g.queued),
+        Stage::Reconciler => trf!(lang, "{b}/{w} busy", &[("b", &g.busy), ("w", &g.workers)]),
+        Stage::Poller => {
+            g.poll_every.map_or_else(String::new, |ms| n(phrase!("LIST every {n} s"), &(ms as f64 / 1000.0)))
+        }
         Stage::Fifo | Stage::User | Stage::Kubelet | Stage::Informer => String::new(),
     }
 }
@@ -278,7 +283,7 @@ mod tests {
         assert!(svg.contains(">watching</text>") || svg.contains(">listing</text>"), "what the Reflector is doing");
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         for stage in Stage::ALL.into_iter().filter(|s| *s != Stage::Poller) {
-            assert!(svg.contains(&format!(">{}</text>", escape(label(stage, Era::default())))), "{stage:?}");
+            assert!(svg.contains(&format!(">{}</text>", escape(label(stage, Era::default()).en()))), "{stage:?}");
         }
         assert!(!svg.contains(">Poller</text>"), "a world that does not poll draws no poller");
         assert!(svg.contains(">ADDED</text>"));

@@ -44,7 +44,7 @@ pub fn mermaid(trace: &[TraceEvent], lang: Lang) -> String {
     }
     let skipped = trace.len() - shown.len();
     if let (true, Some(first)) = (skipped > 0, participants.first()) {
-        let said = i18n::trf(lang, "{n} earlier steps are not drawn", &[("n", &skipped)]);
+        let said = crate::trf!(lang, "{n} earlier steps are not drawn", &[("n", &skipped)]);
         out += &format!("    Note over {}: {}\n", id(*first), mermaid_text(&said));
     }
     for e in shown {

@@ -11,7 +11,7 @@ pub mod host;
 use crate::client::reflector::Phase;
 use crate::cluster::mvcc_store::Event;
 use crate::cluster::Kind;
-use crate::i18n::{self, Lang};
+use crate::i18n::{self, Lang, Phrase};
 use crate::kernel::{Stage, TraceKind};
 use crate::session::Session;
 use crate::world::{TraceEvent, Worker};
@@ -186,7 +186,7 @@ pub fn costs(session: &Session, window: usize, room: usize) -> CostsView {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReflectorView {
     pub kind: Kind,
-    pub phase: &'static str,
+    pub phase: Phrase,
     pub next_try_ms: Option<u64>,
     pub last_sync_resource_version: String,
     pub lists: u64,
@@ -333,7 +333,7 @@ pub fn inspector(session: &Session) -> InspectorView {
                     let r = &s.reflector;
                     ReflectorView {
                         kind: s.config.reflector.kind,
-                        phase: r.phase.name(),
+                        phase: phase(&r.phase),
                         next_try_ms: match r.phase {
                             Phase::BackingOff { until, .. } => Some(until),
                             _ => None,
@@ -535,6 +535,19 @@ pub fn lesson(session: &Session) -> LessonView {
             .filter(|s| s.recap.is_some() || !s.discuss.is_empty())
             .filter(|_| session.lesson_ended() && every_question_answered(session))
             .map(|s| (s.recap.clone(), s.discuss.clone())),
+    }
+}
+
+/// A reflector's phase in the page's words.
+fn phase(p: &Phase) -> Phrase {
+    match p {
+        Phase::Idle => phrase!("idle"),
+        Phase::Listing => phrase!("listing"),
+        Phase::WatchRequested => phrase!("opening watch"),
+        Phase::Watching { .. } => phrase!("watching"),
+        Phase::WatchListRequested => phrase!("opening watch-list"),
+        Phase::Streaming { .. } => phrase!("streaming initial events"),
+        Phase::BackingOff { .. } => phrase!("backing off"),
     }
 }
 

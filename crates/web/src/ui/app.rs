@@ -8,7 +8,6 @@ use super::parts::{self, Context, Part, Play, Settings};
 use super::share_dialog::{download, Download, ShareDialog};
 use super::state::PageState;
 use informer_sim::cluster::Kind;
-use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
 use informer_sim::session::link::{Link, Notice, Theme};
 use informer_sim::session::{Action, Session};
@@ -137,7 +136,7 @@ pub fn app() -> Html {
         <ContextProvider<informer_sim::era::Era> context={session.world().config.era}>
         <div class={classes!("page", display.present.then_some("present"), display.embed.then_some("embed"))}>
             if display.embed {
-                <a class="open-full" href={super::embed::full_playground_href(&shown_link)} target="_blank" rel="noopener">{ tr(lang, "Open in the full playground") }</a>
+                <a class="open-full" href={super::embed::full_playground_href(&shown_link)} target="_blank" rel="noopener">{ tr!(lang, "Open in the full playground") }</a>
             }
             if drawn >= Part::Masthead {
                 { parts::masthead(cx, settings) }

@@ -2,8 +2,8 @@
 //! virtual time; a step the other release has no counterpart for is marked (`≠`, and in
 //! words for screen readers), so the difference reads without colour.
 
+use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
-use informer_sim::i18n::{tr, trf};
 use informer_sim::views::diagram::{label, token};
 use informer_sim::views::{CompareView, LogLine};
 use yew::prelude::*;
@@ -15,7 +15,7 @@ pub struct Props {
 }
 
 fn column(lang: Lang, era: informer_sim::era::Era, lines: &[(LogLine, bool)]) -> Html {
-    let heading = trf(lang, "Kubernetes {release}", &[("release", &era)]);
+    let heading = trf!(lang, "Kubernetes {release}", &[("release", &era)]);
     html! {
         <section class="compare-column" aria-label={heading.clone()}>
             <h3>{ heading }</h3>
@@ -23,7 +23,7 @@ fn column(lang: Lang, era: informer_sim::era::Era, lines: &[(LogLine, bool)]) ->
                 let (class, _) = token(e.kind);
                 html! {
                     <li class={classes!("line", class, differs.then_some("differs"))}>
-                        <span class="mark" aria-label={if *differs { tr(lang, "only in this release") } else { "" }}>{ if *differs { "≠" } else { "" } }</span>
+                        <span class="mark" aria-label={if *differs { tr!(lang, "only in this release") } else { "" }}>{ if *differs { "≠" } else { "" } }</span>
                         <span class="step">{ format!("#{}", e.step) }</span>
                         <span class="time">{ &e.time }</span>
                         <span class="route">{ format!("{} → {}", tr(lang, label(e.from, era)), tr(lang, label(e.to, era))) }</span>
@@ -40,8 +40,8 @@ pub fn compare_panel(props: &Props) -> Html {
     let (lang, v) = (props.lang, &props.view);
     html! {
         <section class="panel compare" aria-labelledby="compare-heading">
-            <h2 id="compare-heading">{ tr(lang, "Compare releases") }</h2>
-            <p class="hint">{ tr(lang, "Both run the same lesson and actions and stand at the same virtual time; ≠ marks a step the other release does not take.") }</p>
+            <h2 id="compare-heading">{ tr!(lang, "Compare releases") }</h2>
+            <p class="hint">{ tr!(lang, "Both run the same lesson and actions and stand at the same virtual time; ≠ marks a step the other release does not take.") }</p>
             <div class="compare-columns">
                 { column(lang, v.left.0, &v.left.1) }
                 { column(lang, v.right.0, &v.right.1) }

@@ -3,7 +3,6 @@
 
 use informer_sim::cluster::Kind;
 use informer_sim::i18n::Lang;
-use informer_sim::i18n::{tr, trf};
 use informer_sim::session::Action;
 use yew::prelude::*;
 
@@ -28,11 +27,11 @@ fn presets(kind: Kind, deployments: bool, account: &str, lang: Lang) -> Vec<(Str
         (format!("kubectl get {resource} -w"), format!("kubectl get {resource} -w")),
     ];
     if deployments {
-        presets.push((tr(lang, "Scale web to 5").into(), "kubectl scale deployment web --replicas=5".into()));
+        presets.push((tr!(lang, "Scale web to 5").into(), "kubectl scale deployment web --replicas=5".into()));
     }
     for verb in ["get", "list"] {
         presets.push((
-            trf(lang, "Can the controller {verb} {resource}?", &[("verb", &verb), ("resource", &resource)]),
+            trf!(lang, "Can the controller {verb} {resource}?", &[("verb", &verb), ("resource", &resource)]),
             format!("kubectl auth can-i {verb} {resource} --as={account}"),
         ));
     }
@@ -72,13 +71,13 @@ pub fn console(props: &Props) -> Html {
     });
     html! {
         <div class="console">
-            <pre class="transcript" role="log" aria-live="polite" aria-label={tr(lang, "kubectl output")}>{ &props.transcript }</pre>
+            <pre class="transcript" role="log" aria-live="polite" aria-label={tr!(lang, "kubectl output")}>{ &props.transcript }</pre>
             <label for="kubectl">{ "kubectl" }</label>
             <textarea id="kubectl" rows="3" spellcheck="false" value={(*entry).clone()} oninput={on_input} onkeydown={on_key}
                 aria-describedby="kubectl-help" />
-            <p id="kubectl-help" class="hint">{ tr(lang, "get, get -w, create -f -, apply -f - (manifest on the next lines, YAML or JSON), scale, label, delete, auth can-i. Ctrl+Enter runs.") }</p>
+            <p id="kubectl-help" class="hint">{ tr!(lang, "get, get -w, create -f -, apply -f - (manifest on the next lines, YAML or JSON), scale, label, delete, auth can-i. Ctrl+Enter runs.") }</p>
             <div class="buttons">
-                <button type="button" onclick={run.reform(|_: MouseEvent| ())}>{ tr(lang, "Run") }</button>
+                <button type="button" onclick={run.reform(|_: MouseEvent| ())}>{ tr!(lang, "Run") }</button>
                 { for quick }
             </div>
         </div>

@@ -3,7 +3,6 @@
 //! pauses, Right/Left step, F fast-forwards, Home resets.
 
 use informer_sim::i18n::Lang;
-use informer_sim::i18n::{tr, trf};
 use informer_sim::session::Action;
 use yew::prelude::*;
 
@@ -56,17 +55,17 @@ pub fn controls(props: &Props) -> Html {
     let end = (props.horizon.max(props.step) + 1_000).max(10_000).min(props.range.1);
     let start = props.range.0;
     html! {
-        <div class="controls" role="toolbar" aria-label={tr(lang, "Stepping")}>
-            <button type="button" onclick={send(Action::StepBack)} disabled={props.step <= start} aria-keyshortcuts="ArrowLeft">{ tr(lang, "Step back") }</button>
-            <button type="button" class="step-forward" onclick={send(Action::StepForward)} disabled={props.step >= props.range.1} aria-keyshortcuts="ArrowRight">{ tr(lang, "Step forward") }</button>
-            <button type="button" class="secondary" onclick={send(Action::FastForward)} disabled={!props.bulk} aria-keyshortcuts="F" title={tr(lang, "Pass over the bulk phase under way (thousands of steps of the same kind) in one jump")}>{ tr(lang, "Fast-forward") }</button>
-            <button type="button" class="play" onclick={toggle} aria-keyshortcuts="Space">{ if props.playing { tr(lang, "Pause") } else { tr(lang, "Play") } }</button>
-            <button type="button" class="secondary" onclick={send(Action::Reset)} aria-keyshortcuts="Home">{ tr(lang, "Reset") }</button>
-            <label class="inline" for="speed">{ tr(lang, "Speed") }</label>
-            <input id="speed" type="range" min="1" max="50" value={props.speed.to_string()} oninput={on_speed} aria-valuetext={trf(lang, "{n} steps per second", &[("n", &props.speed)])} />
-            <label class="inline" for="timeline">{ tr(lang, "Timeline") }</label>
-            <input id="timeline" class="timeline" type="range" min={start.to_string()} max={end.to_string()} value={props.step.to_string()} oninput={on_scrub} aria-valuetext={trf(lang, "step {n}", &[("n", &props.step)])} />
-            <span class="step-count" aria-live="off">{ trf(lang, "step {n}", &[("n", &props.step)]) }</span>
+        <div class="controls" role="toolbar" aria-label={tr!(lang, "Stepping")}>
+            <button type="button" onclick={send(Action::StepBack)} disabled={props.step <= start} aria-keyshortcuts="ArrowLeft">{ tr!(lang, "Step back") }</button>
+            <button type="button" class="step-forward" onclick={send(Action::StepForward)} disabled={props.step >= props.range.1} aria-keyshortcuts="ArrowRight">{ tr!(lang, "Step forward") }</button>
+            <button type="button" class="secondary" onclick={send(Action::FastForward)} disabled={!props.bulk} aria-keyshortcuts="F" title={tr!(lang, "Pass over the bulk phase under way (thousands of steps of the same kind) in one jump")}>{ tr!(lang, "Fast-forward") }</button>
+            <button type="button" class="play" onclick={toggle} aria-keyshortcuts="Space">{ if props.playing { tr!(lang, "Pause") } else { tr!(lang, "Play") } }</button>
+            <button type="button" class="secondary" onclick={send(Action::Reset)} aria-keyshortcuts="Home">{ tr!(lang, "Reset") }</button>
+            <label class="inline" for="speed">{ tr!(lang, "Speed") }</label>
+            <input id="speed" type="range" min="1" max="50" value={props.speed.to_string()} oninput={on_speed} aria-valuetext={trf!(lang, "{n} steps per second", &[("n", &props.speed)])} />
+            <label class="inline" for="timeline">{ tr!(lang, "Timeline") }</label>
+            <input id="timeline" class="timeline" type="range" min={start.to_string()} max={end.to_string()} value={props.step.to_string()} oninput={on_scrub} aria-valuetext={trf!(lang, "step {n}", &[("n", &props.step)])} />
+            <span class="step-count" aria-live="off">{ trf!(lang, "step {n}", &[("n", &props.step)]) }</span>
         </div>
     }
 }

@@ -2,8 +2,8 @@
 //! chart of API requests against watch events over the last steps — the polling-versus-watch
 //! story at a glance.
 
+use informer_sim::i18n::grouped;
 use informer_sim::i18n::Lang;
-use informer_sim::i18n::{grouped, tr, trf};
 use informer_sim::views::CostsView;
 use yew::prelude::*;
 
@@ -35,27 +35,27 @@ pub fn cost_panel(props: &Props) -> Html {
         }
     });
     let (requests, events) = v.bars.iter().fold((0, 0), |(a, b), bar| (a + bar.requests, b + bar.events));
-    let chart_label = trf(
+    let chart_label = trf!(
         lang,
         "Over the last {n} steps: {requests} API requests, {events} watch events",
         &[("n", &v.window), ("requests", &requests), ("events", &events)],
     );
     html! {
         <>
-            <dl class="figures costs" aria-label={tr(lang, "Costs")}>
+            <dl class="figures costs" aria-label={tr!(lang, "Costs")}>
                 { for v.requests.iter().map(|(verb, n)| html! { <div><dt>{ verb }</dt><dd>{ n }</dd></div> }) }
-                <div><dt>{ tr(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
-                <div><dt>{ tr(lang, "Cached objects") }</dt><dd>{ objects_and_size(v.cached_objects, v.cached_bytes) }</dd></div>
+                <div><dt>{ tr!(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
+                <div><dt>{ tr!(lang, "Cached objects") }</dt><dd>{ objects_and_size(v.cached_objects, v.cached_bytes) }</dd></div>
                 if let Some((objects, bytes)) = v.in_cluster {
-                    <div><dt>{ tr(lang, "Same kind in the cluster") }</dt><dd>{ objects_and_size(objects, bytes) }</dd></div>
+                    <div><dt>{ tr!(lang, "Same kind in the cluster") }</dt><dd>{ objects_and_size(objects, bytes) }</dd></div>
                 }
-                <div><dt>{ tr(lang, "Reconciles") }</dt><dd>{ v.reconciles }</dd></div>
+                <div><dt>{ tr!(lang, "Reconciles") }</dt><dd>{ v.reconciles }</dd></div>
             </dl>
             <figure class="chart">
                 <svg viewBox={format!("0 0 {} 52", v.room as f64 * BAR)} role="img" aria-label={chart_label}>
                     <g transform={slide}>{ for bars }</g>
                 </svg>
-                <figcaption><span class="key requests"></span>{ tr(lang, "API requests") }<span class="key events"></span>{ tr(lang, "watch events") }{ trf(lang, " — last {n} steps", &[("n", &v.window)]) }</figcaption>
+                <figcaption><span class="key requests"></span>{ tr!(lang, "API requests") }<span class="key events"></span>{ tr!(lang, "watch events") }{ trf!(lang, " — last {n} steps", &[("n", &v.window)]) }</figcaption>
             </figure>
         </>
     }

@@ -4,7 +4,7 @@
 //! panel is built with the DOM's own calls (text nodes, never markup), because after a panic
 //! the Yew app no longer runs.
 
-use informer_sim::i18n::{tr, Lang};
+use informer_sim::i18n::Lang;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 
@@ -49,14 +49,14 @@ pub fn show(message: &str) {
     let _ = panel.set_attribute("role", "alert");
     let _ = panel.set_attribute("lang", lang.code());
     let parts = [
-        element("h2", tr(lang, "The playground stopped: this is a bug")),
-        element("p", tr(lang, "Reload at this state to go on, and report the link and the message below.")),
+        element("h2", tr!(lang, "The playground stopped: this is a bug")),
+        element("p", tr!(lang, "Reload at this state to go on, and report the link and the message below.")),
         element("pre", message),
     ];
     for part in parts.into_iter().flatten() {
         let _ = panel.append_child(&part);
     }
-    if let Some(link) = element("a", tr(lang, "Reload at this state")) {
+    if let Some(link) = element("a", tr!(lang, "Reload at this state")) {
         let _ = link.set_attribute("href", &href);
         let _ = panel.append_child(&link);
     }

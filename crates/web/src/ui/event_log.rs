@@ -39,12 +39,12 @@ pub fn event_log(props: &Props) -> Html {
     });
     html! {
         <div class="event-log">
-            <label class="inline" for="log-filter">{ tr(lang, "Filter log by stage") }</label>
+            <label class="inline" for="log-filter">{ tr!(lang, "Filter log by stage") }</label>
             <select id="log-filter" onchange={on_filter}>
-                <option value="" selected={props.filter.is_none()}>{ tr(lang, "All stages") }</option>
+                <option value="" selected={props.filter.is_none()}>{ tr!(lang, "All stages") }</option>
                 { for Stage::ALL.iter().map(|s| html! { <option value={s.name()} selected={props.filter == Some(*s)}>{ tr(lang, label(*s, era)) }</option> }) }
             </select>
-            <div role="log" aria-live="polite" aria-label={tr(lang, "Event log")}><ol class="lines">{ for lines }</ol></div>
+            <div role="log" aria-live="polite" aria-label={tr!(lang, "Event log")}><ol class="lines">{ for lines }</ol></div>
         </div>
     }
 }

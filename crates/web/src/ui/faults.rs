@@ -1,7 +1,7 @@
 //! Fault injection: each a real button, taking effect at the current step.
 
-use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
+use informer_sim::i18n::{tr, Phrase};
 use informer_sim::session::Action;
 use informer_sim::world::Fault;
 use yew::prelude::*;
@@ -16,7 +16,7 @@ pub struct Props {
 #[function_component(Faults)]
 pub fn faults(props: &Props) -> Html {
     let lang = props.lang;
-    let button = |name: &'static str, fault: Fault| {
+    let button = |name: Phrase, fault: Fault| {
         let on_action = props.on_action.clone();
         let onclick = Callback::from(move |_| on_action.emit(Action::Fault(fault.clone())));
         html! { <button type="button" class="fault" {onclick}>{ tr(lang, name) }</button> }
@@ -31,16 +31,16 @@ pub fn faults(props: &Props) -> Html {
         })
     };
     html! {
-        <div class="faults" role="group" aria-label={tr(lang, "Faults")}>
-            { button("Disconnect watch", Fault::DisconnectWatch) }
-            { button("Compact store", Fault::CompactStore) }
-            { button("Restart API server", Fault::RestartApiServer) }
-            { button("Revoke list", Fault::Revoke("list".into())) }
-            { button("Revoke watch", Fault::Revoke("watch".into())) }
-            { button("Grant list", Fault::Grant("list".into())) }
-            { button("Grant watch", Fault::Grant("watch".into())) }
-            { button("Drop next event", Fault::DropNextEvent) }
-            <label class="inline" for="latency">{ tr(lang, "Network latency") }</label>
+        <div class="faults" role="group" aria-label={tr!(lang, "Faults")}>
+            { button(phrase!("Disconnect watch"), Fault::DisconnectWatch) }
+            { button(phrase!("Compact store"), Fault::CompactStore) }
+            { button(phrase!("Restart API server"), Fault::RestartApiServer) }
+            { button(phrase!("Revoke list"), Fault::Revoke("list".into())) }
+            { button(phrase!("Revoke watch"), Fault::Revoke("watch".into())) }
+            { button(phrase!("Grant list"), Fault::Grant("list".into())) }
+            { button(phrase!("Grant watch"), Fault::Grant("watch".into())) }
+            { button(phrase!("Drop next event"), Fault::DropNextEvent) }
+            <label class="inline" for="latency">{ tr!(lang, "Network latency") }</label>
             <input id="latency" type="number" min="0" max="10000" step="5" value={props.latency_ms.to_string()} onchange={on_latency} />
             <span class="unit">{ "ms" }</span>
         </div>

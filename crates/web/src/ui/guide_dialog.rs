@@ -2,7 +2,7 @@
 //! the page, when it opens — nothing of it is in the first load. A lesson's name opens it.
 
 use super::lessons::fetch_text;
-use informer_sim::i18n::{tr, trf, Lang};
+use informer_sim::i18n::Lang;
 use informer_sim::scenario::guide::Guide;
 use informer_sim::scenario::library;
 use informer_sim::session::Action;
@@ -29,18 +29,18 @@ pub fn guide_dialog(props: &Props) -> Html {
     }
     let on_close = props.on_close.reform(|_: MouseEvent| ());
     let body = match &*guide {
-        None => html! { <p role="status">{ tr(lang, "Loading the guide…") }</p> },
+        None => html! { <p role="status">{ tr!(lang, "Loading the guide…") }</p> },
         Some(Err(e)) => {
-            html! { <p class="notice" role="alert">{ trf(lang, "The guide could not be loaded: {error}", &[("error", e)]) }</p> }
+            html! { <p class="notice" role="alert">{ trf!(lang, "The guide could not be loaded: {error}", &[("error", e)]) }</p> }
         }
         Some(Ok(guide)) => contents(guide, lang, &props.on_action, &props.on_close),
     };
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="guide-heading">
             <div class="panel guide">
-                <h2 id="guide-heading">{ tr(lang, "Facilitator's guide") }</h2>
+                <h2 id="guide-heading">{ tr!(lang, "Facilitator's guide") }</h2>
                 { body }
-                <button type="button" onclick={on_close} aria-keyshortcuts="Escape">{ tr(lang, "Close") }</button>
+                <button type="button" onclick={on_close} aria-keyshortcuts="Escape">{ tr!(lang, "Close") }</button>
             </div>
         </div>
     }
@@ -61,7 +61,7 @@ fn contents(guide: &Guide, lang: Lang, on_action: &Callback<Action>, on_close: &
             Some(html! {
                 <tr>
                     <th scope="row"><button type="button" class="link" onclick={open(&entry.id)}>{ format!("{}. {}", n + 1, lesson.title.get(lang)) }</button></th>
-                    <td>{ trf(lang, "{n} min", &[("n", &entry.minutes)]) }</td>
+                    <td>{ trf!(lang, "{n} min", &[("n", &entry.minutes)]) }</td>
                     <td lang={lang.code()}>{ entry.say.get(lang) }</td>
                 </tr>
             })
@@ -69,20 +69,20 @@ fn contents(guide: &Guide, lang: Lang, on_action: &Callback<Action>, on_close: &
         html! { <>
             <h3>{ part.title.get(lang) }</h3>
             <table>
-                <thead><tr><th scope="col">{ tr(lang, "Lesson") }</th><th scope="col">{ tr(lang, "Time") }</th><th scope="col">{ tr(lang, "What to say") }</th></tr></thead>
+                <thead><tr><th scope="col">{ tr!(lang, "Lesson") }</th><th scope="col">{ tr!(lang, "Time") }</th><th scope="col">{ tr!(lang, "What to say") }</th></tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
         </> }
     });
     html! { <>
         <p>{ guide.intro.get(lang) }</p>
-        <p>{ trf(lang, "The two parts take about {n} minutes.", &[("n", &guide.minutes())]) }</p>
+        <p>{ trf!(lang, "The two parts take about {n} minutes.", &[("n", &guide.minutes())]) }</p>
         <ul>{ for guide.prepare.iter().map(|tip| html! { <li>{ tip.get(lang) }</li> }) }</ul>
         { for parts }
         <p class="closing-discussion">{ guide.closing.get(lang) }</p>
-        <h3>{ tr(lang, "Glossary") }</h3>
+        <h3>{ tr!(lang, "Glossary") }</h3>
         <table>
-            <thead><tr><th scope="col">{ "English" }</th><th scope="col">{ "한국어" }</th><th scope="col">{ tr(lang, "Not used") }</th></tr></thead>
+            <thead><tr><th scope="col">{ "English" }</th><th scope="col">{ "한국어" }</th><th scope="col">{ tr!(lang, "Not used") }</th></tr></thead>
             <tbody>{ for guide.glossary.iter().map(|t| html! {
                 <tr><th scope="row">{ &t.english }</th><td lang="ko">{ &t.korean }</td><td lang="ko">{ t.avoid.join(", ") }</td></tr>
             }) }</tbody>

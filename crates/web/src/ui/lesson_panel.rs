@@ -1,8 +1,8 @@
 //! The lesson: a scenario picker, the narration that follows the step (and rewinds with it),
 //! the stage to look at, and predict-then-reveal questions.
 
+use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
-use informer_sim::i18n::{tr, trf};
 use informer_sim::session::Action;
 use informer_sim::views::diagram::label;
 use informer_sim::views::LessonView;
@@ -34,7 +34,7 @@ pub fn lesson_panel(props: &Props) -> Html {
     });
     let next_note = props.on_action.reform(|_: MouseEvent| Action::NextNote);
     let next_note_button = html! {
-        <button type="button" class="small secondary next-note" aria-keyshortcuts="N" onclick={next_note}>{ tr(lang, "Next note") }</button>
+        <button type="button" class="small secondary next-note" aria-keyshortcuts="N" onclick={next_note}>{ tr!(lang, "Next note") }</button>
     };
     let narration = v.narration.as_ref().map(|(text, look)| {
         html! {
@@ -42,7 +42,7 @@ pub fn lesson_panel(props: &Props) -> Html {
                 <p lang={lang.code()}>{ text.get(lang) }</p>
                 <div class="narration-foot">
                     if let Some(stage) = look {
-                        <p class="look-at">{ format!("{}: {}", tr(lang, "Look at"), tr(lang, label(*stage, era))) }</p>
+                        <p class="look-at">{ format!("{}: {}", tr!(lang, "Look at"), tr(lang, label(*stage, era))) }</p>
                     }
                     { next_note_button.clone() }
                 </div>
@@ -62,14 +62,14 @@ pub fn lesson_panel(props: &Props) -> Html {
             html! { <button type="button" class={class} disabled={q.given.is_some()} onclick={pick}>{ text.get(lang) }</button> }
         });
         html! {
-            <div class="question" role="group" aria-label={trf(lang, "Question {n}", &[("n", &(i + 1))])}>
+            <div class="question" role="group" aria-label={trf!(lang, "Question {n}", &[("n", &(i + 1))])}>
                 <p class="ask">{ q.ask.get(lang) }</p>
                 <div class="choices">{ for choices }</div>
                 { match q.given {
                     Some(a) => html! { <p class="reveal" role="status">
-                        <strong>{ if a == q.answer { tr(lang, "Correct.") } else { tr(lang, "Not quite.") } }</strong>{ " " }{ q.explain.get(lang) }
+                        <strong>{ if a == q.answer { tr!(lang, "Correct.") } else { tr!(lang, "Not quite.") } }</strong>{ " " }{ q.explain.get(lang) }
                     </p> },
-                    None => html! { <p class="hint">{ tr(lang, "Answer to continue; autoplay waits.") }</p> },
+                    None => html! { <p class="hint">{ tr!(lang, "Answer to continue; autoplay waits.") }</p> },
                 } }
             </div>
         }
@@ -77,32 +77,32 @@ pub fn lesson_panel(props: &Props) -> Html {
     html! {
         <div class="lesson">
             <div class="lesson-bar">
-                <label class="inline" for="scenario">{ tr(lang, "Scenario") }</label>
+                <label class="inline" for="scenario">{ tr!(lang, "Scenario") }</label>
                 <select id="scenario" onchange={on_pick}>
-                    <option value="" selected={current.is_empty()}>{ tr(lang, "Free play (Deployment, Pods, kubelet)") }</option>
+                    <option value="" selected={current.is_empty()}>{ tr!(lang, "Free play (Deployment, Pods, kubelet)") }</option>
                     { for v.lessons.iter().enumerate().map(|(n, (id, title, extra))| html! {
                         <option value={id.clone()} selected={*id == current}>{
-                            if *extra { trf(lang, "{n}. {title} (beyond the articles)", &[("n", &(n + 1)), ("title", &title.get(lang))]) }
+                            if *extra { trf!(lang, "{n}. {title} (beyond the articles)", &[("n", &(n + 1)), ("title", &title.get(lang))]) }
                             else { format!("{}. {}", n + 1, title.get(lang)) }
                         }</option>
                     }) }
                 </select>
-                <label class="inline" for="era">{ tr(lang, "Kubernetes release") }</label>
+                <label class="inline" for="era">{ tr!(lang, "Kubernetes release") }</label>
                 <select id="era" onchange={on_era}>
                     { for v.eras.iter().map(|e| html! {
                         <option value={e.name()} selected={*e == v.era}>{
-                            if *e == informer_sim::era::Era::CURRENT { trf(lang, "{release} (current)", &[("release", e)]) } else { e.to_string() }
+                            if *e == informer_sim::era::Era::CURRENT { trf!(lang, "{release} (current)", &[("release", e)]) } else { e.to_string() }
                         }</option>
                     }) }
                 </select>
-                <label class="inline" for="compare">{ tr(lang, "Compare with") }</label>
+                <label class="inline" for="compare">{ tr!(lang, "Compare with") }</label>
                 <select id="compare" onchange={on_compare}>
-                    <option value="" selected={v.compared.is_none()}>{ tr(lang, "no other release") }</option>
+                    <option value="" selected={v.compared.is_none()}>{ tr!(lang, "no other release") }</option>
                     { for v.eras.iter().filter(|e| **e != v.era).map(|e| html! {
                         <option value={e.name()} selected={v.compared == Some(*e)}>{ e.to_string() }</option>
                     }) }
                 </select>
-                <span class="lang" role="group" aria-label={tr(lang, "Language")}>
+                <span class="lang" role="group" aria-label={tr!(lang, "Language")}>
                     <button type="button" class="small secondary" lang="ko" aria-pressed={(lang == Lang::Ko).to_string()} onclick={set_lang(Lang::Ko)}>{ "한국어" }</button>
                     <button type="button" class="small secondary" lang="en" aria-pressed={(lang == Lang::En).to_string()} onclick={set_lang(Lang::En)}>{ "English" }</button>
                 </span>
@@ -115,13 +115,13 @@ pub fn lesson_panel(props: &Props) -> Html {
             }
             { for questions }
             if let Some((recap, discuss)) = &v.closing {
-                <section class="closing" aria-label={tr(lang, "End of the lesson")}>
-                    <h3>{ tr(lang, "End of the lesson") }</h3>
+                <section class="closing" aria-label={tr!(lang, "End of the lesson")}>
+                    <h3>{ tr!(lang, "End of the lesson") }</h3>
                     if let Some(recap) = recap {
-                        <p class="recap"><strong>{ tr(lang, "Remember:") }</strong>{ " " }{ recap.get(lang) }</p>
+                        <p class="recap"><strong>{ tr!(lang, "Remember:") }</strong>{ " " }{ recap.get(lang) }</p>
                     }
                     if !discuss.is_empty() {
-                        <p class="discuss-title">{ tr(lang, "To discuss") }</p>
+                        <p class="discuss-title">{ tr!(lang, "To discuss") }</p>
                         <ul class="discuss">{ for discuss.iter().map(|q| html! { <li>{ q.get(lang) }</li> }) }</ul>
                     }
                 </section>

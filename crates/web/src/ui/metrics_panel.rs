@@ -1,7 +1,6 @@
 //! The API server's metrics: requests by verb, resource and code (like
 //! `apiserver_request_total`), what it sent, live watchers, and each watch cache.
 
-use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
 use informer_sim::views::ApiServerView;
 use yew::prelude::*;
@@ -18,12 +17,12 @@ pub fn metrics_panel(props: &Props) -> Html {
     html! {
         <div class="metrics">
             <dl class="figures">
-                <div><dt>{ tr(lang, "Objects sent") }</dt><dd>{ v.objects_sent }</dd></div>
-                <div><dt>{ tr(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
-                <div><dt>{ tr(lang, "Live watchers") }</dt><dd>{ v.live_watchers }</dd></div>
+                <div><dt>{ tr!(lang, "Objects sent") }</dt><dd>{ v.objects_sent }</dd></div>
+                <div><dt>{ tr!(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
+                <div><dt>{ tr!(lang, "Live watchers") }</dt><dd>{ v.live_watchers }</dd></div>
             </dl>
-            <table aria-label={tr(lang, "Requests")}>
-                <thead><tr><th>{ tr(lang, "Verb") }</th><th>{ tr(lang, "Resource") }</th><th class="num">{ tr(lang, "Code") }</th><th class="num">{ tr(lang, "Count") }</th></tr></thead>
+            <table aria-label={tr!(lang, "Requests")}>
+                <thead><tr><th>{ tr!(lang, "Verb") }</th><th>{ tr!(lang, "Resource") }</th><th class="num">{ tr!(lang, "Code") }</th><th class="num">{ tr!(lang, "Count") }</th></tr></thead>
                 <tbody>
                     { for v.requests.iter().map(|(verb, resource, code, n)| html! {
                         <tr class={classes!((*code >= 400).then_some("failed-row"))}>
@@ -31,20 +30,20 @@ pub fn metrics_panel(props: &Props) -> Html {
                         </tr>
                     }) }
                     if v.requests.is_empty() {
-                        <tr><td colspan="4" class="empty">{ tr(lang, "No requests yet.") }</td></tr>
+                        <tr><td colspan="4" class="empty">{ tr!(lang, "No requests yet.") }</td></tr>
                     }
                 </tbody>
             </table>
-            <table aria-label={tr(lang, "Watchers")}>
-                <thead><tr><th>{ "#" }</th><th>{ tr(lang, "Resource") }</th><th>{ tr(lang, "User") }</th><th class="num">{ tr(lang, "Queued") }</th></tr></thead>
+            <table aria-label={tr!(lang, "Watchers")}>
+                <thead><tr><th>{ "#" }</th><th>{ tr!(lang, "Resource") }</th><th>{ tr!(lang, "User") }</th><th class="num">{ tr!(lang, "Queued") }</th></tr></thead>
                 <tbody>
                     { for v.watchers.iter().map(|(id, resource, user, queued)| html! {
                         <tr><td class="num">{ id }</td><td>{ resource }</td><td class="mono">{ user }</td><td class="num">{ queued }</td></tr>
                     }) }
                 </tbody>
             </table>
-            <table aria-label={tr(lang, "Watch caches")}>
-                <thead><tr><th>{ tr(lang, "Watch caches") }</th><th class="num">{ tr(lang, "Objects") }</th><th class="num">{ "RV" }</th><th class="num" title={tr(lang, "The oldest resourceVersion a watch can resume from")}>{ tr(lang, "Oldest RV") }</th></tr></thead>
+            <table aria-label={tr!(lang, "Watch caches")}>
+                <thead><tr><th>{ tr!(lang, "Watch caches") }</th><th class="num">{ tr!(lang, "Objects") }</th><th class="num">{ "RV" }</th><th class="num" title={tr!(lang, "The oldest resourceVersion a watch can resume from")}>{ tr!(lang, "Oldest RV") }</th></tr></thead>
                 <tbody>
                     { for v.caches.iter().map(|(resource, n, rv, oldest)| html! {
                         <tr><td>{ resource }</td><td class="num">{ n }</td><td class="num">{ rv }</td><td class="num">{ oldest }</td></tr>

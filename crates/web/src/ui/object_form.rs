@@ -2,7 +2,6 @@
 //! it (as the cluster administrator).
 
 use informer_sim::cluster::Kind;
-use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
 use informer_sim::session::{Action, Session};
 use yew::prelude::*;
@@ -39,16 +38,16 @@ pub fn object_form(props: &Props) -> Html {
     };
     html! {
         <div class="object-form">
-            <label for="kind">{ tr(lang, "Example kind") }</label>
+            <label for="kind">{ tr!(lang, "Example kind") }</label>
             <select id="kind" onchange={on_kind}>
                 { for Kind::ALL.iter().map(|k| html! { <option value={k.name()} selected={*k == Kind::ConfigMap}>{ k.name() }</option> }) }
             </select>
-            <label for="manifest">{ tr(lang, "Manifest (JSON)") }</label>
+            <label for="manifest">{ tr!(lang, "Manifest (JSON)") }</label>
             <textarea id="manifest" rows="12" spellcheck="false" value={props.manifest.clone()} oninput={on_text} />
             <div class="buttons">
-                <button type="button" onclick={act(Action::Create)}>{ tr(lang, "Create") }</button>
-                <button type="button" onclick={act(Action::Update)}>{ tr(lang, "Update") }</button>
-                <button type="button" class="danger" onclick={act(Action::DeleteManifest)}>{ tr(lang, "Delete") }</button>
+                <button type="button" onclick={act(Action::Create)}>{ tr!(lang, "Create") }</button>
+                <button type="button" onclick={act(Action::Update)}>{ tr!(lang, "Update") }</button>
+                <button type="button" class="danger" onclick={act(Action::DeleteManifest)}>{ tr!(lang, "Delete") }</button>
             </div>
         </div>
     }

@@ -3,7 +3,6 @@
 
 use informer_sim::cluster::Kind;
 use informer_sim::i18n::Lang;
-use informer_sim::i18n::{tr, trf};
 use informer_sim::session::Action;
 use informer_sim::views::ObjectRow;
 use yew::prelude::*;
@@ -22,7 +21,7 @@ pub struct Props {
 pub fn objects_table(props: &Props) -> Html {
     let lang = props.lang;
     if props.rows.is_empty() {
-        return html! { <p class="empty">{ tr(lang, "No objects yet: create one above.") }</p> };
+        return html! { <p class="empty">{ tr!(lang, "No objects yet: create one above.") }</p> };
     }
     let rows = props.rows.iter().map(|(kind, key, rv)| {
         let label = format!("{kind}/{key}");
@@ -40,19 +39,19 @@ pub fn objects_table(props: &Props) -> Html {
                 <td><span class="kind">{ kind.name() }</span><span class="mono">{ key }</span></td>
                 <td class="num">{ rv }</td>
                 <td class="row-actions">
-                    <button type="button" class="small" aria-label={trf(lang, "Edit {label}", &[("label", &label)])} onclick={edit}>{ tr(lang, "Edit") }</button>
-                    <button type="button" class="small danger" aria-label={trf(lang, "Delete {label}", &[("label", &label)])} onclick={delete}>{ tr(lang, "Delete") }</button>
+                    <button type="button" class="small" aria-label={trf!(lang, "Edit {label}", &[("label", &label)])} onclick={edit}>{ tr!(lang, "Edit") }</button>
+                    <button type="button" class="small danger" aria-label={trf!(lang, "Delete {label}", &[("label", &label)])} onclick={delete}>{ tr!(lang, "Delete") }</button>
                 </td>
             </tr>
         }
     });
     html! {
-        <table class="objects" aria-label={tr(lang, "Objects")}>
-            <thead><tr><th>{ tr(lang, "Object") }</th><th class="num">{ "RV" }</th><th><span class="visually-hidden">{ tr(lang, "Actions") }</span></th></tr></thead>
+        <table class="objects" aria-label={tr!(lang, "Objects")}>
+            <thead><tr><th>{ tr!(lang, "Object") }</th><th class="num">{ "RV" }</th><th><span class="visually-hidden">{ tr!(lang, "Actions") }</span></th></tr></thead>
             <tbody>
                 { for rows }
                 if props.total > props.rows.len() {
-                    <tr><td colspan="3" class="more">{ trf(lang, "… and {n} more", &[("n", &(props.total - props.rows.len()))]) }</td></tr>
+                    <tr><td colspan="3" class="more">{ trf!(lang, "… and {n} more", &[("n", &(props.total - props.rows.len()))]) }</td></tr>
                 }
             </tbody>
         </table>

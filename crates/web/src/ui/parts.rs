@@ -91,22 +91,22 @@ pub fn masthead(cx: Context, s: Settings) -> Html {
     html! {
         <header class="masthead">
             <h1>{ "informer-playground" }</h1>
-            <p class="tagline">{ tr(lang, "Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile.") }</p>
+            <p class="tagline">{ tr!(lang, "Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile.") }</p>
             <p class="revision">
-                { tr(lang, "Store revision") }{ " " }<strong data-testid="store-revision">{ world.api.store().revision() }</strong>
+                { tr!(lang, "Store revision") }{ " " }<strong data-testid="store-revision">{ world.api.store().revision() }</strong>
                 { format!(" · t = {}.{:03}s", now / 1000, now % 1000) }
             </p>
             <div class="display-settings">
-                <button type="button" aria-pressed={s.present.to_string()} onclick={s.on_present}>{ tr(lang, "Presenter mode") }</button>
-                <label class="inline" for="theme">{ tr(lang, "Theme") }</label>
+                <button type="button" aria-pressed={s.present.to_string()} onclick={s.on_present}>{ tr!(lang, "Presenter mode") }</button>
+                <label class="inline" for="theme">{ tr!(lang, "Theme") }</label>
                 <select id="theme" onchange={s.on_theme}>
-                    <option value="" selected={s.theme.is_none()}>{ tr(lang, "System") }</option>
-                    <option value="light" selected={s.theme == Some(Theme::Light)}>{ tr(lang, "Light") }</option>
-                    <option value="dark" selected={s.theme == Some(Theme::Dark)}>{ tr(lang, "Dark") }</option>
+                    <option value="" selected={s.theme.is_none()}>{ tr!(lang, "System") }</option>
+                    <option value="light" selected={s.theme == Some(Theme::Light)}>{ tr!(lang, "Light") }</option>
+                    <option value="dark" selected={s.theme == Some(Theme::Dark)}>{ tr!(lang, "Dark") }</option>
                 </select>
-                <button type="button" aria-keyshortcuts="?" aria-expanded={open(Dialog::Help)} onclick={toggle(Dialog::Help)}>{ tr(lang, "Keyboard shortcuts") }</button>
-                <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Guide)} onclick={toggle(Dialog::Guide)}>{ tr(lang, "Guide") }</button>
-                <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Share)} onclick={toggle(Dialog::Share)}>{ tr(lang, "Share") }</button>
+                <button type="button" aria-keyshortcuts="?" aria-expanded={open(Dialog::Help)} onclick={toggle(Dialog::Help)}>{ tr!(lang, "Keyboard shortcuts") }</button>
+                <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Guide)} onclick={toggle(Dialog::Guide)}>{ tr!(lang, "Guide") }</button>
+                <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Share)} onclick={toggle(Dialog::Share)}>{ tr!(lang, "Share") }</button>
             </div>
         </header>
     }
@@ -118,11 +118,11 @@ pub fn help(lang: Lang, on_close: Callback<MouseEvent>) -> Html {
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-heading">
             <div class="panel help">
-                <h2 id="help-heading">{ tr(lang, "Keyboard shortcuts") }</h2>
+                <h2 id="help-heading">{ tr!(lang, "Keyboard shortcuts") }</h2>
                 <dl>
                     { for Shortcut::ALL.iter().map(|s| html! { <><dt><kbd>{ s.keys() }</kbd></dt><dd>{ tr(lang, s.does()) }</dd></> }) }
                 </dl>
-                <button type="button" onclick={on_close} aria-keyshortcuts="Escape">{ tr(lang, "Close") }</button>
+                <button type="button" onclick={on_close} aria-keyshortcuts="Escape">{ tr!(lang, "Close") }</button>
             </div>
         </div>
     }
@@ -136,8 +136,8 @@ pub fn notices(cx: Context) -> Html {
         return Html::default();
     }
     html! {
-        <div class="notices" role="status" aria-label={tr(lang, "The link could not be used as it is")}>
-            <p>{ tr(lang, "The link could not be used as it is") }</p>
+        <div class="notices" role="status" aria-label={tr!(lang, "The link could not be used as it is")}>
+            <p>{ tr!(lang, "The link could not be used as it is") }</p>
             <ul>{ for session.notices().iter().map(|n| html! { <li>{ n.describe(lang) }</li> }) }</ul>
         </div>
     }
@@ -167,11 +167,11 @@ pub fn diagram(cx: Context, motion: Motion, look_at: Option<informer_sim::kernel
     let current = session.current().cloned();
     let headline = match &current {
         Some(e) => informer_sim::i18n::headline(e, lang),
-        None => tr(lang, "Press Step forward (→) to deliver the first message.").into(),
+        None => tr!(lang, "Press Step forward (→) to deliver the first message.").into(),
     };
     html! {
         <section class="panel diagram" aria-labelledby="pipeline-heading">
-            <h2 id="pipeline-heading" class="visually-hidden">{ tr(lang, "Pipeline") }</h2>
+            <h2 id="pipeline-heading" class="visually-hidden">{ tr!(lang, "Pipeline") }</h2>
             <PipelineDiagram {current} travelling={motion.travelling} travel_ms={motion.travel_ms} glance={informer_sim::views::glance::glance(session.world())} inspected={session.inspected()} {look_at} on_action={send.clone()} {lang} />
             if let Some(jump) = session.jump() {
                 <p class="jump" aria-live="polite" data-testid="jump">{ informer_sim::i18n::jump(jump, lang) }</p>
@@ -188,11 +188,11 @@ pub fn log(cx: Context) -> Html {
     html! {
         <>
             <section class="panel log-panel" aria-labelledby="log-heading">
-                <h2 id="log-heading">{ tr(lang, "Event log") }</h2>
+                <h2 id="log-heading">{ tr!(lang, "Event log") }</h2>
                 <EventLog lines={views::log(session, session.filter(), 60)} filter={session.filter()} {lang} on_action={send.clone()} />
             </section>
             <section class="panel ruler-panel" aria-labelledby="ruler-heading">
-                <h2 id="ruler-heading">{ tr(lang, "Revisions") }</h2>
+                <h2 id="ruler-heading">{ tr!(lang, "Revisions") }</h2>
                 <RevisionRuler marks={views::ruler(session)} {lang} />
             </section>
         </>
@@ -223,9 +223,9 @@ pub fn faults(cx: Context) -> Html {
     let Context { session, lang, send } = cx;
     html! {
         <section class="panel faults-panel" aria-labelledby="faults-heading">
-            <h2 id="faults-heading">{ tr(lang, "Faults") }</h2>
+            <h2 id="faults-heading">{ tr!(lang, "Faults") }</h2>
             <Faults latency_ms={session.world().config.latency_ms} on_action={send.clone()} {lang} />
-            <h2>{ tr(lang, "Costs") }</h2>
+            <h2>{ tr!(lang, "Costs") }</h2>
             <CostPanel view={views::costs(session, 400, 40)} {lang} />
         </section>
     }
@@ -241,7 +241,7 @@ pub fn console(cx: Context) -> Html {
     let account = UserInfo::service_account(&config.controller_namespace, &config.controller_name).name;
     html! {
         <section class="panel console-panel" aria-labelledby="console-heading">
-            <h2 id="console-heading">{ tr(lang, "Console") }</h2>
+            <h2 id="console-heading">{ tr!(lang, "Console") }</h2>
             <Console transcript={session.console_text()} {kind} deployments={watched.contains(&Kind::Deployment)} {account} on_action={send.clone()} {lang} />
         </section>
     }
@@ -259,7 +259,7 @@ pub fn write(cx: Context, manifest: String, on_edit: Callback<String>, on_open: 
     let (rows, total) = views::objects(session, 50);
     html! {
         <section class="panel write-panel" aria-labelledby="write-heading">
-            <h2 id="write-heading">{ tr(lang, "Write") }</h2>
+            <h2 id="write-heading">{ tr!(lang, "Write") }</h2>
             <ObjectForm {manifest} {on_edit} on_action={send.clone()} {lang} />
             { message }
             <ObjectsTable {rows} {total} {lang} on_edit={on_open} on_action={send.clone()} />

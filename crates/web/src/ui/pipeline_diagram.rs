@@ -7,8 +7,8 @@
 //! never delayed by it, and the frames of the motion repaint only the dot.
 //! Clicking a stage opens its inspector.
 
+use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
-use informer_sim::i18n::{tr, trf};
 use informer_sim::kernel::Stage;
 use informer_sim::kernel::TraceKind;
 use informer_sim::session::Action;
@@ -122,13 +122,13 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         let described = format!("holds-{}", stage.name());
         html! {
             <g key={stage.name()} {class}>
-                <g class="press" role="button" tabindex="0" aria-label={trf(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage, era)))])} aria-describedby={(!plain).then(|| described.clone())} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
+                <g class="press" role="button" tabindex="0" aria-label={trf!(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage, era)))])} aria-describedby={(!plain).then(|| described.clone())} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
                     <rect x={(x - BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0).to_string()} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="10" />
                     <text x={x.to_string()} y={(y + if plain { 9.0 } else { -6.0 }).to_string()} text-anchor="middle">{ tr(lang, label(*stage, era)) }</text>
                 </g>
                 if *stage == Stage::Reflector && !props.glance.locked.is_empty() {
                     <text class="locked" aria-hidden="true" x={(x + BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0 - 6.0).to_string()} text-anchor="end">
-                        { props.glance.locked.iter().map(|verb| trf(lang, "no {verb}", &[("verb", verb)])).collect::<Vec<_>>().join(" · ") }
+                        { props.glance.locked.iter().map(|verb| trf!(lang, "no {verb}", &[("verb", verb)])).collect::<Vec<_>>().join(" · ") }
                     </text>
                 }
                 if *stage == Stage::Fifo {
@@ -164,7 +164,7 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         .chain(props.current.iter().map(|e| travelling_token(e, props.travel_ms, false)));
     html! {
         <div class="stage-frame" style={format!("--aspect: {}", WIDTH / HEIGHT)}>
-        <svg class="pipeline" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr(lang, "Pipeline")}>
+        <svg class="pipeline" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr!(lang, "Pipeline")}>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" />

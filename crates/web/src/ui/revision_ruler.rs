@@ -1,8 +1,8 @@
 //! Who is behind, and by how much: the store's revision, the watch cache's window, the
 //! reflector's lastSyncResourceVersion and the indexer's newest resourceVersion, on one axis.
 
-use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
+use informer_sim::i18n::{tr, Phrase};
 use informer_sim::views::Mark;
 use yew::prelude::*;
 
@@ -12,14 +12,14 @@ pub struct Props {
     pub lang: Lang,
 }
 
-fn name(mark: Mark) -> (&'static str, &'static str) {
+fn name(mark: Mark) -> (Phrase, &'static str) {
     match mark {
-        Mark::Etcd => ("etcd revision", "store"),
-        Mark::Compacted => ("compacted at", "compact"),
-        Mark::CacheOldest => ("watch cache oldest RV", "window"),
-        Mark::Cache => ("watch cache RV", "window"),
-        Mark::Reflector => ("reflector lastSyncResourceVersion", "reflector"),
-        Mark::Indexer => ("indexer newest RV", "indexer"),
+        Mark::Etcd => (phrase!("etcd revision"), "store"),
+        Mark::Compacted => (phrase!("compacted at"), "compact"),
+        Mark::CacheOldest => (phrase!("watch cache oldest RV"), "window"),
+        Mark::Cache => (phrase!("watch cache RV"), "window"),
+        Mark::Reflector => (phrase!("reflector lastSyncResourceVersion"), "reflector"),
+        Mark::Indexer => (phrase!("indexer newest RV"), "indexer"),
     }
 }
 
@@ -29,7 +29,7 @@ pub fn revision_ruler(props: &Props) -> Html {
     let store = props.marks.iter().find(|(m, _)| *m == Mark::Etcd).map_or(1, |(_, rv)| *rv);
     let scale = store.max(1) as f64;
     html! {
-        <div class="ruler" role="group" aria-label={tr(lang, "Revision ruler")}>
+        <div class="ruler" role="group" aria-label={tr!(lang, "Revision ruler")}>
             { for props.marks.iter().map(|(mark, rv)| {
                 let (label, class) = name(*mark);
                 let behind = store - rv;

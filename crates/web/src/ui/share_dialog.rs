@@ -6,7 +6,7 @@
 //! opens (nothing of it is in the first load).
 
 use gloo::events::EventListener;
-use informer_sim::i18n::{tr, trf, Lang};
+use informer_sim::i18n::Lang;
 use informer_sim::session::Session;
 use informer_sim::views::export::{self, Share};
 use wasm_bindgen::{JsCast, JsValue};
@@ -63,44 +63,44 @@ pub fn share_dialog(props: &Props) -> Html {
         Callback::from(move |_| on_close.emit(()))
     };
     let status = match *copied {
-        Some(Ok("link")) => tr(lang, "The link is copied."),
-        Some(Ok(_)) => tr(lang, "The snippet is copied."),
-        Some(Err(())) => tr(lang, "The browser did not allow copying: select the text and copy it."),
+        Some(Ok("link")) => tr!(lang, "The link is copied."),
+        Some(Ok(_)) => tr!(lang, "The snippet is copied."),
+        Some(Err(())) => tr!(lang, "The browser did not allow copying: select the text and copy it."),
         None => "",
     };
     let share = &props.share;
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="share-heading">
             <div class="panel share">
-                <h2 id="share-heading">{ tr(lang, "Share this moment") }</h2>
+                <h2 id="share-heading">{ tr!(lang, "Share this moment") }</h2>
                 if share.too_long {
-                    <p>{ trf(lang, "This link is {n} characters long, too long for an address: save the state as a file, and open the file here to restore it.", &[("n", &share.link.len())]) }</p>
-                    <button type="button" onclick={download(Download::State)}>{ tr(lang, "Save the state as a file") }</button>
+                    <p>{ trf!(lang, "This link is {n} characters long, too long for an address: save the state as a file, and open the file here to restore it.", &[("n", &share.link.len())]) }</p>
+                    <button type="button" onclick={download(Download::State)}>{ tr!(lang, "Save the state as a file") }</button>
                 } else {
-                    <label for="share-link">{ tr(lang, "Link") }</label>
+                    <label for="share-link">{ tr!(lang, "Link") }</label>
                     <div class="share-row">
                         <input id="share-link" type="text" readonly=true value={share.link.clone()} />
-                        <button type="button" onclick={copy("link", share.link.clone())}>{ tr(lang, "Copy the link") }</button>
+                        <button type="button" onclick={copy("link", share.link.clone())}>{ tr!(lang, "Copy the link") }</button>
                     </div>
                     if let Some(src) = (*qr).clone() {
-                        <img class="qr" {src} alt={tr(lang, "QR code of the link")} />
+                        <img class="qr" {src} alt={tr!(lang, "QR code of the link")} />
                     }
                 }
-                <label for="share-snippet">{ tr(lang, "Embed in a page") }</label>
+                <label for="share-snippet">{ tr!(lang, "Embed in a page") }</label>
                 <div class="share-row">
                     <textarea id="share-snippet" readonly=true rows="3" value={share.snippet.clone()} />
-                    <button type="button" onclick={copy("snippet", share.snippet.clone())}>{ tr(lang, "Copy the snippet") }</button>
+                    <button type="button" onclick={copy("snippet", share.snippet.clone())}>{ tr!(lang, "Copy the snippet") }</button>
                 </div>
                 <p class="copied" role="status">{ status }</p>
-                <h3>{ tr(lang, "Download") }</h3>
-                <div class="share-row" role="group" aria-label={tr(lang, "Download")}>
-                    <button type="button" onclick={download(Download::TraceJsonl)}>{ tr(lang, "The run as JSON lines") }</button>
-                    <button type="button" onclick={download(Download::TraceMermaid)}>{ tr(lang, "The run as a Mermaid diagram") }</button>
-                    <button type="button" onclick={download(Download::DiagramSvg)}>{ tr(lang, "This step's diagram as SVG") }</button>
+                <h3>{ tr!(lang, "Download") }</h3>
+                <div class="share-row" role="group" aria-label={tr!(lang, "Download")}>
+                    <button type="button" onclick={download(Download::TraceJsonl)}>{ tr!(lang, "The run as JSON lines") }</button>
+                    <button type="button" onclick={download(Download::TraceMermaid)}>{ tr!(lang, "The run as a Mermaid diagram") }</button>
+                    <button type="button" onclick={download(Download::DiagramSvg)}>{ tr!(lang, "This step's diagram as SVG") }</button>
                 </div>
-                <label for="share-open">{ tr(lang, "Open a saved state") }</label>
+                <label for="share-open">{ tr!(lang, "Open a saved state") }</label>
                 <input id="share-open" type="file" accept=".txt,text/plain" onchange={Callback::from(open_saved_state)} />
-                <button type="button" onclick={on_close} aria-keyshortcuts="Escape">{ tr(lang, "Close") }</button>
+                <button type="button" onclick={on_close} aria-keyshortcuts="Escape">{ tr!(lang, "Close") }</button>
             </div>
         </div>
     }

@@ -1,6 +1,7 @@
 //! The keyboard: each [`Shortcut`] and the key that gives it, and the dialogs one key closes.
 
 use gloo::events::{EventListener, EventListenerOptions};
+use informer_sim::i18n::Phrase;
 use informer_sim::session::Action;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -61,17 +62,17 @@ impl Shortcut {
         }
     }
 
-    /// What it does, in the page's words (a phrasebook key).
-    pub fn does(self) -> &'static str {
+    /// What it does, in the page's words.
+    pub fn does(self) -> Phrase {
         match self {
-            Shortcut::PlayPause => "Play or pause",
-            Shortcut::Forward => "Step forward",
-            Shortcut::Back => "Step back",
-            Shortcut::Reset => "Reset",
-            Shortcut::NextNote => "Next note",
-            Shortcut::FastForward => "Fast-forward",
-            Shortcut::Help => "Keyboard shortcuts",
-            Shortcut::Close => "Close",
+            Shortcut::PlayPause => phrase!("Play or pause"),
+            Shortcut::Forward => phrase!("Step forward"),
+            Shortcut::Back => phrase!("Step back"),
+            Shortcut::Reset => phrase!("Reset"),
+            Shortcut::NextNote => phrase!("Next note"),
+            Shortcut::FastForward => phrase!("Fast-forward"),
+            Shortcut::Help => phrase!("Keyboard shortcuts"),
+            Shortcut::Close => phrase!("Close"),
         }
     }
 
