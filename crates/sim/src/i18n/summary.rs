@@ -48,34 +48,12 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             ),
             Err(s) => join(s.to_string(), next(n)),
         },
-        Outcome::WatchServed { resource_version, timeout_secs, send_initial_events, answer } => match answer {
-            Ok(id) => {
-                let initial = if *send_initial_events { ", sendInitialEvents=true" } else { "" };
-                let rv = format!("{resource_version:?}");
-                f(
-                    phrase!("watch #{id} from rv={rv}, timeoutSeconds={timeout}"),
-                    &[("id", id), ("rv", &rv), ("timeout", timeout_secs)],
-                ) + initial
-            }
-            Err(s) => format!("{} {}", s.code, s.reason),
-        },
+        Outcome::WatchServed { .. } => watch_served(e, lang),
         Outcome::WatchOpened { answer, next: n } => match answer {
             Ok(id) => join(f(phrase!("watch #{id} streaming"), &[("id", id)]), next(n)),
             Err(s) => join(s.to_string(), next(n)),
         },
-        Outcome::WatchEvent { event, initial_events_end, next: n, .. } => {
-            let head = if *initial_events_end {
-                f(
-                    phrase!("{event} with k8s.io/initial-events-end: the initial list is complete"),
-                    &[("event", &event.name())],
-                )
-            } else if key.is_empty() {
-                event.name().to_string()
-            } else {
-                format!("{} {key}", event.name())
-            };
-            join(head, next(n))
-        }
+        Outcome::WatchEvent { .. } => watch_event(e, lang),
         Outcome::WatchError { status, next: n, .. } => join(status.to_string(), next(n)),
         Outcome::EventLost { watch, event } => {
             f(phrase!("{event} on watch #{id} lost: the stream was closed"), &[("event", &event.name()), ("id", watch)])
@@ -92,92 +70,11 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         Outcome::WatchEnded { watch, next: n, .. } => join(f(phrase!("watch #{id} ended"), &[("id", watch)]), next(n)),
         Outcome::BackoffElapsed { stale: true, .. } => tr!(lang, "stale backoff timer").into(),
         Outcome::BackoffElapsed { next: n, .. } => join(tr!(lang, "backoff elapsed").into(), next(n)),
-        Outcome::Resync(r) => match r {
-            ResyncOutcome::Stopped => tr!(lang, "resync timer stopped").into(),
-            ResyncOutcome::NotDue => tr!(lang, "resync check: no handler due").into(),
-            ResyncOutcome::Queued { deltas } => {
-                f(phrase!("Resync: {n} Sync deltas for known objects"), &[("n", deltas)])
-            }
-            ResyncOutcome::SyncAll => tr!(lang, "Resync: one SyncAll delta for every known object").into(),
-        },
-        Outcome::Queued { op, waiting } => {
-            let head = match op {
-                FifoOp::Replace { objects, resource_version, queued } => f(
-                    phrase!("Replace({n} objects, rv {rv}): {queued} keys queued"),
-                    &[("n", objects), ("rv", resource_version), ("queued", queued)],
-                ),
-                FifoOp::ReplacedAll { objects, resource_version } => f(
-                    phrase!("Replace({n} objects, rv {rv}): one ReplacedAll delta"),
-                    &[("n", objects), ("rv", resource_version)],
-                ),
-                FifoOp::Bookmark { resource_version } => format!("Bookmark(rv {resource_version})"),
-                FifoOp::Added => format!("Added {key}"),
-                FifoOp::Updated => format!("Updated {key}"),
-                FifoOp::Deleted { ignored: false } => format!("Deleted {key}"),
-                FifoOp::Deleted { ignored: true } => f(phrase!("Deleted {key} ignored: not known"), &[("key", &key)]),
-            };
-            if *waiting > 1 {
-                head + &f(phrase!(" ({n} deltas waiting)"), &[("n", waiting)])
-            } else {
-                head
-            }
-        }
-        Outcome::Popped { deltas, initial_list, batch } => {
-            let types: Vec<&str> = deltas.iter().map(|d| d.name()).collect();
-            let initial = if *initial_list { tr!(lang, " (initial list)") } else { "" };
-            if *batch > 1 {
-                f(phrase!("PopBatch: {n} keys [{types}]"), &[("n", batch), ("types", &types.join(", "))]) + initial
-            } else {
-                format!("Pop {key} [{}]{initial}", types.join(", "))
-            }
-        }
+        Outcome::Resync(_) => resync(e, lang),
+        Outcome::Queued { .. } => queued(e, lang),
+        Outcome::Popped { .. } => popped(e, lang),
         Outcome::PopEmpty => tr!(lang, "queue empty").into(),
-        Outcome::Processed { delta, batch, write, call, calls, tombstone, notified, listeners } => {
-            let write = tr(
-                lang,
-                match write {
-                    IndexerWrite::Add => phrase!("add"),
-                    IndexerWrite::Update => phrase!("update"),
-                    IndexerWrite::Delete => phrase!("delete"),
-                    IndexerWrite::Replace => phrase!("replace"),
-                    IndexerWrite::None => phrase!("none"),
-                },
-            );
-            let counted = [("OnAdd", calls.add), ("OnUpdate", calls.update), ("OnDelete", calls.delete)]
-                .iter()
-                .filter(|(_, n)| *n > 0)
-                .map(|(name, n)| format!("{n}× {name}"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            let call = match call {
-                Some(c) => c.name().to_string(),
-                None if counted.is_empty() => tr!(lang, "no handler").into(),
-                None => counted,
-            };
-            let what = if *tombstone { " (DeletedFinalStateUnknown)" } else { "" };
-            let partial = if notified < listeners {
-                f(
-                    phrase!(", {notified} of {listeners} handlers notified"),
-                    &[("notified", notified), ("listeners", listeners)],
-                )
-            } else {
-                String::new()
-            };
-            let head = if *batch {
-                f(phrase!("batch from {key}: indexer transaction → {call}"), &[("key", &key), ("call", &call)])
-            } else if key.is_empty() {
-                f(
-                    phrase!("{delta} at rv {rv}: indexer {write} → {call}"),
-                    &[("delta", &delta.name()), ("rv", &e.rv), ("write", &write), ("call", &call)],
-                )
-            } else {
-                f(
-                    phrase!("{delta} {key}: indexer {write} → {call}"),
-                    &[("delta", &delta.name()), ("key", &key), ("write", &write), ("call", &call)],
-                )
-            };
-            head + what + &partial
-        }
+        Outcome::Processed { .. } => processed(e, lang),
         Outcome::NothingToProcess => tr!(lang, "nothing to process").into(),
         Outcome::HandlerCalled { handler, call, lost: true, .. } => {
             let call = format!("{handler}.{}({key})", call.name());
@@ -187,21 +84,7 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             let call = format!("{handler}.{}({key})", call.name());
             f(phrase!("{call}: the filter does not select it, the handler is not called"), &[("call", &call)])
         }
-        Outcome::HandlerCalled { handler, call, note, enqueued, .. } => {
-            let turned;
-            let note = match note {
-                CallNote::InitialList => " (isInInitialList)",
-                CallNote::ResyncSameRv => tr!(lang, " (resync: same rv)"),
-                CallNote::Tombstone => " (DeletedFinalStateUnknown)",
-                CallNote::FilterTurned { from } => {
-                    turned = f(phrase!(" (the filter turned {from} into it)"), &[("from", &from.name())]);
-                    turned.as_str()
-                }
-                CallNote::None | CallNote::FilteredOut => "",
-            };
-            let add = enqueued.as_ref().map(|t| format!(" → queue.Add({t})")).unwrap_or_default();
-            format!("{handler}.{}({key}){note}{add}", call.name())
-        }
+        Outcome::HandlerCalled { .. } => handler_called(e, lang),
         Outcome::NothingBuffered => tr!(lang, "nothing buffered").into(),
         Outcome::WorkqueueAdd { added: add, priority: None } => format!("Add({key}): {}", tr(lang, added(*add))),
         Outcome::WorkqueueAdd { added: add, priority: Some(p) } => {
@@ -217,44 +100,9 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             format!("worker {worker}: Get() → {key}: {}", parts.join("; "))
         }
         Outcome::NothingQueued => tr!(lang, "nothing to do").into(),
-        Outcome::ApiWrite { op, kind, sent_rv, answer } => {
-            let sent = sent_rv.map(|rv| format!(" (rv {rv})")).unwrap_or_default();
-            let result = match answer {
-                Ok(rv) => f(phrase!("ok, rv {rv}"), &[("rv", rv)]),
-                Err(s) => format!("{} {}", s.code, s.reason),
-            };
-            format!("{} {kind} {key}{sent} → {result}", write_op(*op))
-        }
-        Outcome::ApiAnswer { kind, answer, reads } => {
-            let head = match answer {
-                Ok(rv) => {
-                    let what = kind.map_or(tr!(lang, "object").to_string(), |k| k.to_string());
-                    f(phrase!("{what} {key} written at rv {rv}"), &[("what", &what), ("key", &key), ("rv", rv)])
-                }
-                Err(s) => s.to_string(),
-            };
-            join(head, reads.iter().map(|r| read(r, lang)).collect())
-        }
-        Outcome::ReconcileEnds { result, then } => {
-            let what = match (result, then) {
-                (ReconcileResult::Error(err), Requeue::RateLimited { delay_ms, requeues }) => f(
-                    phrase!("error: {err} → AddRateLimited: retry in {delay} ms (requeues {requeues})"),
-                    &[("err", err), ("delay", delay_ms), ("requeues", requeues)],
-                ),
-                (ReconcileResult::Requeue, Requeue::RateLimited { delay_ms, requeues }) => f(
-                    phrase!("Requeue: true → AddRateLimited: again in {delay} ms (requeues {requeues})"),
-                    &[("delay", delay_ms), ("requeues", requeues)],
-                ),
-                (ReconcileResult::RequeueAfter(d), _) => {
-                    f(phrase!("RequeueAfter {d} ms → Forget + AddAfter"), &[("d", d)])
-                }
-                (ReconcileResult::Terminal(err), _) => {
-                    f(phrase!("terminal error: {err} → not requeued"), &[("err", err)])
-                }
-                _ => tr!(lang, "success → Forget").into(),
-            };
-            format!("reconcile {key}: {what}")
-        }
+        Outcome::ApiWrite { .. } => api_write(e, lang),
+        Outcome::ApiAnswer { .. } => api_answer(e, lang),
+        Outcome::ReconcileEnds { .. } => reconcile_ends(e, lang),
         Outcome::WorkqueueDone { again: false } => f(phrase!("Done({key}): done"), &[("key", &key)]),
         Outcome::WorkqueueDone { again: true } => {
             f(phrase!("Done({key}): re-added meanwhile: queued again"), &[("key", &key)])
@@ -293,54 +141,9 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         Outcome::ProgressNotified => {
             f(phrase!("etcd progress notification: watch caches now at rv {rv}"), &[("rv", &e.rv)])
         }
-        Outcome::UserWrite { verb, kind, answer, no_match } => {
-            let verb = tr(lang, user_verb(*verb));
-            match (answer, no_match) {
-                (_, Some(selector)) => f(
-                    phrase!("{verb} failed: no {resource} matches {selector}"),
-                    &[("verb", &verb), ("resource", &kind.map_or("objects", |k| k.resource())), ("selector", selector)],
-                ),
-                (Ok(_), None) => {
-                    format!("{verb} {} {key}", kind.map_or(tr!(lang, "object").to_string(), |k| k.to_string()))
-                }
-                (Err(s), None) => f(phrase!("{verb} failed: {err}"), &[("verb", &verb), ("err", s)]),
-            }
-        }
-        Outcome::CacheRead { read, answer } => {
-            use crate::controller::cache_reader::CacheAnswer;
-            let call = client_call("client", read);
-            match answer {
-                Ok(CacheAnswer::Got) => f(phrase!("{call} → found"), &[("call", &call)]),
-                Ok(CacheAnswer::Listed { found, examined }) => f(
-                    phrase!("{call} → {found} found, {examined} examined"),
-                    &[
-                        ("call", &call),
-                        ("found", &crate::i18n::grouped(*found as u64)),
-                        ("examined", &crate::i18n::grouped(*examined as u64)),
-                    ],
-                ),
-                Err(e) => format!("{call} → {e}"),
-            }
-        }
-        Outcome::ApiRead { read, answer } => {
-            use crate::controller::api_reader::ApiAnswer;
-            let call = client_call("apiReader", read);
-            match answer {
-                Ok(ApiAnswer::Got { resource_version, bytes }) => f(
-                    phrase!("{call} → GET found at rv {rv}, {bytes} bytes sent"),
-                    &[("call", &call), ("rv", resource_version), ("bytes", &crate::i18n::grouped(*bytes))],
-                ),
-                Ok(ApiAnswer::Listed { items, bytes }) => f(
-                    phrase!("{call} → LIST of {items} items, {bytes} bytes sent"),
-                    &[
-                        ("call", &call),
-                        ("items", &crate::i18n::grouped(*items as u64)),
-                        ("bytes", &crate::i18n::grouped(*bytes)),
-                    ],
-                ),
-                Err(e) => format!("{call} → {e}"),
-            }
-        }
+        Outcome::UserWrite { .. } => user_write(e, lang),
+        Outcome::CacheRead { .. } => cache_read(e, lang),
+        Outcome::ApiRead { .. } => api_read(e, lang),
         Outcome::ConsoleWatch { kind, answer } => match answer {
             Ok(id) => f(
                 phrase!("kubectl get {resource} -w: watch #{id} opened"),
@@ -348,28 +151,290 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             ),
             Err(s) => f(phrase!("kubectl watch failed: {err}"), &[("err", s)]),
         },
-        Outcome::Fault { effect, .. } => match effect {
-            FaultEffect::WatchesCut { ids } => {
-                let ids: Vec<String> = ids.iter().map(|id| format!("#{id}")).collect();
-                f(phrase!("watch {ids} disconnected: events in flight are lost"), &[("ids", &ids.join(", "))])
-            }
-            FaultEffect::NoWatchOpen => tr!(lang, "no watch open to disconnect").into(),
-            FaultEffect::Compacted { revision } => f(phrase!("etcd compacted at revision {rev}"), &[("rev", revision)]),
-            FaultEffect::CompactFailed { message } => f(phrase!("compaction failed: {err}"), &[("err", message)]),
-            FaultEffect::ApiServerRestarted => {
-                tr!(lang, "API server restarted: watches closed, watch cache re-initialised from a LIST").into()
-            }
-            FaultEffect::Revoked { verb, user } => {
-                f(phrase!("RBAC: {verb} revoked from {user}"), &[("verb", verb), ("user", user)])
-            }
-            FaultEffect::Granted { verb, user } => {
-                f(phrase!("RBAC: {verb} granted to {user}"), &[("verb", verb), ("user", user)])
-            }
-            FaultEffect::NextNotificationLost => {
-                tr!(lang, "the next notification to a handler will be lost (what-if)").into()
-            }
-            FaultEffect::Latency { ms } => f(phrase!("network latency set to {ms} ms"), &[("ms", ms)]),
+        Outcome::Fault { .. } => fault(e, lang),
+    }
+}
+
+// The longer summaries, a function each; `summary`'s match above stays exhaustive.
+
+fn watch_served(e: &TraceEvent, lang: Lang) -> String {
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::WatchServed { resource_version, timeout_secs, send_initial_events, answer } = &e.outcome else {
+        return String::new();
+    };
+    match answer {
+        Ok(id) => {
+            let initial = if *send_initial_events { ", sendInitialEvents=true" } else { "" };
+            let rv = format!("{resource_version:?}");
+            f(
+                phrase!("watch #{id} from rv={rv}, timeoutSeconds={timeout}"),
+                &[("id", id), ("rv", &rv), ("timeout", timeout_secs)],
+            ) + initial
+        }
+        Err(s) => format!("{} {}", s.code, s.reason),
+    }
+}
+
+fn watch_event(e: &TraceEvent, lang: Lang) -> String {
+    let key = e.key.as_str();
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::WatchEvent { event, initial_events_end, next: n, .. } = &e.outcome else { return String::new() };
+    let head = if *initial_events_end {
+        f(phrase!("{event} with k8s.io/initial-events-end: the initial list is complete"), &[("event", &event.name())])
+    } else if key.is_empty() {
+        event.name().to_string()
+    } else {
+        format!("{} {key}", event.name())
+    };
+    join(head, next(n))
+}
+
+fn resync(e: &TraceEvent, lang: Lang) -> String {
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::Resync(r) = &e.outcome else { return String::new() };
+    match r {
+        ResyncOutcome::Stopped => tr!(lang, "resync timer stopped").into(),
+        ResyncOutcome::NotDue => tr!(lang, "resync check: no handler due").into(),
+        ResyncOutcome::Queued { deltas } => f(phrase!("Resync: {n} Sync deltas for known objects"), &[("n", deltas)]),
+        ResyncOutcome::SyncAll => tr!(lang, "Resync: one SyncAll delta for every known object").into(),
+    }
+}
+
+fn queued(e: &TraceEvent, lang: Lang) -> String {
+    let key = e.key.as_str();
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::Queued { op, waiting } = &e.outcome else { return String::new() };
+    let head = match op {
+        FifoOp::Replace { objects, resource_version, queued } => f(
+            phrase!("Replace({n} objects, rv {rv}): {queued} keys queued"),
+            &[("n", objects), ("rv", resource_version), ("queued", queued)],
+        ),
+        FifoOp::ReplacedAll { objects, resource_version } => f(
+            phrase!("Replace({n} objects, rv {rv}): one ReplacedAll delta"),
+            &[("n", objects), ("rv", resource_version)],
+        ),
+        FifoOp::Bookmark { resource_version } => format!("Bookmark(rv {resource_version})"),
+        FifoOp::Added => format!("Added {key}"),
+        FifoOp::Updated => format!("Updated {key}"),
+        FifoOp::Deleted { ignored: false } => format!("Deleted {key}"),
+        FifoOp::Deleted { ignored: true } => f(phrase!("Deleted {key} ignored: not known"), &[("key", &key)]),
+    };
+    if *waiting > 1 {
+        head + &f(phrase!(" ({n} deltas waiting)"), &[("n", waiting)])
+    } else {
+        head
+    }
+}
+
+fn popped(e: &TraceEvent, lang: Lang) -> String {
+    let key = e.key.as_str();
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::Popped { deltas, initial_list, batch } = &e.outcome else { return String::new() };
+    let types: Vec<&str> = deltas.iter().map(|d| d.name()).collect();
+    let initial = if *initial_list { tr!(lang, " (initial list)") } else { "" };
+    if *batch > 1 {
+        f(phrase!("PopBatch: {n} keys [{types}]"), &[("n", batch), ("types", &types.join(", "))]) + initial
+    } else {
+        format!("Pop {key} [{}]{initial}", types.join(", "))
+    }
+}
+
+fn processed(e: &TraceEvent, lang: Lang) -> String {
+    let key = e.key.as_str();
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::Processed { delta, batch, write, call, calls, tombstone, notified, listeners } = &e.outcome else {
+        return String::new();
+    };
+    let write = tr(
+        lang,
+        match write {
+            IndexerWrite::Add => phrase!("add"),
+            IndexerWrite::Update => phrase!("update"),
+            IndexerWrite::Delete => phrase!("delete"),
+            IndexerWrite::Replace => phrase!("replace"),
+            IndexerWrite::None => phrase!("none"),
         },
+    );
+    let counted = [("OnAdd", calls.add), ("OnUpdate", calls.update), ("OnDelete", calls.delete)]
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(name, n)| format!("{n}× {name}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let call = match call {
+        Some(c) => c.name().to_string(),
+        None if counted.is_empty() => tr!(lang, "no handler").into(),
+        None => counted,
+    };
+    let what = if *tombstone { " (DeletedFinalStateUnknown)" } else { "" };
+    let partial = if notified < listeners {
+        f(phrase!(", {notified} of {listeners} handlers notified"), &[("notified", notified), ("listeners", listeners)])
+    } else {
+        String::new()
+    };
+    let head = if *batch {
+        f(phrase!("batch from {key}: indexer transaction → {call}"), &[("key", &key), ("call", &call)])
+    } else if key.is_empty() {
+        f(
+            phrase!("{delta} at rv {rv}: indexer {write} → {call}"),
+            &[("delta", &delta.name()), ("rv", &e.rv), ("write", &write), ("call", &call)],
+        )
+    } else {
+        f(
+            phrase!("{delta} {key}: indexer {write} → {call}"),
+            &[("delta", &delta.name()), ("key", &key), ("write", &write), ("call", &call)],
+        )
+    };
+    head + what + &partial
+}
+
+fn handler_called(e: &TraceEvent, lang: Lang) -> String {
+    let key = e.key.as_str();
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::HandlerCalled { handler, call, note, enqueued, .. } = &e.outcome else { return String::new() };
+    let turned;
+    let note = match note {
+        CallNote::InitialList => " (isInInitialList)",
+        CallNote::ResyncSameRv => tr!(lang, " (resync: same rv)"),
+        CallNote::Tombstone => " (DeletedFinalStateUnknown)",
+        CallNote::FilterTurned { from } => {
+            turned = f(phrase!(" (the filter turned {from} into it)"), &[("from", &from.name())]);
+            turned.as_str()
+        }
+        CallNote::None | CallNote::FilteredOut => "",
+    };
+    let add = enqueued.as_ref().map(|t| format!(" → queue.Add({t})")).unwrap_or_default();
+    format!("{handler}.{}({key}){note}{add}", call.name())
+}
+
+fn api_write(e: &TraceEvent, lang: Lang) -> String {
+    let key = e.key.as_str();
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::ApiWrite { op, kind, sent_rv, answer } = &e.outcome else { return String::new() };
+    let sent = sent_rv.map(|rv| format!(" (rv {rv})")).unwrap_or_default();
+    let result = match answer {
+        Ok(rv) => f(phrase!("ok, rv {rv}"), &[("rv", rv)]),
+        Err(s) => format!("{} {}", s.code, s.reason),
+    };
+    format!("{} {kind} {key}{sent} → {result}", write_op(*op))
+}
+
+fn api_answer(e: &TraceEvent, lang: Lang) -> String {
+    let key = e.key.as_str();
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::ApiAnswer { kind, answer, reads } = &e.outcome else { return String::new() };
+    let head = match answer {
+        Ok(rv) => {
+            let what = kind.map_or(tr!(lang, "object").to_string(), |k| k.to_string());
+            f(phrase!("{what} {key} written at rv {rv}"), &[("what", &what), ("key", &key), ("rv", rv)])
+        }
+        Err(s) => s.to_string(),
+    };
+    join(head, reads.iter().map(|r| read(r, lang)).collect())
+}
+
+fn reconcile_ends(e: &TraceEvent, lang: Lang) -> String {
+    let key = e.key.as_str();
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::ReconcileEnds { result, then } = &e.outcome else { return String::new() };
+    let what = match (result, then) {
+        (ReconcileResult::Error(err), Requeue::RateLimited { delay_ms, requeues }) => f(
+            phrase!("error: {err} → AddRateLimited: retry in {delay} ms (requeues {requeues})"),
+            &[("err", err), ("delay", delay_ms), ("requeues", requeues)],
+        ),
+        (ReconcileResult::Requeue, Requeue::RateLimited { delay_ms, requeues }) => f(
+            phrase!("Requeue: true → AddRateLimited: again in {delay} ms (requeues {requeues})"),
+            &[("delay", delay_ms), ("requeues", requeues)],
+        ),
+        (ReconcileResult::RequeueAfter(d), _) => f(phrase!("RequeueAfter {d} ms → Forget + AddAfter"), &[("d", d)]),
+        (ReconcileResult::Terminal(err), _) => f(phrase!("terminal error: {err} → not requeued"), &[("err", err)]),
+        _ => tr!(lang, "success → Forget").into(),
+    };
+    format!("reconcile {key}: {what}")
+}
+
+fn user_write(e: &TraceEvent, lang: Lang) -> String {
+    let key = e.key.as_str();
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::UserWrite { verb, kind, answer, no_match } = &e.outcome else { return String::new() };
+    let verb = tr(lang, user_verb(*verb));
+    match (answer, no_match) {
+        (_, Some(selector)) => f(
+            phrase!("{verb} failed: no {resource} matches {selector}"),
+            &[("verb", &verb), ("resource", &kind.map_or("objects", |k| k.resource())), ("selector", selector)],
+        ),
+        (Ok(_), None) => {
+            format!("{verb} {} {key}", kind.map_or(tr!(lang, "object").to_string(), |k| k.to_string()))
+        }
+        (Err(s), None) => f(phrase!("{verb} failed: {err}"), &[("verb", &verb), ("err", s)]),
+    }
+}
+
+fn cache_read(e: &TraceEvent, lang: Lang) -> String {
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::CacheRead { read, answer } = &e.outcome else { return String::new() };
+    use crate::controller::cache_reader::CacheAnswer;
+    let call = client_call("client", read);
+    match answer {
+        Ok(CacheAnswer::Got) => f(phrase!("{call} → found"), &[("call", &call)]),
+        Ok(CacheAnswer::Listed { found, examined }) => f(
+            phrase!("{call} → {found} found, {examined} examined"),
+            &[
+                ("call", &call),
+                ("found", &crate::i18n::grouped(*found as u64)),
+                ("examined", &crate::i18n::grouped(*examined as u64)),
+            ],
+        ),
+        Err(e) => format!("{call} → {e}"),
+    }
+}
+
+fn api_read(e: &TraceEvent, lang: Lang) -> String {
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::ApiRead { read, answer } = &e.outcome else { return String::new() };
+    use crate::controller::api_reader::ApiAnswer;
+    let call = client_call("apiReader", read);
+    match answer {
+        Ok(ApiAnswer::Got { resource_version, bytes }) => f(
+            phrase!("{call} → GET found at rv {rv}, {bytes} bytes sent"),
+            &[("call", &call), ("rv", resource_version), ("bytes", &crate::i18n::grouped(*bytes))],
+        ),
+        Ok(ApiAnswer::Listed { items, bytes }) => f(
+            phrase!("{call} → LIST of {items} items, {bytes} bytes sent"),
+            &[
+                ("call", &call),
+                ("items", &crate::i18n::grouped(*items as u64)),
+                ("bytes", &crate::i18n::grouped(*bytes)),
+            ],
+        ),
+        Err(e) => format!("{call} → {e}"),
+    }
+}
+
+fn fault(e: &TraceEvent, lang: Lang) -> String {
+    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
+    let Outcome::Fault { effect, .. } = &e.outcome else { return String::new() };
+    match effect {
+        FaultEffect::WatchesCut { ids } => {
+            let ids: Vec<String> = ids.iter().map(|id| format!("#{id}")).collect();
+            f(phrase!("watch {ids} disconnected: events in flight are lost"), &[("ids", &ids.join(", "))])
+        }
+        FaultEffect::NoWatchOpen => tr!(lang, "no watch open to disconnect").into(),
+        FaultEffect::Compacted { revision } => f(phrase!("etcd compacted at revision {rev}"), &[("rev", revision)]),
+        FaultEffect::CompactFailed { message } => f(phrase!("compaction failed: {err}"), &[("err", message)]),
+        FaultEffect::ApiServerRestarted => {
+            tr!(lang, "API server restarted: watches closed, watch cache re-initialised from a LIST").into()
+        }
+        FaultEffect::Revoked { verb, user } => {
+            f(phrase!("RBAC: {verb} revoked from {user}"), &[("verb", verb), ("user", user)])
+        }
+        FaultEffect::Granted { verb, user } => {
+            f(phrase!("RBAC: {verb} granted to {user}"), &[("verb", verb), ("user", user)])
+        }
+        FaultEffect::NextNotificationLost => {
+            tr!(lang, "the next notification to a handler will be lost (what-if)").into()
+        }
+        FaultEffect::Latency { ms } => f(phrase!("network latency set to {ms} ms"), &[("ms", ms)]),
     }
 }
 

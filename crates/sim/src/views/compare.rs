@@ -6,7 +6,9 @@
 //! differences: one Pop of `[Updated, Updated, Deleted]` against three Pops, tombstones before
 //! `Replaced` deltas, a LIST against a WATCH with initial events.
 
+use super::LogLine;
 use crate::kernel::{Millis, Stage, TraceKind};
+use crate::session::Session;
 use crate::world::outcome::Outcome;
 use crate::world::TraceEvent;
 use std::collections::BTreeMap;
@@ -63,6 +65,51 @@ pub fn differences(left: &[TraceEvent], right: &[TraceEvent]) -> (Vec<bool>, Vec
         })
         .collect();
     (left_differs, right_differs)
+}
+
+/// Two releases side by side: each column's newest steps (newest first), each marked when
+/// the other release has no such step at that time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompareView {
+    pub left: CompareColumn,
+    pub right: CompareColumn,
+}
+
+/// One release's column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompareColumn {
+    pub era: crate::era::Era,
+    pub lines: Vec<ComparedLine>,
+}
+
+/// A step of one column, and whether the other release has no such step at that time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComparedLine {
+    pub line: LogLine,
+    pub unmatched: bool,
+}
+
+/// The compare view, when the session shows a second release.
+pub fn view(session: &Session, n: usize) -> Option<CompareView> {
+    let other = session.compared()?;
+    let (left, right) = (session.visible_trace(), other.visible_trace());
+    // Only the recent past is shown: compare from where the older of the two windows starts.
+    let window = |t: &[TraceEvent]| t.len().saturating_sub(n * 4);
+    let since = left.get(window(left)).map_or(0, |e| e.time_ms).min(right.get(window(right)).map_or(0, |e| e.time_ms));
+    let recent = |t: &'_ [TraceEvent]| t.len() - t.iter().rev().take_while(|e| e.time_ms >= since).count();
+    let (l, r) = (&left[recent(left)..], &right[recent(right)..]);
+    let (ld, rd) = crate::views::compare::differences(l, r);
+    let column = |era, trace: &[TraceEvent], differs: Vec<bool>| CompareColumn {
+        era,
+        lines: trace
+            .iter()
+            .zip(differs)
+            .rev()
+            .take(n)
+            .map(|(e, unmatched)| ComparedLine { line: LogLine::of(e, session.lang()), unmatched })
+            .collect(),
+    };
+    Some(CompareView { left: column(session.era(), l, ld), right: column(other.era(), r, rd) })
 }
 
 #[cfg(test)]

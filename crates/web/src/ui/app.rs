@@ -121,7 +121,7 @@ pub fn app() -> Html {
     let motion = hooks::use_motion(&session, *playing, *speed);
     hooks::use_idle_settle(state.clone(), session.world().steps(), !*playing);
     let lesson = (drawn >= Part::Diagram).then(|| views::lesson(&session));
-    let look_at = lesson.as_ref().and_then(|l| l.narration.as_ref()).and_then(|(_, look)| *look);
+    let look_at = lesson.as_ref().and_then(|l| l.narration.as_ref()).and_then(|n| n.look_at);
     let cx = Context { session: &session, lang, send: &send };
     let settings = Settings {
         present: display.present,

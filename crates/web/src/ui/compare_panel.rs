@@ -5,7 +5,7 @@
 use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
 use informer_sim::views::diagram::{label, token};
-use informer_sim::views::{CompareView, LogLine};
+use informer_sim::views::{CompareColumn, CompareView, ComparedLine};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -14,12 +14,13 @@ pub struct Props {
     pub lang: Lang,
 }
 
-fn column(lang: Lang, era: informer_sim::era::Era, lines: &[(LogLine, bool)]) -> Html {
+fn column(lang: Lang, column: &CompareColumn) -> Html {
+    let era = column.era;
     let heading = trf!(lang, "Kubernetes {release}", &[("release", &era)]);
     html! {
         <section class="compare-column" aria-label={heading.clone()}>
             <h3>{ heading }</h3>
-            <ol class="lines">{ for lines.iter().map(|(e, differs)| {
+            <ol class="lines">{ for column.lines.iter().map(|ComparedLine { line: e, unmatched: differs }| {
                 let (class, _) = token(e.kind);
                 html! {
                     <li class={classes!("line", class, differs.then_some("differs"))}>
@@ -43,8 +44,8 @@ pub fn compare_panel(props: &Props) -> Html {
             <h2 id="compare-heading">{ tr!(lang, "Compare releases") }</h2>
             <p class="hint">{ tr!(lang, "Both run the same lesson and actions and stand at the same virtual time; ≠ marks a step the other release does not take.") }</p>
             <div class="compare-columns">
-                { column(lang, v.left.0, &v.left.1) }
-                { column(lang, v.right.0, &v.right.1) }
+                { column(lang, &v.left) }
+                { column(lang, &v.right) }
             </div>
         </section>
     }

@@ -100,9 +100,9 @@ pub fn inspector(props: &Props) -> Html {
             </section> });
             html! { <>
                 { for lists }
-                if let Some((title, rv, yaml)) = opened {
-                    <h3>{ format!("{title} (resourceVersion {rv})") }</h3>
-                    <pre class="yaml" role="region" aria-label={tr!(lang, "Object YAML")}>{ yaml }</pre>
+                if let Some(o) = opened {
+                    <h3>{ format!("{} (resourceVersion {})", o.title, o.resource_version) }</h3>
+                    <pre class="yaml" role="region" aria-label={tr!(lang, "Object YAML")}>{ &o.yaml }</pre>
                 }
             </> }
         }

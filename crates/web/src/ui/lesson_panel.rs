@@ -5,7 +5,7 @@ use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
 use informer_sim::session::Action;
 use informer_sim::views::diagram::label;
-use informer_sim::views::LessonView;
+use informer_sim::views::{Closing, LessonEntry, LessonView, Narration};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -36,7 +36,7 @@ pub fn lesson_panel(props: &Props) -> Html {
     let next_note_button = html! {
         <button type="button" class="small secondary next-note" aria-keyshortcuts="N" onclick={next_note}>{ tr!(lang, "Next note") }</button>
     };
-    let narration = v.narration.as_ref().map(|(text, look)| {
+    let narration = v.narration.as_ref().map(|Narration { text, look_at: look }| {
         html! {
             <div class="narration" aria-live="polite">
                 <p lang={lang.code()}>{ text.get(lang) }</p>
@@ -80,7 +80,7 @@ pub fn lesson_panel(props: &Props) -> Html {
                 <label class="inline" for="scenario">{ tr!(lang, "Scenario") }</label>
                 <select id="scenario" onchange={on_pick}>
                     <option value="" selected={current.is_empty()}>{ tr!(lang, "Free play (Deployment, Pods, kubelet)") }</option>
-                    { for v.lessons.iter().enumerate().map(|(n, (id, title, extra))| html! {
+                    { for v.lessons.iter().enumerate().map(|(n, LessonEntry { id, title, extra })| html! {
                         <option value={id.clone()} selected={*id == current}>{
                             if *extra { trf!(lang, "{n}. {title} (beyond the articles)", &[("n", &(n + 1)), ("title", &title.get(lang))]) }
                             else { format!("{}. {}", n + 1, title.get(lang)) }
@@ -114,7 +114,7 @@ pub fn lesson_panel(props: &Props) -> Html {
                 { next_note_button }
             }
             { for questions }
-            if let Some((recap, discuss)) = &v.closing {
+            if let Some(Closing { recap, discuss }) = &v.closing {
                 <section class="closing" aria-label={tr!(lang, "End of the lesson")}>
                     <h3>{ tr!(lang, "End of the lesson") }</h3>
                     if let Some(recap) = recap {

@@ -24,9 +24,9 @@ pub fn metrics_panel(props: &Props) -> Html {
             <table aria-label={tr!(lang, "Requests")}>
                 <thead><tr><th>{ tr!(lang, "Verb") }</th><th>{ tr!(lang, "Resource") }</th><th class="num">{ tr!(lang, "Code") }</th><th class="num">{ tr!(lang, "Count") }</th></tr></thead>
                 <tbody>
-                    { for v.requests.iter().map(|(verb, resource, code, n)| html! {
-                        <tr class={classes!((*code >= 400).then_some("failed-row"))}>
-                            <td>{ verb }</td><td>{ resource }</td><td class="num">{ code }</td><td class="num">{ n }</td>
+                    { for v.requests.iter().map(|r| html! {
+                        <tr class={classes!((r.code >= 400).then_some("failed-row"))}>
+                            <td>{ &r.verb }</td><td>{ &r.resource }</td><td class="num">{ r.code }</td><td class="num">{ r.count }</td>
                         </tr>
                     }) }
                     if v.requests.is_empty() {
@@ -37,16 +37,16 @@ pub fn metrics_panel(props: &Props) -> Html {
             <table aria-label={tr!(lang, "Watchers")}>
                 <thead><tr><th>{ "#" }</th><th>{ tr!(lang, "Resource") }</th><th>{ tr!(lang, "User") }</th><th class="num">{ tr!(lang, "Queued") }</th></tr></thead>
                 <tbody>
-                    { for v.watchers.iter().map(|(id, resource, user, queued)| html! {
-                        <tr><td class="num">{ id }</td><td>{ resource }</td><td class="mono">{ user }</td><td class="num">{ queued }</td></tr>
+                    { for v.watchers.iter().map(|w| html! {
+                        <tr><td class="num">{ w.id }</td><td>{ &w.resource }</td><td class="mono">{ &w.user }</td><td class="num">{ w.queued }</td></tr>
                     }) }
                 </tbody>
             </table>
             <table aria-label={tr!(lang, "Watch caches")}>
                 <thead><tr><th>{ tr!(lang, "Watch caches") }</th><th class="num">{ tr!(lang, "Objects") }</th><th class="num">{ "RV" }</th><th class="num" title={tr!(lang, "The oldest resourceVersion a watch can resume from")}>{ tr!(lang, "Oldest RV") }</th></tr></thead>
                 <tbody>
-                    { for v.caches.iter().map(|(resource, n, rv, oldest)| html! {
-                        <tr><td>{ resource }</td><td class="num">{ n }</td><td class="num">{ rv }</td><td class="num">{ oldest }</td></tr>
+                    { for v.caches.iter().map(|c| html! {
+                        <tr><td>{ &c.resource }</td><td class="num">{ c.objects }</td><td class="num">{ c.revision }</td><td class="num">{ c.oldest }</td></tr>
                     }) }
                 </tbody>
             </table>

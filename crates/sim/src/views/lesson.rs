@@ -1,0 +1,102 @@
+//! The lesson panel: the bundled lessons, the one playing, its narration and questions.
+
+use super::*;
+
+/// A question as the lesson panel shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuestionView {
+    pub index: usize,
+    pub ask: crate::scenario::Text,
+    pub choices: Vec<crate::scenario::Text>,
+    pub answer: usize,
+    pub explain: crate::scenario::Text,
+    pub given: Option<usize>,
+}
+
+/// The lesson panel: the bundled lessons, the one playing, its summary, the narration in
+/// force and the questions asked so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonView {
+    /// Every bundled lesson, in teaching order.
+    pub lessons: Vec<LessonEntry>,
+    /// The release the world behaves as, and those it may switch to (a lesson's declared
+    /// eras; every era in free play).
+    pub era: crate::era::Era,
+    pub eras: Vec<crate::era::Era>,
+    /// The release shown beside it, if any.
+    pub compared: Option<crate::era::Era>,
+    pub current: Option<String>,
+    pub summary: Option<crate::scenario::Text>,
+    pub narration: Option<Narration>,
+    pub questions: Vec<QuestionView>,
+    /// At the end of the run, once every question is answered: the lesson's recap and its
+    /// questions for the room.
+    pub closing: Option<Closing>,
+}
+
+/// A lesson in the picker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonEntry {
+    pub id: String,
+    pub title: crate::scenario::Text,
+    /// Beyond the articles the playground teaches.
+    pub extra: bool,
+}
+
+/// The narration note in force, and the stage it points at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Narration {
+    pub text: crate::scenario::Text,
+    pub look_at: Option<Stage>,
+}
+
+/// The end of a lesson: its recap and its questions for the room.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Closing {
+    pub recap: Option<crate::scenario::Text>,
+    pub discuss: Vec<crate::scenario::Text>,
+}
+
+/// Whether the person has answered every question of the lesson: until then its summary,
+/// which tells what happens, stays hidden (it would give the answers away).
+fn every_question_answered(session: &Session) -> bool {
+    let asked = session.scenario().map_or(0, |s| s.questions.len());
+    session.questions().iter().filter(|(_, _, given)| given.is_some()).count() == asked
+}
+
+pub fn lesson(session: &Session) -> LessonView {
+    let lessons = crate::scenario::library::index()
+        .iter()
+        .map(|(_, s)| LessonEntry { id: s.id.clone(), title: s.title.clone(), extra: s.extra })
+        .collect();
+    let eras = session
+        .scenario()
+        .and_then(|s| crate::scenario::library::find(&s.id))
+        .map_or(crate::era::Era::ALL.to_vec(), |lesson| lesson.declared_eras());
+    LessonView {
+        lessons,
+        era: session.era(),
+        compared: session.compared().map(Session::era),
+        eras,
+        current: session.scenario().map(|s| s.id.clone()),
+        summary: session.scenario().filter(|_| every_question_answered(session)).map(|s| s.summary.clone()),
+        narration: session.narration().map(|(text, look_at)| Narration { text: text.clone(), look_at }),
+        questions: session
+            .questions()
+            .into_iter()
+            .map(|(index, q, given)| QuestionView {
+                index,
+                ask: q.ask.clone(),
+                choices: q.choices.clone(),
+                answer: q.answer,
+                explain: q.explain.clone(),
+                given,
+            })
+            .collect(),
+        closing: session
+            .scenario()
+            .filter(|s| s.recap.is_some() || !s.discuss.is_empty())
+            .filter(|_| session.lesson_ended() && every_question_answered(session))
+            .map(|s| Closing { recap: s.recap.clone(), discuss: s.discuss.clone() }),
+    }
+}
