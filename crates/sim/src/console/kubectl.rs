@@ -7,14 +7,14 @@
 //! actions, so they are steps of the trace like any other write. `apply` creates, or
 //! replaces the fields the manifest names (no three-way merge).
 
+use super::manifest;
 use crate::cluster::api_errors::Status;
 use crate::cluster::api_server::ListOptions;
 use crate::cluster::printers::{align, columns, row};
 use crate::cluster::rbac::{RequestAttributes, UserInfo};
-use crate::cluster::{ApiObject, Kind, Shared};
+use crate::cluster::{Kind, Shared};
 use crate::kernel::Millis;
 use crate::world::{Action, World};
-use serde_json::Value;
 
 /// What a command line comes to.
 #[derive(Clone, Debug, PartialEq)]
@@ -197,23 +197,6 @@ fn table(kind: Kind, objects: &[Shared], now: Millis, with_namespace: bool) -> S
     align(&rows)
 }
 
-/// A manifest given as JSON or YAML, within the playground's limits.
-pub fn parse_manifest(text: &str) -> Result<ApiObject, String> {
-    if text.len() > crate::limits::MAX_MANIFEST_BYTES {
-        return Err(format!("error: {}", crate::limits::check_value(&Value::Null, text.len()).unwrap_err()));
-    }
-    let value = if text.trim_start().starts_with('{') {
-        serde_json::from_str::<Value>(text).map_err(|e| format!("error: error parsing STDIN: {e}"))?
-    } else {
-        crate::console::yaml::parse(text).map_err(|e| format!("error: error parsing STDIN: {e}"))?
-    };
-    crate::limits::check_value(&value, text.len()).map_err(|e| format!("error: {e}"))?;
-    let obj: ApiObject =
-        serde_json::from_value(value).map_err(|e| format!("error: error validating \"STDIN\": {e}"))?;
-    crate::limits::check_object(&obj).map_err(|e| format!("error: {e}"))?;
-    Ok(obj)
-}
-
 fn write_manifest(command: &str, args: &Args, stdin: &str, namespace: &str, world: &World) -> Result<Outcome, String> {
     if args.filename.as_deref() != Some("-") {
         return Err(format!(
@@ -223,7 +206,7 @@ fn write_manifest(command: &str, args: &Args, stdin: &str, namespace: &str, worl
     if stdin.trim().is_empty() {
         return Err(format!("error: no objects passed to {command}"));
     }
-    let mut obj = parse_manifest(stdin)?;
+    let mut obj = manifest::read(stdin, manifest::Source::File).map_err(|e| e.to_string())?;
     let kind = Kind::parse(&obj.kind)
         .filter(|k| k.name() == obj.kind)
         .ok_or_else(|| Status::no_kind_match(&obj.kind, &obj.api_version).to_string())?;

@@ -2,21 +2,9 @@
 //! answered in the words kubectl or the API server would use.
 
 use super::{Action, Message, Session};
-use crate::cluster::api_errors::Status;
 use crate::cluster::{ApiObject, ApiServer, Kind};
+use crate::console::manifest;
 use crate::world;
-
-fn parse_manifest(text: &str) -> Result<ApiObject, String> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")).to_string()
-    })?;
-    crate::limits::check_value(&value, text.len()).map_err(|e| format!("error: {e}"))?;
-    let obj: ApiObject = serde_json::from_value(value).map_err(|e| {
-        Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")).to_string()
-    })?;
-    crate::limits::check_object(&obj).map_err(|e| format!("error: {e}"))?;
-    Ok(obj)
-}
 
 /// kubectl's `<type>/<name>`, e.g. `deployment.apps/web`.
 fn kubectl_ref(kind: Kind, name: &str) -> String {
@@ -26,10 +14,12 @@ fn kubectl_ref(kind: Kind, name: &str) -> String {
 impl Session {
     pub(super) fn write(&mut self, action: Action) -> Message {
         let parsed = match &action {
-            Action::Create(text) | Action::Update(text) | Action::DeleteManifest(text) => match parse_manifest(text) {
-                Ok(obj) => Some(obj),
-                Err(e) => return Message::Failed(e),
-            },
+            Action::Create(text) | Action::Update(text) | Action::DeleteManifest(text) => {
+                match manifest::read(text, manifest::Source::Body) {
+                    Ok(obj) => Some(obj),
+                    Err(e) => return Message::Failed(e.to_string()),
+                }
+            }
             _ => None,
         };
         let (world_action, kind, name, verb) = match (action, parsed) {
