@@ -65,84 +65,83 @@ OPTIONS:
                 (typed, with its tags' facts) and summary
 ";
 
-/// Runs one command line; returns the process exit code.
-pub fn run(args: Vec<String>) -> i32 {
+/// Why a command did not succeed; each says which exit code it is and how it is told.
+#[derive(Debug, PartialEq, Eq)]
+pub enum CliError {
+    /// The command line is wrong: told with a pointer to the help; exit code 2.
+    Usage(String),
+    /// What the command needs could not be had (the bundled lessons, the guide); exit code 2.
+    Broken(String),
+    /// The command ran and its answer is no — an expectation not met, a file that is not a
+    /// valid lesson, a swarm seed whose invariants failed, a server that could not serve: exit
+    /// code 1, with what failed (or nothing more, when the run already printed it).
+    No(Option<String>),
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> std::process::ExitCode {
+        std::process::ExitCode::from(match self {
+            CliError::Usage(_) | CliError::Broken(_) => 2,
+            CliError::No(_) => 1,
+        })
+    }
+
+    /// What standard error says.
+    pub fn report(&self) -> Option<String> {
+        match self {
+            CliError::Usage(why) => Some(format!("error: {why}\n\nRun `informer-playground help` for usage.")),
+            CliError::Broken(why) | CliError::No(Some(why)) => Some(format!("error: {why}")),
+            CliError::No(None) => None,
+        }
+    }
+}
+
+/// Runs one command line.
+pub fn run(args: Vec<String>) -> Result<(), CliError> {
     match args.first().map(String::as_str) {
         None | Some("help" | "--help" | "-h") => {
             print!("{HELP}");
-            0
+            Ok(())
         }
-        Some("run") => match RunArgs::parse(&args[1..]).and_then(|a| a.execute()) {
-            Ok(true) => 0,
-            Ok(false) => 1,
-            Err(message) => {
-                eprintln!("error: {message}\n\nRun `informer-playground help` for usage.");
-                2
-            }
+        Some("run") => match RunArgs::parse(&args[1..]).map_err(CliError::Usage)?.execute().map_err(CliError::Usage)? {
+            true => Ok(()),
+            false => Err(CliError::No(None)),
         },
-        Some("list") => match scenario::library::all() {
-            Ok(all) => {
-                for s in all {
-                    println!("{:<28} {}", s.id, s.title.en);
-                }
-                0
+        Some("list") => {
+            for s in scenario::library::all().map_err(|e| CliError::Broken(e.to_string()))? {
+                println!("{:<28} {}", s.id, s.title.en);
             }
-            Err(e) => {
-                eprintln!("error: {e}");
-                2
-            }
-        },
+            Ok(())
+        }
         Some("swarm") => swarm(&args[1..]),
-        Some("serve-api") => match ServeArgs::parse(&args[1..]) {
-            Ok(serve) => {
-                let run = serve.run.clone();
-                informer_playground::wire::server::run(move || run.world().map(|(w, _)| w), serve.options)
-            }
-            Err(message) => {
-                eprintln!("error: {message}\n\nRun `informer-playground help` for usage.");
-                2
-            }
-        },
+        Some("serve-api") => {
+            let serve = ServeArgs::parse(&args[1..]).map_err(CliError::Usage)?;
+            let run = serve.run.clone();
+            informer_playground::wire::server::run(move || run.world().map(|(w, _)| w), serve.options)
+                .map_err(|why| CliError::No(Some(why)))
+        }
         Some("schema") => {
             print!("{}", scenario::schema());
-            0
+            Ok(())
         }
-        Some("guide") => match informer_sim::scenario::guide::bundled() {
-            Ok(guide) => {
-                print!("{}", informer_sim::scenario::guide::markdown(&guide));
-                0
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                2
-            }
-        },
-        Some("validate") => match args.get(1) {
-            None => {
-                eprintln!("error: validate needs a scenario file\n\nRun `informer-playground help` for usage.");
-                2
-            }
-            Some(path) => match load_file(path) {
-                Ok(s) => {
-                    println!(
-                        "{path}: ok ({}: {} narration notes, {} questions, {} expectations)",
-                        s.id,
-                        s.narration.len(),
-                        s.questions.len(),
-                        s.expect.len()
-                    );
-                    0
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    1
-                }
-            },
-        },
-        Some(other) => {
-            eprintln!("error: unknown command {other:?}\n\nRun `informer-playground help` for usage.");
-            2
+        Some("guide") => {
+            let guide = informer_sim::scenario::guide::bundled().map_err(CliError::Broken)?;
+            print!("{}", informer_sim::scenario::guide::markdown(&guide));
+            Ok(())
         }
+        Some("validate") => {
+            let path = args.get(1).ok_or_else(|| CliError::Usage("validate needs a scenario file".into()))?;
+            let s = load_file(path).map_err(|e| CliError::No(Some(e)))?;
+            println!(
+                "{path}: ok ({}: {} narration notes, {} questions, {} expectations)",
+                s.id,
+                s.narration.len(),
+                s.questions.len(),
+                s.expect.len()
+            );
+            Ok(())
+        }
+        Some(other) => Err(CliError::Usage(format!("unknown command {other:?}"))),
     }
 }
 
@@ -374,13 +373,9 @@ impl RunArgs {
 }
 
 /// `swarm --seed N [--trace]` or `swarm --seeds N [--from M]`.
-fn swarm(args: &[String]) -> i32 {
+fn swarm(args: &[String]) -> Result<(), CliError> {
     use informer_sim::testing::swarm::{self, Plan};
     let value = |flag: &str| args.iter().position(|a| a == flag).map(|i| number(flag, args.get(i + 1)));
-    let usage = || {
-        eprintln!("error: swarm takes --seed N [--trace] or --seeds N [--from M]\n\nRun `informer-playground help` for usage.");
-        2
-    };
     match (value("--seed"), value("--seeds")) {
         (Some(Ok(seed)), None) => {
             let trace = args.iter().any(|a| a == "--trace");
@@ -392,35 +387,29 @@ fn swarm(args: &[String]) -> i32 {
             match result {
                 Ok(steps) => {
                     println!("seed {seed}: {steps} steps, every invariant held");
-                    0
+                    Ok(())
                 }
                 Err(failure) => {
                     println!("{}", swarm::report(seed, &failure));
-                    1
+                    Err(CliError::No(None))
                 }
             }
         }
         (None, Some(Ok(count))) => {
-            let from = match value("--from") {
-                Some(Ok(n)) => n,
-                Some(Err(e)) => {
-                    eprintln!("error: {e}");
-                    return 2;
-                }
-                None => 1,
-            };
+            let from = value("--from").transpose().map_err(CliError::Usage)?.unwrap_or(1);
             let (run, steps, failures) = swarm::run_seeds(from, count);
             println!("swarm: {run} seeds, {steps} steps, {} failures", failures.len());
             for (seed, failure) in failures.iter().take(3) {
                 println!("{}", swarm::report(*seed, failure));
             }
-            i32::from(!failures.is_empty())
+            if failures.is_empty() {
+                Ok(())
+            } else {
+                Err(CliError::No(None))
+            }
         }
-        (Some(Err(e)), _) | (_, Some(Err(e))) => {
-            eprintln!("error: {e}");
-            2
-        }
-        _ => usage(),
+        (Some(Err(e)), _) | (_, Some(Err(e))) => Err(CliError::Usage(e)),
+        _ => Err(CliError::Usage("swarm takes --seed N [--trace] or --seeds N [--from M]".into())),
     }
 }
 
@@ -433,4 +422,23 @@ fn jump_json(jump: &fast_forward::Jump) -> String {
         .collect();
     serde_json::json!({"fast_forward": {"from": jump.from, "to": jump.to, "skipped": jump.skipped(), "counts": counts}})
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_failure_has_its_exit_code_and_words() {
+        let args = |line: &str| line.split_whitespace().map(String::from).collect::<Vec<_>>();
+        let unknown = run(args("nope")).unwrap_err();
+        assert_eq!(unknown, CliError::Usage("unknown command \"nope\"".into()));
+        assert_eq!(unknown.exit_code(), std::process::ExitCode::from(2));
+        assert!(unknown.report().unwrap().ends_with("Run `informer-playground help` for usage."));
+        let missing = run(args("validate no-such-file.json")).unwrap_err();
+        assert!(matches!(&missing, CliError::No(Some(why)) if why.starts_with("no-such-file.json: ")), "{missing:?}");
+        assert_eq!(missing.exit_code(), std::process::ExitCode::from(1));
+        assert_eq!(run(args("swarm --seeds x")).unwrap_err().exit_code(), std::process::ExitCode::from(2));
+        assert_eq!(CliError::No(None).report(), None, "a run that printed its verdict adds nothing");
+    }
 }

@@ -227,28 +227,25 @@ fn world_thread(mut served: Served, inbox: std::sync::mpsc::Receiver<Command>) {
     }
 }
 
-/// Runs serve-api until interrupted; returns the exit code. `make` builds the world, on the
-/// thread that will own it (a world is not `Send`: it shares objects with `Rc`).
-pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, options: Options) -> i32 {
+/// Runs serve-api until interrupted; an error says why it could not start or stopped. `make`
+/// builds the world, on the thread that will own it (a world is not `Send`: it shares objects with `Rc`).
+pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, options: Options) -> Result<(), String> {
     let runtime = match tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build() {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: cannot start the server's runtime: {e}");
-            return 1;
+            return Err(format!("cannot start the server's runtime: {e}"));
         }
     };
     let certificates = match super::tls::make() {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
-            return 1;
+            return Err(e.to_string());
         }
     };
     let listener = match std::net::TcpListener::bind((options.address.as_str(), options.port)) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("error: cannot listen on {}:{}: {e}", options.address, options.port);
-            return 1;
+            return Err(format!("cannot listen on {}:{}: {e}", options.address, options.port));
         }
     };
     let address = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
@@ -300,12 +297,10 @@ pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, option
     match start.recv() {
         Ok(Ok(())) => {}
         Ok(Err(e)) => {
-            eprintln!("error: {e}");
-            return 1;
+            return Err(e.to_string());
         }
         Err(_) => {
-            eprintln!("error: the world did not start");
-            return 1;
+            return Err("the world did not start".into());
         }
     }
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -318,8 +313,7 @@ pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, option
         {
             Ok(c) => c,
             Err(e) => {
-                eprintln!("error: cannot use the server's certificate: {e}");
-                return 1;
+                return Err(format!("cannot use the server's certificate: {e}"));
             }
         };
         let faults = inbox.clone();
@@ -332,13 +326,7 @@ pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, option
             stopper.graceful_shutdown(Some(Duration::from_secs(1)));
         });
         let serving = axum_server::from_tcp_rustls(listener, tls).handle(handle).serve(app.into_make_service()).await;
-        match serving {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("error: the server stopped: {e}");
-                1
-            }
-        }
+        serving.map_err(|e| format!("the server stopped: {e}"))
     })
 }
 
