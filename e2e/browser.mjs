@@ -1,7 +1,9 @@
 // Launches the system Chromium through playwright-core (no browser downloads) and opens the
 // built playground served on loopback.
-import { chromium } from 'playwright-core';
-import { serve } from './static_server.mjs';
+import { launchChromium } from '../scripts/chromium.mjs';
+import { serve } from '../scripts/static_server.mjs';
+
+export { launchChromium };
 
 export const DIST = process.env.DIST_DIR ?? 'dist';
 
@@ -20,14 +22,6 @@ export async function openPlayground({ width = 1280, height = 720, query = '', d
     server.close();
   };
   return { page, errors, close };
-}
-
-/// The system Chromium, headless (never a downloaded browser).
-export function launchChromium() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'],
-  });
 }
 
 /// Waits until the page has rendered and answers input: before, the build-time first screen

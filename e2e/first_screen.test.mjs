@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIST, launchChromium, live, openPlayground, screenshot } from './browser.mjs';
-import { serve } from './static_server.mjs';
+import { serve } from '../scripts/static_server.mjs';
 
 /// Where the first screen's landmarks are drawn.
 async function boxes(page) {

@@ -6,7 +6,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { live, openPlayground, screenshot } from './browser.mjs';
-import { serve, STRICT_CSP } from './static_server.mjs';
+import { serve, STRICT_CSP } from '../scripts/static_server.mjs';
 
 test('presenter mode, the theme and the shortcuts overlay work by keyboard; the address follows the state', async () => {
   const { page, errors, close } = await openPlayground({ query: '?scenario=disconnect-and-resume' });

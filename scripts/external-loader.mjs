@@ -16,20 +16,20 @@ const loader = /<script type="module">([\s\S]*?)<\/script>/.exec(html);
 if (!loader || !loader[1].includes('init(')) {
   throw new Error(`external-loader: no inline wasm loader in ${indexPath}`);
 }
-// The wasm is asked for once the first screen has painted (scripts/after-first-paint.js), so
+// The wasm is asked for once the first screen has painted (www/after-first-paint.js), so
 // Trunk's preload of the wasm goes.
-const afterFirstPaint = readFileSync(new URL('after-first-paint.js', import.meta.url), 'utf8');
+const afterFirstPaint = readFileSync(new URL('../www/after-first-paint.js', import.meta.url), 'utf8');
 // The loader's static import becomes a dynamic one inside a try, so a bundle that does not load
 // (a network error, a refused or broken file) is told on the page (`data-start-failed` shows
 // www/index.html's notice) instead of leaving it waiting.
 const staticImport = /^import init, \* as bindings from '([^']+)';$/m;
 if (!staticImport.test(loader[1])) throw new Error(`external-loader: Trunk's loader does not import as expected in ${indexPath}`);
-// The wasm is fetched through countedFetch (scripts/wasm-progress.js), told the module's size.
+// The wasm is fetched through countedFetch (www/wasm-progress.js), told the module's size.
 const wasmFetch = /init\(\{ module_or_path: '([^']+\.wasm)' \}\)/;
 const wasmPath = wasmFetch.exec(loader[1])?.[1];
 if (!wasmPath) throw new Error(`external-loader: Trunk's loader does not name the wasm as expected in ${indexPath}`);
 const wasmSize = statSync(join(stage, basename(wasmPath))).size;
-const wasmProgress = readFileSync(new URL('wasm-progress.js', import.meta.url), 'utf8');
+const wasmProgress = readFileSync(new URL('../www/wasm-progress.js', import.meta.url), 'utf8');
 const body = loader[1]
   .trim()
   .replace(staticImport, "const bindings = await import('$1');\nconst init = bindings.default;")

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '../e2e/static_server.mjs';
+import { serve } from './static_server.mjs';
 
 const lighthouse = process.argv[2];
 const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 3);

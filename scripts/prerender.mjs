@@ -6,8 +6,8 @@
 // for another view. Fails the build if the page does not render.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromium } from '../e2e/browser.mjs';
-import { serve } from '../e2e/static_server.mjs';
+import { launchChromium } from './chromium.mjs';
+import { serve } from './static_server.mjs';
 
 const stage = process.env.TRUNK_STAGING_DIR;
 if (!stage) throw new Error('prerender: TRUNK_STAGING_DIR is not set (run as a Trunk hook)');
