@@ -16,8 +16,10 @@ const loader = /<script type="module">([\s\S]*?)<\/script>/.exec(html);
 if (!loader || !loader[1].includes('init(')) {
   throw new Error(`external-loader: no inline wasm loader in ${indexPath}`);
 }
-// The wasm is asked for once the first screen has painted (www/after-first-paint.js), so
-// Trunk's preload of the wasm goes.
+// The wasm is asked for at once, by a preload of the very request the loader makes (Trunk's
+// carries an integrity the loader's fetch does not, so the two would not match and the module
+// would come twice); it downloads while the first screen paints, and the loader instantiates it
+// once that screen has painted (www/after-first-paint.js).
 const afterFirstPaint = readFileSync(new URL('../www/after-first-paint.js', import.meta.url), 'utf8');
 // The loader's static import becomes a dynamic one inside a try, so a bundle that does not load
 // (a network error, a refused or broken file) is told on the page (`data-start-failed` shows
@@ -48,5 +50,7 @@ writeFileSync(join(stage, name), code);
 const base = publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`;
 writeFileSync(
   indexPath,
-  html.replace(loader[0], `<script type="module" src="${base}${name}"></script>`).replace(wasmPreload, ''),
+  html
+    .replace(loader[0], `<script type="module" src="${base}${name}"></script>`)
+    .replace(wasmPreload, `<link rel="preload" href="${wasmPath}" as="fetch" type="application/wasm" crossorigin>`),
 );

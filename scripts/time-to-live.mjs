@@ -41,12 +41,13 @@ const probe = () => {
     if (seen.answers === null) requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
+  // (At document start there is no <html> element yet: the document is watched.)
   new MutationObserver((_, observer) => {
-    if (document.documentElement.hasAttribute('data-live')) {
+    if (document.documentElement?.hasAttribute('data-live')) {
       seen.live = performance.now();
       observer.disconnect();
     }
-  }).observe(document.documentElement, { attributes: true, attributeFilter: ['data-live'] });
+  }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-live'] });
 };
 
 async function throttled(context, page) {
