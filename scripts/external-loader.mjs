@@ -1,7 +1,7 @@
 // Moves Trunk's inline wasm loader out of index.html into boot-<hash>.js beside it, so the
 // page runs under `script-src 'self'` (no inline script), starting the wasm after the first
 // paint, counting its bytes into the starting notice and telling the page when it cannot
-// start. Runs as Trunk's post_build hook, on the staged bundle; fails the build if the loader
+// start. Runs first in Trunk's post_build step (scripts/post-build.mjs), on the staged bundle; fails the build if the loader
 // is not where Trunk 0.21 writes it.
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
-// Writes the first screen into the staged index.html (Trunk's post_build hook, release builds
-// only): the default view as the page itself renders it, in the system Chromium, so the first
+// Writes the first screen into the staged index.html (in Trunk's post_build step,
+// scripts/post-build.mjs; release builds only): the default view as the page itself renders it, in the system Chromium, so the first
 // screen shows before the wasm has arrived. Marked `data-first-screen` and `inert` (its
-// controls do nothing; src/ui/first_screen.rs replaces it once the page is drawn), after the
+// controls do nothing; crates/web/src/ui/first_screen.rs replaces it once the page is drawn), after the
 // mount's <noscript>; hidden by first-screen.js where the link or a remembered language asks
 // for another view. Fails the build if the page does not render.
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,10 +1,13 @@
 // A static file server for the built bundle, on loopback only. Serves `root` under
 // `base` (a PUBLIC_URL such as /playground/), so sub-path deployments are tested as built;
-// with `gzip`, compressed as a static host serves it (for Lighthouse); with `immutable`, files
+// with `gzip`, compressed as a static host serves it (for Lighthouse); with `precompressed`, the
+// build's `.br` or `.gz` beside a file, as the browser accepts (browsers ask for brotli only
+// over HTTPS: `tls` with a key and certificate serves HTTPS); with `immutable`, files
 // whose names carry a content hash are cached for a year and the rest revalidated, as a static
 // host set up for the bundle does. Every response carries the strict Content-Security-Policy
 // the bundle must run under (no inline script, no eval).
 import { createServer } from 'node:http';
+import { createServer as createSecureServer } from 'node:https';
 import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -24,8 +27,8 @@ const HASHED = /-[0-9a-f]{16}(_bg)?\.[a-z]+$/;
 export const STRICT_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 
-export function serve(root, base = '/', { gzip = false, immutable = false, csp = STRICT_CSP } = {}) {
-  const server = createServer(async (req, res) => {
+export function serve(root, base = '/', { gzip = false, precompressed = false, immutable = false, tls = null, csp = STRICT_CSP } = {}) {
+  const answer = async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (!path.startsWith(base)) {
       res.writeHead(404).end('not found');
@@ -37,7 +40,13 @@ export function serve(root, base = '/', { gzip = false, immutable = false, csp =
       const body = await readFile(join(root, file));
       const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp };
       if (immutable) headers['cache-control'] = HASHED.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
-      if (gzip && /gzip/.test(req.headers['accept-encoding'] ?? '')) {
+      const accepts = req.headers['accept-encoding'] ?? '';
+      const stored = precompressed && (await storedEncoding(join(root, file), accepts));
+      if (gzip || precompressed) headers.vary = 'accept-encoding';
+      if (stored) {
+        headers['content-encoding'] = stored.encoding;
+        res.writeHead(200, headers).end(stored.body);
+      } else if (gzip && /gzip/.test(accepts)) {
         headers['content-encoding'] = 'gzip';
         res.writeHead(200, headers).end(gzipSync(body, { level: 9 }));
       } else {
@@ -46,6 +55,17 @@ export function serve(root, base = '/', { gzip = false, immutable = false, csp =
     } catch {
       res.writeHead(404).end('not found');
     }
-  });
+  };
+  const server = tls ? createSecureServer(tls, answer) : createServer(answer);
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+/// The build's compressed copy of `path` the request accepts, brotli first.
+async function storedEncoding(path, accepts) {
+  for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']]) {
+    if (!accepts.includes(encoding)) continue;
+    const body = await readFile(path + suffix).catch(() => null);
+    if (body) return { encoding, body };
+  }
+  return null;
 }

@@ -7,7 +7,14 @@
 //            build-time first screen is inert: its button does nothing);
 //   live     the page is live: the wasm has stepped the world and every part is drawn
 //            (`html[data-live]`: the fault buttons, the inspector, the lesson picker work).
-// The bundle is served gzip-compressed, hashed files as immutable, as a static host serves it.
+// The bundle is served as static hosts serve it, hashed files immutable, two ways: over HTTP
+// gzip-compressed, and over HTTPS (a certificate made for loopback) with the build's brotli
+// files, which browsers ask for only over HTTPS.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { launchChromium } from './chromium.mjs';
 import { serve } from './static_server.mjs';
 
@@ -66,11 +73,8 @@ async function throttled(context, page) {
 async function visit(context, url) {
   const page = await context.newPage();
   await throttled(context, page);
-  let bytes = 0;
-  page.on('response', async (response) => {
-    const size = await response.request().sizes().catch(() => null);
-    bytes += size ? size.responseBodySize + size.responseHeadersSize : 0;
-  });
+  const sizes = [];
+  page.on('response', (response) => sizes.push(response.request().sizes().catch(() => null)));
   await page.addInitScript(probe);
   await page.goto(url, { waitUntil: 'commit' });
   await page.waitForFunction(() => window.__timeToLive?.answers !== null && window.__timeToLive?.live !== null, null, {
@@ -78,17 +82,50 @@ async function visit(context, url) {
     polling: 100,
   });
   const times = await page.evaluate(() => window.__timeToLive);
+  await page.waitForLoadState('networkidle');
+  const bytes = (await Promise.all(sizes)).reduce((sum, s) => sum + (s ? s.responseBodySize + s.responseHeadersSize : 0), 0);
   await page.close();
   return { ...times, bytes };
 }
 
+/// A key and a self-signed certificate for 127.0.0.1, made with openssl for this run, and the
+/// Chromium flag that trusts it (by its public key's hash): a certificate Chromium only lets
+/// pass with an error would keep its responses out of the HTTP cache, and no visit be warm.
+function loopbackCertificate() {
+  const dir = mkdtempSync(join(tmpdir(), 'ttl-tls-'));
+  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert],
+  { stdio: 'ignore' });
+  const publicKey = execFileSync('openssl', ['x509', '-in', cert, '-pubkey', '-noout']);
+  const der = execFileSync('openssl', ['pkey', '-pubin', '-outform', 'der'], { input: publicKey });
+  const spki = createHash('sha256').update(der).digest('base64');
+  return { tls: { key: readFileSync(key), cert: readFileSync(cert) }, trust: [`--ignore-certificate-errors-spki-list=${spki}`] };
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
-const server = await serve(dist, '/', { gzip: true, immutable: true });
-const origin = `http://127.0.0.1:${server.address().port}`;
-const browser = await launchChromium();
+const transports = [
+  ['http, gzip', () => ({ scheme: 'http', options: { gzip: true, immutable: true }, trust: [] })],
+  ['https, brotli', () => {
+    const { tls, trust } = loopbackCertificate();
+    return { scheme: 'https', options: { precompressed: true, immutable: true, tls }, trust };
+  }],
+];
 const rows = [];
-try {
+for (const [transport, setUp] of transports) {
+  const { scheme, options, trust } = setUp();
+  const server = await serve(dist, '/', options);
+  const browser = await launchChromium(trust);
+  try {
+    await measure(browser, transport, `${scheme}://127.0.0.1:${server.address().port}`);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+async function measure(browser, transport, origin) {
   for (const [name, path] of addresses) {
     const cold = [];
     const warm = [];
@@ -100,6 +137,7 @@ try {
     }
     for (const [visitKind, results] of [['cold', cold], ['warm', warm]]) {
       rows.push({
+        transport,
         name,
         visitKind,
         answers: median(results.map((r) => r.answers)),
@@ -108,12 +146,9 @@ try {
       });
     }
   }
-} finally {
-  await browser.close();
-  server.close();
 }
 console.log(`Time until a person can act: Chromium, ${PHONE.latency} ms RTT, 1.6 Mbps down, ${PHONE.cpu}× CPU; median of ${runs}:`);
-console.log(`  ${'address'.padEnd(18)} ${'visit'.padEnd(5)} ${'answers'.padStart(8)} ${'live'.padStart(8)} ${'transferred'.padStart(12)}`);
+console.log(`  ${'served'.padEnd(14)} ${'address'.padEnd(18)} ${'visit'.padEnd(5)} ${'answers'.padStart(8)} ${'live'.padStart(8)} ${'transferred'.padStart(12)}`);
 for (const r of rows) {
-  console.log(`  ${r.name.padEnd(18)} ${r.visitKind.padEnd(5)} ${seconds(r.answers).padStart(8)} ${seconds(r.live).padStart(8)} ${`${(r.bytes / 1024).toFixed(0)} KiB`.padStart(12)}`);
+  console.log(`  ${r.transport.padEnd(14)} ${r.name.padEnd(18)} ${r.visitKind.padEnd(5)} ${seconds(r.answers).padStart(8)} ${seconds(r.live).padStart(8)} ${`${(r.bytes / 1024).toFixed(0)} KiB`.padStart(12)}`);
 }

@@ -1,8 +1,8 @@
 // Runs before the body is drawn: the build-time first screen is the default view (English,
 // no link parameters), so a link with parameters or a remembered Korean page hides it until
-// the page renders its own view (src/ui/first_screen.rs). The notice shown while the page
+// the page renders its own view (crates/web/src/ui/first_screen.rs). The notice shown while the page
 // starts speaks the language the page will open in (`data-lang`): the link's, else the
-// remembered one outside embeds, as src/ui/app.rs decides.
+// remembered one outside embeds, as crates/web/src/ui/app.rs decides.
 const root = document.documentElement;
 try {
   const link = new URLSearchParams(location.search);

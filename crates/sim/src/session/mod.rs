@@ -138,11 +138,6 @@ impl Session {
         self.scenario.as_ref()
     }
 
-    /// Answers given: question index → choice.
-    pub fn answers(&self) -> &std::collections::BTreeMap<usize, usize> {
-        &self.answers
-    }
-
     /// The same lesson and actions in another release, kept at the same virtual time.
     pub fn compared(&self) -> Option<&Session> {
         self.compared.as_deref()
@@ -225,12 +220,13 @@ impl Session {
     }
 
     fn apply_here(&mut self, action: Action) {
-        // What acts on the world is recorded (a link replays it); behind the furthest step
-        // reached it starts a new branch.
-        let recorded = action.acts_on_world().then(|| {
+        // What acts on the world is recorded (a link replays it). A console line behind the
+        // furthest step reached starts a new branch here; a write or a fault starts one when it
+        // reaches the world (`act`), so refused input leaves the branch as it was.
+        if matches!(action, Action::Kubectl(_)) {
             self.branch();
-            (self.world().steps(), action.clone())
-        });
+        }
+        let recorded = action.acts_on_world().then(|| (self.world().steps(), action.clone()));
         // A jump stays shown until the world moves or is replaced.
         let (jumped, here) = (self.jump.take(), self.world().steps());
         let keeps_world = !matches!(action, Action::Reset | Action::LoadScenario(_) | Action::SetEra(_));

@@ -245,3 +245,17 @@ fn a_branch_cuts_the_trace_the_actions_and_the_console_by_one_rule() {
     assert_eq!(again.visible_trace(), s.visible_trace(), "the link replays the new branch");
     assert_eq!(again.console_text(), s.console_text());
 }
+
+#[test]
+fn refused_input_behind_the_horizon_keeps_the_branch() {
+    let mut s = Session::default();
+    s.apply(Action::JumpTo(30));
+    s.apply(Action::JumpTo(10));
+    let (horizon, trace) = (s.history().horizon(), s.trace().to_vec());
+    s.apply(Action::Create("{not json".into()));
+    s.apply(Action::Fault(Fault::Latency(crate::limits::MAX_LATENCY_MS + 1)));
+    assert!(matches!(s.message(), Some(Message::Failed(_))));
+    assert_eq!((s.history().horizon(), s.trace()), (horizon, &trace[..]), "nothing reached the world");
+    s.apply(Action::Fault(Fault::CompactStore));
+    assert_eq!(s.history().horizon(), 11, "a fault that reaches the world starts a branch");
+}

@@ -106,14 +106,24 @@ pub fn app() -> Html {
     hooks::use_embed_height(display.embed);
     let on_dialog = use_callback(dialog.clone(), |d: Dialog, dialog| dialog.set((**dialog != Some(d)).then_some(d)));
     let close = use_callback(dialog.clone(), |(), dialog| dialog.set(None));
-    let on_download = use_callback(state.clone(), |what: Download, state| download(&state.read(), what));
-    let open_manifest =
-        use_callback((state.clone(), editing.clone()), |(kind, key): (Kind, String), (state, editing)| {
+    // Made once (they read the shared session when called): a panel given one is not drawn
+    // again at every step or keystroke.
+    let on_download = {
+        let state = state.clone();
+        use_callback((), move |what: Download, _| download(&state.read(), what))
+    };
+    let open_manifest = {
+        let (state, editing) = (state.clone(), editing.setter());
+        use_callback((), move |(kind, key): (Kind, String), _| {
             if let Some(manifest) = views::manifest(&state.read(), kind, &key) {
                 editing.set(manifest);
             }
-        });
-    let edit = use_callback(editing.clone(), |manifest: String, editing| editing.set(manifest));
+        })
+    };
+    let edit = {
+        let editing = editing.setter();
+        use_callback((), move |manifest: String, _| editing.set(manifest))
+    };
     let session = state.read();
     let query = session.link().to_query();
     // The crash panel offers this state's link.
