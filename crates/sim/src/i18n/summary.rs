@@ -4,7 +4,7 @@
 //! they are in every language.
 
 use super::Phrase;
-use super::{join, list_query, seconds, tr, trf, Lang};
+use super::{join, list_query, seconds, tr, Lang};
 use crate::client::workqueue::AddOutcome;
 use crate::controller::reconciler::{Decision, ReconcileResult, WriteOp};
 use crate::world::outcome::{
@@ -31,43 +31,43 @@ fn next(n: &[Next]) -> Vec<String> {
 
 pub fn summary(e: &TraceEvent, lang: Lang) -> String {
     let key = e.key.as_str();
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     match &e.outcome {
         Outcome::ListAndWatchStarts { next: n } => join(tr!(lang, "ListAndWatch starts").into(), next(n)),
         Outcome::ListServed { request, answer } => match answer {
-            Ok(l) => f(
-                phrase!("{query} → {items} items at rv {rv}"),
+            Ok(l) => trf!(
+                lang,
+                "{query} → {items} items at rv {rv}",
                 &[("query", &list_query(request)), ("items", &l.items), ("rv", &l.resource_version)],
             ),
             Err(s) => format!("{} → {} {}", list_query(request), s.code, s.reason),
         },
         Outcome::ListReceived { answer, next: n } => match answer {
             Ok(l) => join(
-                f(phrase!("{items} items at rv {rv}"), &[("items", &l.items), ("rv", &l.resource_version)]),
+                trf!(lang, "{items} items at rv {rv}", &[("items", &l.items), ("rv", &l.resource_version)]),
                 next(n),
             ),
             Err(s) => join(s.to_string(), next(n)),
         },
         Outcome::WatchServed { .. } => watch_served(e, lang),
         Outcome::WatchOpened { answer, next: n } => match answer {
-            Ok(id) => join(f(phrase!("watch #{id} streaming"), &[("id", id)]), next(n)),
+            Ok(id) => join(trf!(lang, "watch #{id} streaming", &[("id", id)]), next(n)),
             Err(s) => join(s.to_string(), next(n)),
         },
         Outcome::WatchEvent { .. } => watch_event(e, lang),
         Outcome::WatchError { status, next: n, .. } => join(status.to_string(), next(n)),
         Outcome::EventLost { watch, event } => {
-            f(phrase!("{event} on watch #{id} lost: the stream was closed"), &[("event", &event.name()), ("id", watch)])
+            trf!(lang, "{event} on watch #{id} lost: the stream was closed", &[("event", &event.name()), ("id", watch)])
         }
         Outcome::WatchTimedOut { watch, already_closed: true } => {
-            f(phrase!("watch #{id} already closed"), &[("id", watch)])
+            trf!(lang, "watch #{id} already closed", &[("id", watch)])
         }
         Outcome::WatchTimedOut { watch, .. } => {
-            f(phrase!("watch #{id} reached its timeout: the server ends the stream"), &[("id", watch)])
+            trf!(lang, "watch #{id} reached its timeout: the server ends the stream", &[("id", watch)])
         }
         Outcome::WatchEnded { watch, read: false, .. } => {
-            f(phrase!("watch #{id} ended (no longer read)"), &[("id", watch)])
+            trf!(lang, "watch #{id} ended (no longer read)", &[("id", watch)])
         }
-        Outcome::WatchEnded { watch, next: n, .. } => join(f(phrase!("watch #{id} ended"), &[("id", watch)]), next(n)),
+        Outcome::WatchEnded { watch, next: n, .. } => join(trf!(lang, "watch #{id} ended", &[("id", watch)]), next(n)),
         Outcome::BackoffElapsed { stale: true, .. } => tr!(lang, "stale backoff timer").into(),
         Outcome::BackoffElapsed { next: n, .. } => join(tr!(lang, "backoff elapsed").into(), next(n)),
         Outcome::Resync(_) => resync(e, lang),
@@ -78,11 +78,11 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         Outcome::NothingToProcess => tr!(lang, "nothing to process").into(),
         Outcome::HandlerCalled { handler, call, lost: true, .. } => {
             let call = format!("{handler}.{}({key})", call.name());
-            f(phrase!("{call} lost before the handler ran (injected fault)"), &[("call", &call)])
+            trf!(lang, "{call} lost before the handler ran (injected fault)", &[("call", &call)])
         }
         Outcome::HandlerCalled { handler, call, note: CallNote::FilteredOut, .. } => {
             let call = format!("{handler}.{}({key})", call.name());
-            f(phrase!("{call}: the filter does not select it, the handler is not called"), &[("call", &call)])
+            trf!(lang, "{call}: the filter does not select it, the handler is not called", &[("call", &call)])
         }
         Outcome::HandlerCalled { .. } => handler_called(e, lang),
         Outcome::NothingBuffered => tr!(lang, "nothing buffered").into(),
@@ -91,9 +91,9 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             format!("AddWithOpts({key}, Priority={p}): {}", tr(lang, added(*add)))
         }
         Outcome::WorkqueueReady(Some(add)) => {
-            f(phrase!("{key} is due after its delay: {what}"), &[("key", &key), ("what", &tr(lang, added(*add)))])
+            trf!(lang, "{key} is due after its delay: {what}", &[("key", &key), ("what", &tr(lang, added(*add)))])
         }
-        Outcome::WorkqueueReady(None) => f(phrase!("{key}: timer superseded"), &[("key", &key)]),
+        Outcome::WorkqueueReady(None) => trf!(lang, "{key}: timer superseded", &[("key", &key)]),
         Outcome::ReconcileStarts { worker, decisions, reads, .. } => {
             let mut parts: Vec<String> = decisions.iter().map(|d| decision(d, key, lang)).collect();
             parts.extend(reads.iter().map(|r| read(r, lang)));
@@ -103,53 +103,59 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         Outcome::ApiWrite { .. } => api_write(e, lang),
         Outcome::ApiAnswer { .. } => api_answer(e, lang),
         Outcome::ReconcileEnds { .. } => reconcile_ends(e, lang),
-        Outcome::WorkqueueDone { again: false } => f(phrase!("Done({key}): done"), &[("key", &key)]),
+        Outcome::WorkqueueDone { again: false } => trf!(lang, "Done({key}): done", &[("key", &key)]),
         Outcome::WorkqueueDone { again: true } => {
-            f(phrase!("Done({key}): re-added meanwhile: queued again"), &[("key", &key)])
+            trf!(lang, "Done({key}): re-added meanwhile: queued again", &[("key", &key)])
         }
         Outcome::WorkerIdle => tr!(lang, "idle").into(),
-        Outcome::KubeletReport { gone: true, .. } => f(phrase!("kubelet: {key} is gone"), &[("key", &key)]),
+        Outcome::KubeletReport { gone: true, .. } => trf!(lang, "kubelet: {key} is gone", &[("key", &key)]),
         Outcome::KubeletReport { phase, answer, .. } => match answer {
             Ok(rv) => format!("kubelet: {key} → {} (rv {rv})", phase.name()),
-            Err(s) => f(
-                phrase!("kubelet: {key} → {phase} failed: {err}"),
+            Err(s) => trf!(
+                lang,
+                "kubelet: {key} → {phase} failed: {err}",
                 &[("key", &key), ("phase", &phase.name()), ("err", s)],
             ),
         },
         Outcome::Polled { kind, answer } => match answer {
-            Ok(l) => f(
-                phrase!("polling LIST {resource} → {items} items at rv {rv}"),
+            Ok(l) => trf!(
+                lang,
+                "polling LIST {resource} → {items} items at rv {rv}",
                 &[("resource", &kind.resource()), ("items", &l.items), ("rv", &l.resource_version)],
             ),
-            Err(s) => f(phrase!("polling LIST {resource} → {err}"), &[("resource", &kind.resource()), ("err", s)]),
+            Err(s) => trf!(lang, "polling LIST {resource} → {err}", &[("resource", &kind.resource()), ("err", s)]),
         },
         Outcome::BookmarksSent { watchers } => {
-            f(phrase!("bookmark to {n} watchers, each at its watch cache's revision"), &[("n", watchers)])
+            trf!(lang, "bookmark to {n} watchers, each at its watch cache's revision", &[("n", watchers)])
         }
-        Outcome::WorkersStarted { controller, workers, queued } => f(
-            phrase!("{controller}: caches synced: Starting workers (worker count {workers}), {queued} keys waiting"),
+        Outcome::WorkersStarted { controller, workers, queued } => trf!(
+            lang,
+            "{controller}: caches synced: Starting workers (worker count {workers}), {queued} keys waiting",
             &[("controller", controller), ("workers", workers), ("queued", queued)],
         ),
-        Outcome::Outside { user, verb, kind, code: None } => f(
-            phrase!("{user}: {verb} {kind} {key}"),
+        Outcome::Outside { user, verb, kind, code: None } => trf!(
+            lang,
+            "{user}: {verb} {kind} {key}",
             &[("user", user), ("verb", &verb.name()), ("kind", kind), ("key", &key)],
         ),
-        Outcome::Outside { user, verb, kind, code: Some(code) } => f(
-            phrase!("{user}: {verb} {kind} {key} → {code}"),
+        Outcome::Outside { user, verb, kind, code: Some(code) } => trf!(
+            lang,
+            "{user}: {verb} {kind} {key} → {code}",
             &[("user", user), ("verb", &verb.name()), ("kind", kind), ("key", &key), ("code", code)],
         ),
         Outcome::ProgressNotified => {
-            f(phrase!("etcd progress notification: watch caches now at rv {rv}"), &[("rv", &e.rv)])
+            trf!(lang, "etcd progress notification: watch caches now at rv {rv}", &[("rv", &e.rv)])
         }
         Outcome::UserWrite { .. } => user_write(e, lang),
         Outcome::CacheRead { .. } => cache_read(e, lang),
         Outcome::ApiRead { .. } => api_read(e, lang),
         Outcome::ConsoleWatch { kind, answer } => match answer {
-            Ok(id) => f(
-                phrase!("kubectl get {resource} -w: watch #{id} opened"),
+            Ok(id) => trf!(
+                lang,
+                "kubectl get {resource} -w: watch #{id} opened",
                 &[("resource", &kind.resource()), ("id", id)],
             ),
-            Err(s) => f(phrase!("kubectl watch failed: {err}"), &[("err", s)]),
+            Err(s) => trf!(lang, "kubectl watch failed: {err}", &[("err", s)]),
         },
         Outcome::Fault { .. } => fault(e, lang),
     }
@@ -158,7 +164,6 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
 // The longer summaries, a function each; `summary`'s match above stays exhaustive.
 
 fn watch_served(e: &TraceEvent, lang: Lang) -> String {
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::WatchServed { resource_version, timeout_secs, send_initial_events, answer } = &e.outcome else {
         return String::new();
     };
@@ -166,8 +171,9 @@ fn watch_served(e: &TraceEvent, lang: Lang) -> String {
         Ok(id) => {
             let initial = if *send_initial_events { ", sendInitialEvents=true" } else { "" };
             let rv = format!("{resource_version:?}");
-            f(
-                phrase!("watch #{id} from rv={rv}, timeoutSeconds={timeout}"),
+            trf!(
+                lang,
+                "watch #{id} from rv={rv}, timeoutSeconds={timeout}",
                 &[("id", id), ("rv", &rv), ("timeout", timeout_secs)],
             ) + initial
         }
@@ -177,10 +183,9 @@ fn watch_served(e: &TraceEvent, lang: Lang) -> String {
 
 fn watch_event(e: &TraceEvent, lang: Lang) -> String {
     let key = e.key.as_str();
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::WatchEvent { event, initial_events_end, next: n, .. } = &e.outcome else { return String::new() };
     let head = if *initial_events_end {
-        f(phrase!("{event} with k8s.io/initial-events-end: the initial list is complete"), &[("event", &event.name())])
+        trf!(lang, "{event} with k8s.io/initial-events-end: the initial list is complete", &[("event", &event.name())])
     } else if key.is_empty() {
         event.name().to_string()
     } else {
@@ -190,37 +195,37 @@ fn watch_event(e: &TraceEvent, lang: Lang) -> String {
 }
 
 fn resync(e: &TraceEvent, lang: Lang) -> String {
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::Resync(r) = &e.outcome else { return String::new() };
     match r {
         ResyncOutcome::Stopped => tr!(lang, "resync timer stopped").into(),
         ResyncOutcome::NotDue => tr!(lang, "resync check: no handler due").into(),
-        ResyncOutcome::Queued { deltas } => f(phrase!("Resync: {n} Sync deltas for known objects"), &[("n", deltas)]),
+        ResyncOutcome::Queued { deltas } => trf!(lang, "Resync: {n} Sync deltas for known objects", &[("n", deltas)]),
         ResyncOutcome::SyncAll => tr!(lang, "Resync: one SyncAll delta for every known object").into(),
     }
 }
 
 fn queued(e: &TraceEvent, lang: Lang) -> String {
     let key = e.key.as_str();
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::Queued { op, waiting } = &e.outcome else { return String::new() };
     let head = match op {
-        FifoOp::Replace { objects, resource_version, queued } => f(
-            phrase!("Replace({n} objects, rv {rv}): {queued} keys queued"),
+        FifoOp::Replace { objects, resource_version, queued } => trf!(
+            lang,
+            "Replace({n} objects, rv {rv}): {queued} keys queued",
             &[("n", objects), ("rv", resource_version), ("queued", queued)],
         ),
-        FifoOp::ReplacedAll { objects, resource_version } => f(
-            phrase!("Replace({n} objects, rv {rv}): one ReplacedAll delta"),
+        FifoOp::ReplacedAll { objects, resource_version } => trf!(
+            lang,
+            "Replace({n} objects, rv {rv}): one ReplacedAll delta",
             &[("n", objects), ("rv", resource_version)],
         ),
         FifoOp::Bookmark { resource_version } => format!("Bookmark(rv {resource_version})"),
         FifoOp::Added => format!("Added {key}"),
         FifoOp::Updated => format!("Updated {key}"),
         FifoOp::Deleted { ignored: false } => format!("Deleted {key}"),
-        FifoOp::Deleted { ignored: true } => f(phrase!("Deleted {key} ignored: not known"), &[("key", &key)]),
+        FifoOp::Deleted { ignored: true } => trf!(lang, "Deleted {key} ignored: not known", &[("key", &key)]),
     };
     if *waiting > 1 {
-        head + &f(phrase!(" ({n} deltas waiting)"), &[("n", waiting)])
+        head + &trf!(lang, " ({n} deltas waiting)", &[("n", waiting)])
     } else {
         head
     }
@@ -228,12 +233,11 @@ fn queued(e: &TraceEvent, lang: Lang) -> String {
 
 fn popped(e: &TraceEvent, lang: Lang) -> String {
     let key = e.key.as_str();
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::Popped { deltas, initial_list, batch } = &e.outcome else { return String::new() };
     let types: Vec<&str> = deltas.iter().map(|d| d.name()).collect();
     let initial = if *initial_list { tr!(lang, " (initial list)") } else { "" };
     if *batch > 1 {
-        f(phrase!("PopBatch: {n} keys [{types}]"), &[("n", batch), ("types", &types.join(", "))]) + initial
+        trf!(lang, "PopBatch: {n} keys [{types}]", &[("n", batch), ("types", &types.join(", "))]) + initial
     } else {
         format!("Pop {key} [{}]{initial}", types.join(", "))
     }
@@ -241,7 +245,6 @@ fn popped(e: &TraceEvent, lang: Lang) -> String {
 
 fn processed(e: &TraceEvent, lang: Lang) -> String {
     let key = e.key.as_str();
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::Processed { delta, batch, write, call, calls, tombstone, notified, listeners } = &e.outcome else {
         return String::new();
     };
@@ -268,20 +271,22 @@ fn processed(e: &TraceEvent, lang: Lang) -> String {
     };
     let what = if *tombstone { " (DeletedFinalStateUnknown)" } else { "" };
     let partial = if notified < listeners {
-        f(phrase!(", {notified} of {listeners} handlers notified"), &[("notified", notified), ("listeners", listeners)])
+        trf!(lang, ", {notified} of {listeners} handlers notified", &[("notified", notified), ("listeners", listeners)])
     } else {
         String::new()
     };
     let head = if *batch {
-        f(phrase!("batch from {key}: indexer transaction → {call}"), &[("key", &key), ("call", &call)])
+        trf!(lang, "batch from {key}: indexer transaction → {call}", &[("key", &key), ("call", &call)])
     } else if key.is_empty() {
-        f(
-            phrase!("{delta} at rv {rv}: indexer {write} → {call}"),
+        trf!(
+            lang,
+            "{delta} at rv {rv}: indexer {write} → {call}",
             &[("delta", &delta.name()), ("rv", &e.rv), ("write", &write), ("call", &call)],
         )
     } else {
-        f(
-            phrase!("{delta} {key}: indexer {write} → {call}"),
+        trf!(
+            lang,
+            "{delta} {key}: indexer {write} → {call}",
             &[("delta", &delta.name()), ("key", &key), ("write", &write), ("call", &call)],
         )
     };
@@ -290,7 +295,6 @@ fn processed(e: &TraceEvent, lang: Lang) -> String {
 
 fn handler_called(e: &TraceEvent, lang: Lang) -> String {
     let key = e.key.as_str();
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::HandlerCalled { handler, call, note, enqueued, .. } = &e.outcome else { return String::new() };
     let turned;
     let note = match note {
@@ -298,7 +302,7 @@ fn handler_called(e: &TraceEvent, lang: Lang) -> String {
         CallNote::ResyncSameRv => tr!(lang, " (resync: same rv)"),
         CallNote::Tombstone => " (DeletedFinalStateUnknown)",
         CallNote::FilterTurned { from } => {
-            turned = f(phrase!(" (the filter turned {from} into it)"), &[("from", &from.name())]);
+            turned = trf!(lang, " (the filter turned {from} into it)", &[("from", &from.name())]);
             turned.as_str()
         }
         CallNote::None | CallNote::FilteredOut => "",
@@ -309,11 +313,10 @@ fn handler_called(e: &TraceEvent, lang: Lang) -> String {
 
 fn api_write(e: &TraceEvent, lang: Lang) -> String {
     let key = e.key.as_str();
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::ApiWrite { op, kind, sent_rv, answer } = &e.outcome else { return String::new() };
     let sent = sent_rv.map(|rv| format!(" (rv {rv})")).unwrap_or_default();
     let result = match answer {
-        Ok(rv) => f(phrase!("ok, rv {rv}"), &[("rv", rv)]),
+        Ok(rv) => trf!(lang, "ok, rv {rv}", &[("rv", rv)]),
         Err(s) => format!("{} {}", s.code, s.reason),
     };
     format!("{} {kind} {key}{sent} → {result}", write_op(*op))
@@ -321,12 +324,11 @@ fn api_write(e: &TraceEvent, lang: Lang) -> String {
 
 fn api_answer(e: &TraceEvent, lang: Lang) -> String {
     let key = e.key.as_str();
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::ApiAnswer { kind, answer, reads } = &e.outcome else { return String::new() };
     let head = match answer {
         Ok(rv) => {
             let what = kind.map_or(tr!(lang, "object").to_string(), |k| k.to_string());
-            f(phrase!("{what} {key} written at rv {rv}"), &[("what", &what), ("key", &key), ("rv", rv)])
+            trf!(lang, "{what} {key} written at rv {rv}", &[("what", &what), ("key", &key), ("rv", rv)])
         }
         Err(s) => s.to_string(),
     };
@@ -335,19 +337,20 @@ fn api_answer(e: &TraceEvent, lang: Lang) -> String {
 
 fn reconcile_ends(e: &TraceEvent, lang: Lang) -> String {
     let key = e.key.as_str();
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::ReconcileEnds { result, then } = &e.outcome else { return String::new() };
     let what = match (result, then) {
-        (ReconcileResult::Error(err), Requeue::RateLimited { delay_ms, requeues }) => f(
-            phrase!("error: {err} → AddRateLimited: retry in {delay} ms (requeues {requeues})"),
+        (ReconcileResult::Error(err), Requeue::RateLimited { delay_ms, requeues }) => trf!(
+            lang,
+            "error: {err} → AddRateLimited: retry in {delay} ms (requeues {requeues})",
             &[("err", err), ("delay", delay_ms), ("requeues", requeues)],
         ),
-        (ReconcileResult::Requeue, Requeue::RateLimited { delay_ms, requeues }) => f(
-            phrase!("Requeue: true → AddRateLimited: again in {delay} ms (requeues {requeues})"),
+        (ReconcileResult::Requeue, Requeue::RateLimited { delay_ms, requeues }) => trf!(
+            lang,
+            "Requeue: true → AddRateLimited: again in {delay} ms (requeues {requeues})",
             &[("delay", delay_ms), ("requeues", requeues)],
         ),
-        (ReconcileResult::RequeueAfter(d), _) => f(phrase!("RequeueAfter {d} ms → Forget + AddAfter"), &[("d", d)]),
-        (ReconcileResult::Terminal(err), _) => f(phrase!("terminal error: {err} → not requeued"), &[("err", err)]),
+        (ReconcileResult::RequeueAfter(d), _) => trf!(lang, "RequeueAfter {d} ms → Forget + AddAfter", &[("d", d)]),
+        (ReconcileResult::Terminal(err), _) => trf!(lang, "terminal error: {err} → not requeued", &[("err", err)]),
         _ => tr!(lang, "success → Forget").into(),
     };
     format!("reconcile {key}: {what}")
@@ -355,30 +358,30 @@ fn reconcile_ends(e: &TraceEvent, lang: Lang) -> String {
 
 fn user_write(e: &TraceEvent, lang: Lang) -> String {
     let key = e.key.as_str();
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::UserWrite { verb, kind, answer, no_match } = &e.outcome else { return String::new() };
     let verb = tr(lang, user_verb(*verb));
     match (answer, no_match) {
-        (_, Some(selector)) => f(
-            phrase!("{verb} failed: no {resource} matches {selector}"),
+        (_, Some(selector)) => trf!(
+            lang,
+            "{verb} failed: no {resource} matches {selector}",
             &[("verb", &verb), ("resource", &kind.map_or("objects", |k| k.resource())), ("selector", selector)],
         ),
         (Ok(_), None) => {
             format!("{verb} {} {key}", kind.map_or(tr!(lang, "object").to_string(), |k| k.to_string()))
         }
-        (Err(s), None) => f(phrase!("{verb} failed: {err}"), &[("verb", &verb), ("err", s)]),
+        (Err(s), None) => trf!(lang, "{verb} failed: {err}", &[("verb", &verb), ("err", s)]),
     }
 }
 
 fn cache_read(e: &TraceEvent, lang: Lang) -> String {
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::CacheRead { read, answer } = &e.outcome else { return String::new() };
     use crate::controller::cache_reader::CacheAnswer;
     let call = client_call("client", read);
     match answer {
-        Ok(CacheAnswer::Got) => f(phrase!("{call} → found"), &[("call", &call)]),
-        Ok(CacheAnswer::Listed { found, examined }) => f(
-            phrase!("{call} → {found} found, {examined} examined"),
+        Ok(CacheAnswer::Got) => trf!(lang, "{call} → found", &[("call", &call)]),
+        Ok(CacheAnswer::Listed { found, examined }) => trf!(
+            lang,
+            "{call} → {found} found, {examined} examined",
             &[
                 ("call", &call),
                 ("found", &crate::i18n::grouped(*found as u64)),
@@ -390,17 +393,18 @@ fn cache_read(e: &TraceEvent, lang: Lang) -> String {
 }
 
 fn api_read(e: &TraceEvent, lang: Lang) -> String {
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::ApiRead { read, answer } = &e.outcome else { return String::new() };
     use crate::controller::api_reader::ApiAnswer;
     let call = client_call("apiReader", read);
     match answer {
-        Ok(ApiAnswer::Got { resource_version, bytes }) => f(
-            phrase!("{call} → GET found at rv {rv}, {bytes} bytes sent"),
+        Ok(ApiAnswer::Got { resource_version, bytes }) => trf!(
+            lang,
+            "{call} → GET found at rv {rv}, {bytes} bytes sent",
             &[("call", &call), ("rv", resource_version), ("bytes", &crate::i18n::grouped(*bytes))],
         ),
-        Ok(ApiAnswer::Listed { items, bytes }) => f(
-            phrase!("{call} → LIST of {items} items, {bytes} bytes sent"),
+        Ok(ApiAnswer::Listed { items, bytes }) => trf!(
+            lang,
+            "{call} → LIST of {items} items, {bytes} bytes sent",
             &[
                 ("call", &call),
                 ("items", &crate::i18n::grouped(*items as u64)),
@@ -412,29 +416,28 @@ fn api_read(e: &TraceEvent, lang: Lang) -> String {
 }
 
 fn fault(e: &TraceEvent, lang: Lang) -> String {
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     let Outcome::Fault { effect, .. } = &e.outcome else { return String::new() };
     match effect {
         FaultEffect::WatchesCut { ids } => {
             let ids: Vec<String> = ids.iter().map(|id| format!("#{id}")).collect();
-            f(phrase!("watch {ids} disconnected: events in flight are lost"), &[("ids", &ids.join(", "))])
+            trf!(lang, "watch {ids} disconnected: events in flight are lost", &[("ids", &ids.join(", "))])
         }
         FaultEffect::NoWatchOpen => tr!(lang, "no watch open to disconnect").into(),
-        FaultEffect::Compacted { revision } => f(phrase!("etcd compacted at revision {rev}"), &[("rev", revision)]),
-        FaultEffect::CompactFailed { message } => f(phrase!("compaction failed: {err}"), &[("err", message)]),
+        FaultEffect::Compacted { revision } => trf!(lang, "etcd compacted at revision {rev}", &[("rev", revision)]),
+        FaultEffect::CompactFailed { message } => trf!(lang, "compaction failed: {err}", &[("err", message)]),
         FaultEffect::ApiServerRestarted => {
             tr!(lang, "API server restarted: watches closed, watch cache re-initialised from a LIST").into()
         }
         FaultEffect::Revoked { verb, user } => {
-            f(phrase!("RBAC: {verb} revoked from {user}"), &[("verb", verb), ("user", user)])
+            trf!(lang, "RBAC: {verb} revoked from {user}", &[("verb", verb), ("user", user)])
         }
         FaultEffect::Granted { verb, user } => {
-            f(phrase!("RBAC: {verb} granted to {user}"), &[("verb", verb), ("user", user)])
+            trf!(lang, "RBAC: {verb} granted to {user}", &[("verb", verb), ("user", user)])
         }
         FaultEffect::NextNotificationLost => {
             tr!(lang, "the next notification to a handler will be lost (what-if)").into()
         }
-        FaultEffect::Latency { ms } => f(phrase!("network latency set to {ms} ms"), &[("ms", ms)]),
+        FaultEffect::Latency { ms } => trf!(lang, "network latency set to {ms} ms", &[("ms", ms)]),
     }
 }
 
@@ -450,56 +453,58 @@ pub(super) fn added(add: AddOutcome) -> Phrase {
 }
 
 fn decision(d: &Decision, key: &str, lang: Lang) -> String {
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     match d {
-        Decision::Found { rv } => f(phrase!("Get: found at rv {rv}"), &[("rv", rv)]),
+        Decision::Found { rv } => trf!(lang, "Get: found at rv {rv}", &[("rv", rv)]),
         Decision::ReadFailed { list: true, error, .. } => format!("List: {error}"),
         Decision::ReadFailed { error, ignored: true, .. } if error.is_not_found() => {
-            f(phrase!("Get: {err}: nothing to do"), &[("err", error)])
+            trf!(lang, "Get: {err}: nothing to do", &[("err", error)])
         }
         Decision::ReadFailed { error, .. } => format!("Get: {error}"),
-        Decision::Counted { owner, want, have, from_events: true } => f(
-            phrase!("{owner} {key}: want {want}, events say {have}"),
+        Decision::Counted { owner, want, have, from_events: true } => trf!(
+            lang,
+            "{owner} {key}: want {want}, events say {have}",
             &[("owner", owner), ("key", &key), ("want", want), ("have", have)],
         ),
-        Decision::Counted { owner, want, have, .. } => f(
-            phrase!("{owner} {key}: want {want}, cache has {have}"),
+        Decision::Counted { owner, want, have, .. } => trf!(
+            lang,
+            "{owner} {key}: want {want}, cache has {have}",
             &[("owner", owner), ("key", &key), ("want", want), ("have", have)],
         ),
-        Decision::WaitingExpectations { adds, dels } => f(
-            phrase!("waiting for {adds} creates and {dels} deletes to be observed"),
+        Decision::WaitingExpectations { adds, dels } => trf!(
+            lang,
+            "waiting for {adds} creates and {dels} deletes to be observed",
             &[("adds", adds), ("dels", dels)],
         ),
-        Decision::WillCreate { count } => f(phrase!("create {n}"), &[("n", count)]),
-        Decision::WillDelete { count } => f(phrase!("delete {n}"), &[("n", count)]),
+        Decision::WillCreate { count } => trf!(lang, "create {n}", &[("n", count)]),
+        Decision::WillDelete { count } => trf!(lang, "delete {n}", &[("n", count)]),
         Decision::AlreadyStamped { rv } => {
-            f(phrase!("Get: rv {rv}, data.updated is already \"true\": nothing to do"), &[("rv", rv)])
+            trf!(lang, "Get: rv {rv}, data.updated is already \"true\": nothing to do", &[("rv", rv)])
         }
-        Decision::Stamp { rv } => f(phrase!("Get: rv {rv}; set data.updated=\"true\""), &[("rv", rv)]),
-        Decision::Attempt { n, failures } if n <= failures => f(phrase!("attempt {n} fails"), &[("n", n)]),
-        Decision::Attempt { n, .. } => f(phrase!("attempt {n} succeeds"), &[("n", n)]),
+        Decision::Stamp { rv } => trf!(lang, "Get: rv {rv}; set data.updated=\"true\"", &[("rv", rv)]),
+        Decision::Attempt { n, failures } if n <= failures => trf!(lang, "attempt {n} fails", &[("n", n)]),
+        Decision::Attempt { n, .. } => trf!(lang, "attempt {n} succeeds", &[("n", n)]),
         Decision::TerminalFailure => tr!(lang, "terminal failure").into(),
-        Decision::CheckAgainIn { ms } => f(phrase!("check again in {ms} ms"), &[("ms", ms)]),
-        Decision::NewReplicaSet { name, replicas } => f(
-            phrase!("no ReplicaSet for the template: create {name} with {n} replicas"),
+        Decision::CheckAgainIn { ms } => trf!(lang, "check again in {ms} ms", &[("ms", ms)]),
+        Decision::NewReplicaSet { name, replicas } => trf!(
+            lang,
+            "no ReplicaSet for the template: create {name} with {n} replicas",
             &[("name", name), ("n", replicas)],
         ),
         Decision::ScaleReplicaSet { name, from, to } => {
-            f(phrase!("scale ReplicaSet {name} from {from} to {to}"), &[("name", name), ("from", from), ("to", to)])
+            trf!(lang, "scale ReplicaSet {name} from {from} to {to}", &[("name", name), ("from", from), ("to", to)])
         }
     }
 }
 
 fn read(r: &Read, lang: Lang) -> String {
-    let f = |template: Phrase, args: &[(&str, &dyn std::fmt::Display)]| trf(lang, template, args);
     match r {
-        Read::CacheGet { result: Ok(rv), stale: None } => f(phrase!("cache Get again: rv {rv}"), &[("rv", rv)]),
-        Read::CacheGet { result: Ok(rv), stale: Some(written) } => f(
-            phrase!("cache Get again: rv {rv} — stale: the Update wrote rv {written}, its watch event has not reached the cache"),
+        Read::CacheGet { result: Ok(rv), stale: None } => trf!(lang, "cache Get again: rv {rv}", &[("rv", rv)]),
+        Read::CacheGet { result: Ok(rv), stale: Some(written) } => trf!(
+            lang, "cache Get again: rv {rv} — stale: the Update wrote rv {written}, its watch event has not reached the cache",
             &[("rv", rv), ("written", written)],
         ),
-        Read::CacheGet { result: Err(e), .. } => f(phrase!("cache Get again: {err}"), &[("err", e)]),
-        Read::ApiGet { answer: Ok(rv) } => f(phrase!("APIReader Get: rv {rv} (fresh from the API server)"), &[("rv", rv)]),
+        Read::CacheGet { result: Err(e), .. } => trf!(lang, "cache Get again: {err}", &[("err", e)]),
+        Read::ApiGet { answer: Ok(rv) } => trf!(lang, "APIReader Get: rv {rv} (fresh from the API server)", &[("rv", rv)]),
         Read::ApiGet { answer: Err(s) } => format!("APIReader Get: {s}"),
     }
 }
