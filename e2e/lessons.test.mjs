@@ -25,10 +25,14 @@ test('three lessons from the picker, with narration and a question', async () =>
     await screenshot(page, 'lesson-1280');
 
     await picker.selectOption('stale-read');
+    // The lesson's file is fetched when it is first opened: scrub once it is the one playing
+    // (the address follows the session).
+    await page.waitForURL(/scenario=stale-read/);
     await page.getByLabel('Timeline').fill('24');
     assert.match(await narration(page), /nothing to do|It is already "true"/);
 
     await picker.selectOption('compaction-410-relist');
+    await page.waitForURL(/scenario=compaction-410-relist/);
     await page.getByLabel('Timeline').fill('50');
     assert.match(await narration(page), /DeletedFinalStateUnknown/);
     assert.match(await page.getByRole('log', { name: 'Event log' }).textContent(), /The resourceVersion for the provided watch is too old\./);
