@@ -53,6 +53,9 @@ SCENARIOS:
                 six seconds
     scale       A Deployment-style controller and a kubelet; the Deployment is scaled from 3
                 to 5 replicas at 5 s and to 2 at 10 s
+    bare        An API server alone, as a kube-apiserver without controllers or kubelet: an
+                empty store; the service accounts judge/reader (get, list, watch), judge/watcher
+                (watch only) and judge/nobody on ConfigMaps, Pods and Secrets
     swarm:N     Swarm seed N's world and script of writes and server-side faults (what a real
                 client beside serve-api shares; lost notifications and latency left out)
 
@@ -271,6 +274,7 @@ impl RunArgs {
         let scenario = match self.scenario.as_str() {
             "basic" => return world::basic(self.seed, self.era()).map(|w| (w, None)).map_err(|e| e.to_string()),
             "scale" => return world::scale(self.seed, self.era()).map(|w| (w, None)).map_err(|e| e.to_string()),
+            "bare" => return world::bare(self.seed, self.era()).map(|w| (w, None)).map_err(|e| e.to_string()),
             file if file.ends_with(".json") => load_file(file)?,
             id if id.starts_with("swarm:") => {
                 let seed = id["swarm:".len()..]
@@ -281,7 +285,7 @@ impl RunArgs {
             }
             id => scenario::library::find(id).cloned().ok_or_else(|| {
                 format!(
-                    "unknown scenario {id:?}; `informer-playground list` prints them all (built-in runs: basic, scale, swarm:N)"
+                    "unknown scenario {id:?}; `informer-playground list` prints them all (built-in runs: basic, scale, bare, swarm:N)"
                 )
             })?,
         };

@@ -1,5 +1,6 @@
-//! Standard base64 (RFC 4648, with padding): list continue tokens are base64 JSON, as the
-//! API server's are, and etcd's JSON gateway carries keys and values in base64.
+//! Base64 (RFC 4648): the standard alphabet with padding, as etcd's JSON gateway carries keys
+//! and values; and the URL-safe alphabet without padding (Go's `base64.RawURLEncoding`), as
+//! the API server writes list continue tokens and as the page's links carry actions.
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -37,6 +38,19 @@ pub fn decode(text: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// URL-safe base64 without padding (§5 of RFC 4648, Go's `RawURLEncoding`).
+pub fn encode_url(bytes: &[u8]) -> String {
+    encode(bytes).replace('+', "-").replace('/', "_").trim_end_matches('=').to_string()
+}
+
+/// Reads what [`encode_url`] writes; padding, `+` and `/` are not part of it.
+pub fn decode_url(text: &str) -> Option<Vec<u8>> {
+    if text.contains(['+', '/', '=']) {
+        return None;
+    }
+    decode(&text.replace('-', "+").replace('_', "/"))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -47,5 +61,14 @@ mod tests {
         assert_eq!(super::encode(b"a"), "YQ==");
         assert_eq!(super::decode("MQ==").unwrap(), b"1");
         assert!(super::decode("*").is_none());
+    }
+
+    #[test]
+    fn url_safe_form_has_no_padding_and_no_plus_or_slash() {
+        let bytes = [0xfb, 0xff, 0xbf, 0x61];
+        assert_eq!(super::encode(&bytes), "+/+/YQ==");
+        assert_eq!(super::encode_url(&bytes), "-_-_YQ");
+        assert_eq!(super::decode_url("-_-_YQ").unwrap(), bytes);
+        assert!(super::decode_url("+/+/YQ==").is_none());
     }
 }

@@ -183,7 +183,7 @@ fn one_of<T: Copy>(param: &str, value: &str, options: &[(&str, T)], notices: &mu
 #[inline(never)]
 fn encode_actions(actions: &[(u64, Action)]) -> String {
     let json = serde_json::to_string(actions).unwrap_or_default();
-    base64::encode(json.as_bytes()).replace('+', "-").replace('/', "_").trim_end_matches('=').to_string()
+    base64::encode_url(json.as_bytes())
 }
 
 #[inline(never)]
@@ -191,11 +191,7 @@ fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, String> {
     if text.len() > limits::MAX_CONSOLE_BYTES * 2 {
         return Err("too long".into());
     }
-    let mut standard = text.replace('-', "+").replace('_', "/");
-    while !standard.len().is_multiple_of(4) {
-        standard.push('=');
-    }
-    let bytes = base64::decode(&standard).ok_or("not base64url")?;
+    let bytes = base64::decode_url(text).ok_or("not base64url")?;
     let actions: Vec<(u64, Action)> = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
     if actions.len() > MAX_ACTIONS {
         return Err(format!("more than {MAX_ACTIONS} actions"));

@@ -80,3 +80,36 @@ pub fn scale_with_load(seed: u64, load: usize, era: Era) -> Result<World, Status
     }
     Ok(world)
 }
+
+/// The service accounts of the `bare` run (namespace `judge`) and the verbs each has on
+/// ConfigMaps, Pods and Secrets everywhere: one may read, one may watch but not list, one may
+/// do nothing (no role at all: a role must grant a verb).
+pub const BARE_ACCOUNTS: [(&str, &[&str]); 3] =
+    [("reader", &["get", "list", "watch"]), ("watcher", &["watch"]), ("nobody", &[])];
+
+/// The `bare` run: an API server alone, as a kube-apiserver with no controller manager, no
+/// scheduler and no kubelet is — no informer, controller or kubelet, an empty store, and the
+/// `BARE_ACCOUNTS` bound by ClusterRoles of their names. What the server judge compares with
+/// a real kube-apiserver.
+pub fn bare(seed: u64, era: Era) -> Result<World, Status> {
+    use crate::cluster::rbac::{PolicyRule, Role, RoleBinding, Subject};
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.seed = seed;
+    config.era = era;
+    config.informers.clear();
+    config.controllers.clear();
+    let mut world = World::new(config, Vec::new())?;
+    for (name, verbs) in BARE_ACCOUNTS.iter().filter(|(_, verbs)| !verbs.is_empty()) {
+        let rules = vec![PolicyRule::new(verbs, &[""], &["configmaps", "pods", "secrets"])];
+        let role = format!("judge-{name}");
+        world.api.rbac_mut().put_role(Role { namespace: String::new(), name: role.clone(), rules });
+        world.api.rbac_mut().put_binding(RoleBinding {
+            namespace: String::new(),
+            name: role.clone(),
+            role_is_cluster_role: true,
+            role_name: role,
+            subjects: vec![Subject::ServiceAccount { namespace: "judge".into(), name: (*name).into() }],
+        });
+    }
+    Ok(world)
+}

@@ -25,7 +25,7 @@ pub mod outcome;
 mod outside;
 mod workers;
 
-pub use basic::{basic, scale, scale_with_load};
+pub use basic::{bare, basic, scale, scale_with_load, BARE_ACCOUNTS};
 pub use config::{
     ControllerConfig, HandlerConfig, InformerConfig, PollConfig, Route, WorldConfig, DEFAULT_SYNC_PERIOD_MS,
 };

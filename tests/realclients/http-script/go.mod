@@ -1,0 +1,3 @@
+module informer-playground/http-script
+
+go 1.26.0

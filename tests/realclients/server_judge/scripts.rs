@@ -1,0 +1,440 @@
+//! The judge's request scripts: named ones, each about one behaviour, and ones generated from
+//! seeds. A script is data for `http-script`; `group` says how it may run: `plain` ones all at
+//! once, `timed` ones (a minute's bookmarks, a 3 s wait) at once beside each other, and
+//! `compaction` ones alone, since a compaction is the whole store's.
+
+use serde_json::{json, Value};
+
+const CM: &str = "/api/v1/namespaces/{ns}/configmaps";
+const PODS: &str = "/api/v1/namespaces/{ns}/pods";
+
+fn configmap(name: &str, data: Value) -> Value {
+    json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}, "data": data})
+}
+
+fn get(path: &str, query: &str) -> Value {
+    json!({"method": "GET", "path": path, "query": query})
+}
+
+fn list(query: &str, save: &str) -> Value {
+    let mut step = get(CM, query);
+    if !save.is_empty() {
+        step["save"] = json!(save);
+    }
+    step
+}
+
+fn create(name: &str, save: &str) -> Value {
+    json!({"method": "POST", "path": CM, "body": configmap(name, json!({"v": "1"})), "save": save})
+}
+
+fn put(name: &str, body: Value, save: &str) -> Value {
+    json!({"method": "PUT", "path": format!("{CM}/{name}"), "body": body, "save": save})
+}
+
+fn delete(name: &str) -> Value {
+    json!({"method": "DELETE", "path": format!("{CM}/{name}")})
+}
+
+fn watch(query: &str, seconds: f64, during: Vec<Value>) -> Value {
+    json!({"method": "GET", "path": CM, "query": format!("watch=1&{query}"), "seconds": seconds, "during": during})
+}
+
+fn compact() -> Value {
+    json!({"fault": "compact"})
+}
+
+fn script(name: &str, group: &str, steps: Vec<Value>) -> Value {
+    json!({"name": name, "group": group, "steps": steps})
+}
+
+/// The named scripts: the rows of the table the judge was asked to settle, then one or more
+/// for every list, watch and write option.
+pub fn named() -> Vec<Value> {
+    let written = |n: usize| (0..n).map(|i| create(&format!("cm-{i}"), &format!("w{}", i + 1))).collect::<Vec<_>>();
+    let with = |mut steps: Vec<Value>, more: Vec<Value>| {
+        steps.extend(more);
+        steps
+    };
+    vec![
+        // The table's rows.
+        script(
+            "quiet-watch-bookmarks",
+            "timed",
+            vec![create("a", "w1"), list("", "l"), watch("resourceVersion={rv:l}&allowWatchBookmarks=true", 70.0, vec![])],
+        ),
+        script(
+            "list-exact-after-update",
+            "plain",
+            vec![
+                create("a", "w1"),
+                put("a", json!({"metadata": {"name": "a", "resourceVersion": "{rv:w1}"}, "data": {"v": "2"}}), "w2"),
+                list("resourceVersion={rv:w1}&resourceVersionMatch=Exact", ""),
+                list("resourceVersion={rv:w2}&resourceVersionMatch=Exact", ""),
+            ],
+        ),
+        script(
+            "list-options-invalid",
+            "plain",
+            vec![
+                create("a", "w1"),
+                list("resourceVersionMatch=Exact", ""),
+                list("resourceVersionMatch=NotOlderThan", ""),
+                list("resourceVersion=0&resourceVersionMatch=Exact", ""),
+                list("resourceVersion={rv:w1}&resourceVersionMatch=Newest", ""),
+                list("sendInitialEvents=true", ""),
+                list("sendInitialEvents=true&resourceVersionMatch=NotOlderThan", ""),
+            ],
+        ),
+        script("delete-answers-status", "plain", vec![create("a", "w1"), delete("a"), delete("a")]),
+        script(
+            "create-with-resource-version",
+            "plain",
+            vec![json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "a", "resourceVersion": "5"}}})],
+        ),
+        script(
+            "put-name-mismatch",
+            "plain",
+            vec![
+                create("a", "w1"),
+                create("b", "w2"),
+                put("b", json!({"metadata": {"name": "a"}, "data": {"v": "changed"}}), ""),
+                get(&format!("{CM}/a"), ""),
+                get(&format!("{CM}/b"), ""),
+            ],
+        ),
+        script(
+            "list-limit-continue",
+            "plain",
+            with(
+                written(3),
+                vec![
+                    list("limit=1", "p1"),
+                    list("limit=1&continue={continue:p1}", "p2"),
+                    list("limit=1&continue={continue:p2}", "p3"),
+                    list("limit=2", ""),
+                    list("limit=5", ""),
+                ],
+            ),
+        ),
+        script(
+            "continue-with-resource-version",
+            "plain",
+            with(
+                written(2),
+                vec![
+                    list("limit=1", "p1"),
+                    list("limit=1&continue={continue:p1}&resourceVersion={rv:p1}", ""),
+                    list("limit=1&continue={continue:p1}&resourceVersion=0", ""),
+                    list("limit=1&continue={continue:p1}&resourceVersionMatch=NotOlderThan", ""),
+                    list("limit=1&continue=not-a-token", ""),
+                ],
+            ),
+        ),
+        script(
+            "watch-unset-rv-initial-events-end",
+            "plain",
+            with(written(2), vec![watch("allowWatchBookmarks=true", 2.0, vec![])]),
+        ),
+        // Lists.
+        script(
+            "list-resource-versions",
+            "plain",
+            with(
+                written(2),
+                vec![
+                    list("", ""),
+                    list("resourceVersion=0", ""),
+                    list("resourceVersion={rv:w1}", ""),
+                    list("resourceVersion={rv:w1}&resourceVersionMatch=NotOlderThan", ""),
+                    list("resourceVersion=0&resourceVersionMatch=NotOlderThan", ""),
+                    list("resourceVersion=zero", ""),
+                    list("resourceVersion={rv:w1}&limit=1", "p1"),
+                    list("resourceVersion={rv:w1}&resourceVersionMatch=NotOlderThan&limit=1", ""),
+                    list("resourceVersion={rv:w1}&resourceVersionMatch=Exact&limit=1", "e1"),
+                    list("limit=1&continue={continue:e1}", ""),
+                ],
+            ),
+        ),
+        script(
+            "list-future-resource-version",
+            "timed",
+            with(
+                written(1),
+                vec![list("resourceVersion={rv+1000:w1}", ""), list("resourceVersion={rv+1000:w1}&resourceVersionMatch=Exact", "")],
+            ),
+        ),
+        script(
+            "list-selectors",
+            "plain",
+            vec![
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "a", "labels": {"app": "web", "tier": "front"}}}}),
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "b", "labels": {"app": "db"}}}}),
+                list("labelSelector=app%3Dweb", ""),
+                list("labelSelector=app%20in%20(web,db),tier!%3Dfront", ""),
+                list("labelSelector=!tier", ""),
+                list("fieldSelector=metadata.name%3Db", ""),
+                list("fieldSelector=metadata.namespace%3D{ns}", ""),
+                list("labelSelector=app%3D%3D%3Dweb", ""),
+                list("fieldSelector=spec.nodeName%3Dx", ""),
+                list("labelSelector=app%3Dweb&limit=1", ""),
+            ],
+        ),
+        // Watches.
+        script(
+            "watch-resource-versions",
+            "plain",
+            with(
+                written(2),
+                vec![
+                    watch("resourceVersion=0", 1.0, vec![]),
+                    watch("resourceVersion={rv:w1}", 1.0, vec![]),
+                    watch("resourceVersion={rv:w2}", 1.0, vec![create("c", "w3")]),
+                    watch("resourceVersion=zero", 1.0, vec![]),
+                    watch("resourceVersion={rv:w1}&allowWatchBookmarks=true&labelSelector=app%3Dnone", 1.0, vec![]),
+                ],
+            ),
+        ),
+        script(
+            "watch-send-initial-events",
+            "plain",
+            with(
+                written(2),
+                vec![
+                    watch("sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true", 1.5, vec![]),
+                    watch(
+                        "sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion={rv:w1}",
+                        1.5,
+                        vec![],
+                    ),
+                    watch("sendInitialEvents=true&allowWatchBookmarks=true", 1.0, vec![]),
+                    watch("sendInitialEvents=true&resourceVersionMatch=NotOlderThan", 1.0, vec![]),
+                    watch("sendInitialEvents=false&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true", 1.0, vec![]),
+                    watch("resourceVersionMatch=Exact&resourceVersion={rv:w1}", 1.0, vec![]),
+                ],
+            ),
+        ),
+        script("watch-timeout-seconds", "timed", vec![watch("timeoutSeconds=2", 6.0, vec![])]),
+        script("watch-future-resource-version", "timed", with(written(1), vec![watch("resourceVersion={rv+1000:w1}", 6.0, vec![])])),
+        script(
+            "watch-sees-writes",
+            "plain",
+            with(
+                written(1),
+                vec![watch(
+                    "resourceVersion={rv:w1}",
+                    1.5,
+                    vec![
+                        put("cm-0", json!({"metadata": {"name": "cm-0"}, "data": {"v": "2"}}), "w2"),
+                        create("b", "w3"),
+                        delete("cm-0"),
+                    ],
+                )],
+            ),
+        ),
+        // Writes.
+        script(
+            "update-conflicts",
+            "plain",
+            vec![
+                create("a", "w1"),
+                put("a", json!({"metadata": {"name": "a", "resourceVersion": "{rv:w1}"}, "data": {"v": "2"}}), "w2"),
+                put("a", json!({"metadata": {"name": "a", "resourceVersion": "{rv:w1}"}, "data": {"v": "3"}}), ""),
+                put("a", json!({"metadata": {"name": "a"}, "data": {"v": "4"}}), "w3"),
+                put("missing", json!({"metadata": {"name": "missing"}, "data": {"v": "1"}}), "w4"),
+                put("absent", json!({"metadata": {"name": "absent", "resourceVersion": "{rv:w1}"}}), ""),
+                create("a", ""),
+            ],
+        ),
+        script(
+            "patches",
+            "plain",
+            vec![
+                create("a", "w1"),
+                json!({"method": "PATCH", "path": format!("{CM}/a"), "content_type": "application/merge-patch+json", "body": {"data": {"x": "1"}}}),
+                json!({"method": "PATCH", "path": format!("{CM}/a"), "content_type": "application/json-patch+json", "body": [{"op": "add", "path": "/data/y", "value": "2"}]}),
+                json!({"method": "PATCH", "path": format!("{CM}/a"), "content_type": "application/strategic-merge-patch+json", "body": {"data": {"x": null}}}),
+                json!({"method": "PATCH", "path": format!("{CM}/a"), "content_type": "application/merge-patch+json", "body": {"metadata": {"resourceVersion": "{rv:w1}"}, "data": {"z": "3"}}}),
+                json!({"method": "PATCH", "path": format!("{CM}/a"), "content_type": "application/json-patch+json", "body": [{"op": "test", "path": "/data/y", "value": "no"}]}),
+                json!({"method": "PATCH", "path": format!("{CM}/missing"), "content_type": "application/merge-patch+json", "body": {"data": {"x": "1"}}}),
+                json!({"method": "PATCH", "path": format!("{CM}/a"), "content_type": "text/plain", "body": {"data": {}}}),
+            ],
+        ),
+        script(
+            "names-and-namespaces",
+            "plain",
+            vec![
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "a", "namespace": "elsewhere"}}}),
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "Not_Valid"}}}),
+                json!({"method": "POST", "path": CM, "body": {"metadata": {}}}),
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"generateName": "gen-"}}}),
+                json!({"method": "POST", "path": CM, "body": "not an object"}),
+                json!({"method": "GET", "path": format!("{CM}/missing")}),
+                json!({"method": "DELETE", "path": format!("{CM}/missing")}),
+                json!({"method": "GET", "path": "/api/v1/namespaces/{ns}/widgets"}),
+            ],
+        ),
+        script(
+            "pod-status",
+            "plain",
+            vec![
+                json!({"method": "POST", "path": PODS, "save": "p", "body": {"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "image": "busybox"}]}}}),
+                json!({"method": "PUT", "path": format!("{PODS}/p/status"), "body": {"metadata": {"name": "p", "resourceVersion": "{rv:p}"}, "status": {"phase": "Running"}}}),
+                json!({"method": "GET", "path": format!("{PODS}/p")}),
+            ],
+        ),
+        // Who may do what.
+        script(
+            "rbac",
+            "plain",
+            with(
+                written(1),
+                vec![
+                    json!({"method": "GET", "path": CM, "as": "watcher"}),
+                    json!({"method": "GET", "path": CM, "query": "watch=1&timeoutSeconds=1", "as": "watcher", "seconds": 2.0, "during": []}),
+                    json!({"method": "GET", "path": format!("{CM}/cm-0"), "as": "watcher"}),
+                    json!({"method": "GET", "path": format!("{CM}/cm-0"), "as": "nobody"}),
+                    json!({"method": "GET", "path": CM, "query": "labelSelector=%3D%3Dbad", "as": "nobody"}),
+                    json!({"method": "GET", "path": CM, "as": "reader"}),
+                    json!({"method": "POST", "path": CM, "as": "reader", "body": configmap("r", json!({}))}),
+                    json!({"method": "GET", "path": "/api/v1/namespaces/{ns}/secrets", "as": "nobody"}),
+                    json!({"method": "GET", "path": CM, "as": "stranger"}),
+                ],
+            ),
+        ),
+        // Compaction.
+        script(
+            "after-compaction",
+            "compaction",
+            with(
+                written(3),
+                vec![
+                    list("limit=1", "p1"),
+                    compact(),
+                    list("resourceVersion={rv:w1}&resourceVersionMatch=Exact", ""),
+                    list("resourceVersion={rv:w1}", ""),
+                    list("limit=1&continue={continue:p1}", ""),
+                    watch("resourceVersion={rv:w1}", 1.0, vec![]),
+                ],
+            ),
+        ),
+    ]
+}
+
+/// `JUDGE_SCRIPTS` (200 by default).
+pub fn seed_count() -> u64 {
+    std::env::var("JUDGE_SCRIPTS").ok().and_then(|v| v.parse().ok()).unwrap_or(200)
+}
+
+/// splitmix64: each seed's script is the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len())]
+    }
+}
+
+/// Requests per seeded script.
+pub const SEEDED_REQUESTS: usize = 25;
+
+/// Seeds 1..=`count`: each a script of `SEEDED_REQUESTS` requests over five ConfigMap names —
+/// creates, updates with and without (sometimes stale) resourceVersions, patches, deletes, gets,
+/// lists with every option, short watches — as the reader, the watcher or the administrator.
+pub fn seeded(count: u64) -> Vec<Value> {
+    (1..=count).map(seeded_script).collect()
+}
+
+fn seeded_script(seed: u64) -> Value {
+    let mut rng = Rng(seed);
+    let names = ["a", "b", "c", "d", "e"];
+    let mut steps = Vec::new();
+    let mut saves = 0;
+    for _ in 0..SEEDED_REQUESTS {
+        let name = rng.pick(&names);
+        let saved = if saves == 0 { None } else { Some(format!("s{}", 1 + rng.below(saves))) };
+        let rv = |rng: &mut Rng| match (rng.below(5), &saved) {
+            (0, _) | (_, None) => String::new(),
+            (1, _) => "resourceVersion=0".into(),
+            (2, Some(s)) => format!("resourceVersion={{rv+1000:{s}}}"),
+            (_, Some(s)) => format!("resourceVersion={{rv:{s}}}"),
+        };
+        let mut step = match rng.below(12) {
+            0..=2 => {
+                let labels = json!({"app": rng.pick(&["web", "db"]), "n": name});
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"name": name, "labels": labels}, "data": {"k": rng.pick(&["1", "2"])}}})
+            }
+            3 | 4 => {
+                let mut meta = json!({"name": name});
+                if let Some(s) = &saved {
+                    if rng.below(2) == 0 {
+                        meta["resourceVersion"] = json!(format!("{{rv:{s}}}"));
+                    }
+                }
+                put(name, json!({"metadata": meta, "data": {"k": rng.pick(&["3", "4"])}}), "")
+            }
+            5 => {
+                json!({"method": "PATCH", "path": format!("{CM}/{name}"), "content_type": "application/merge-patch+json", "body": {"data": {"p": rng.pick(&["x", "y"])}}})
+            }
+            6 => delete(name),
+            7 => get(&format!("{CM}/{name}"), &rv(&mut rng)),
+            8..=10 => {
+                let mut query = vec![rv(&mut rng)];
+                match rng.below(6) {
+                    0 => query.push("resourceVersionMatch=NotOlderThan".into()),
+                    1 => query.push("resourceVersionMatch=Exact".into()),
+                    _ => {}
+                }
+                if rng.below(3) == 0 {
+                    query.push(format!("limit={}", 1 + rng.below(3)));
+                }
+                match rng.below(5) {
+                    0 => query.push(format!("labelSelector=app%3D{}", rng.pick(&["web", "db"]))),
+                    1 => query.push(format!("fieldSelector=metadata.name%3D{name}")),
+                    _ => {}
+                }
+                query.retain(|q| !q.is_empty());
+                list(&query.join("&"), "")
+            }
+            _ => {
+                let from = rv(&mut rng);
+                let writes = vec![create(rng.pick(&names), ""), delete(rng.pick(&names))];
+                let query = if from.is_empty() { "allowWatchBookmarks=false".to_string() } else { from };
+                watch(&query, 0.6, writes)
+            }
+        };
+        if step.get("seconds").is_none() && rng.below(8) == 0 {
+            step["as"] = json!(rng.pick(&["reader", "watcher"]));
+        }
+        if step["method"] == "POST"
+            || step["method"] == "PUT"
+            || step["method"] == "GET" && step.get("seconds").is_none()
+        {
+            saves += 1;
+            step["save"] = json!(format!("s{saves}"));
+        }
+        steps.push(step);
+    }
+    script(&format!("seed-{seed}"), "plain", steps)
+}
+
+/// Requests in a script, counting those a watch runs while open.
+pub fn requests(script: &Value) -> usize {
+    fn count(steps: &[Value]) -> usize {
+        steps
+            .iter()
+            .map(|s| usize::from(s.get("method").is_some()) + s["during"].as_array().map_or(0, |d| count(d)))
+            .sum()
+    }
+    count(script["steps"].as_array().map_or(&[][..], Vec::as_slice))
+}
