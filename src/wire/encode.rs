@@ -15,19 +15,24 @@ pub fn object(obj: &ApiObject) -> Value {
     serde_json::to_value(obj).unwrap_or(Value::Null)
 }
 
-/// A `Status` error (`details` name the object when the request did).
-pub fn status(s: &Status, kind: Option<Kind>, name: Option<&str>) -> Value {
+/// A `Status` error, with its details when it has them (an unclassified error has no reason).
+pub fn status(s: &Status) -> Value {
     let mut v = json!({
         "kind": "Status",
         "apiVersion": "v1",
         "metadata": {},
         "status": "Failure",
         "message": s.message,
-        "reason": s.reason,
         "code": s.code,
     });
-    if let (Some(kind), Some(name)) = (kind, name) {
-        v["details"] = json!({"name": name, "group": kind.group(), "kind": kind.resource()});
+    if !s.reason.is_empty() {
+        v["reason"] = json!(s.reason);
+    }
+    if let Some(details) = &s.details {
+        v["details"] = serde_json::to_value(details).unwrap_or_default();
+    }
+    if !s.continue_token.is_empty() {
+        v["metadata"]["continue"] = json!(s.continue_token);
     }
     v
 }
@@ -37,17 +42,43 @@ pub fn success() -> Value {
     json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success"})
 }
 
-/// A LIST's answer: `<Kind>List`.
+/// What a DELETE that removed the object at once answers: success, naming it.
+pub fn deleted(kind: Kind, obj: &ApiObject) -> Value {
+    let mut v = success();
+    let mut details = json!({"name": obj.metadata.name, "kind": kind.resource()});
+    if !kind.group().is_empty() {
+        details["group"] = json!(kind.group());
+    }
+    if !obj.metadata.uid.is_empty() {
+        details["uid"] = json!(obj.metadata.uid);
+    }
+    v["details"] = details;
+    v
+}
+
+/// A LIST's answer: `<Kind>List`, whose items carry no `kind` or `apiVersion` of their own
+/// (the list's are theirs).
 pub fn list(kind: Kind, l: &ListResponse) -> Value {
     let mut metadata = json!({"resourceVersion": l.resource_version.to_string()});
     if !l.continue_token.is_empty() {
         metadata["continue"] = json!(l.continue_token);
     }
+    if let Some(remaining) = l.remaining_item_count {
+        metadata["remainingItemCount"] = json!(remaining);
+    }
+    let item = |o: &ApiObject| {
+        let mut v = object(o);
+        if let Some(fields) = v.as_object_mut() {
+            fields.remove("kind");
+            fields.remove("apiVersion");
+        }
+        v
+    };
     json!({
         "kind": format!("{}List", kind.name()),
         "apiVersion": kind.api_version(),
         "metadata": metadata,
-        "items": l.items.iter().map(|o| object(o)).collect::<Vec<_>>(),
+        "items": l.items.iter().map(|o| item(o)).collect::<Vec<_>>(),
     })
 }
 
@@ -64,7 +95,7 @@ pub fn event(kind: Kind, e: &WatchEvent) -> Value {
         WatchEvent::Added(o) | WatchEvent::Modified(o) | WatchEvent::Deleted(o) => object(o),
         WatchEvent::Bookmark(rv) => bookmark(*rv, false),
         WatchEvent::InitialEventsEnd(rv) => bookmark(*rv, true),
-        WatchEvent::Error(s) => status(s, None, None),
+        WatchEvent::Error(s) => status(s),
     };
     json!({"type": e.type_name(), "object": object})
 }
@@ -178,8 +209,10 @@ mod tests {
         let gone = event(Kind::Pod, &WatchEvent::Error(Status::too_old_resource_version(3, 9)));
         assert_eq!(gone["object"]["reason"], "Expired");
         assert_eq!(gone["object"]["code"], 410);
-        let s = status(&Status::not_found(Kind::Deployment, "web"), Some(Kind::Deployment), Some("web"));
+        let s = status(&Status::not_found(Kind::Deployment, "web"));
         assert_eq!(s["details"], json!({"name": "web", "group": "apps", "kind": "deployments"}));
+        let s = status(&Status::not_found(Kind::ConfigMap, "a"));
+        assert_eq!(s["details"], json!({"name": "a", "kind": "configmaps"}), "an empty group is left out");
         assert!(wants_table("application/json;as=Table;v=v1;g=meta.k8s.io,application/json"));
         assert!(!wants_table("application/json"));
     }

@@ -226,13 +226,20 @@ fn run(items: &mut VecDeque<Item>, era: Era, kind: Kind, namespace: Option<Strin
                                 .into_iter()
                                 .flatten()
                                 .filter_map(object)
-                                .map(Shared::new)
+                                .map(|mut o| {
+                                    // A list's items carry its kind, not their own.
+                                    let kind = list["kind"].as_str().unwrap_or_default();
+                                    o.kind = kind.strip_suffix("List").unwrap_or(kind).to_string();
+                                    o.api_version = list["apiVersion"].as_str().unwrap_or_default().to_string();
+                                    Shared::new(o)
+                                })
                                 .collect(),
                             resource_version: list["metadata"]["resourceVersion"]
                                 .as_str()
                                 .and_then(|s| s.parse().ok())
                                 .unwrap_or(0),
                             continue_token: list["metadata"]["continue"].as_str().unwrap_or("").to_string(),
+                            remaining_item_count: list["metadata"]["remainingItemCount"].as_i64(),
                         }),
                         (_, error) => Err(status_of(error)),
                     };

@@ -137,8 +137,10 @@ impl Request {
             label_selector: text("labelSelector"),
             field_selector: text("fieldSelector"),
             resource_version: text("resourceVersion"),
+            resource_version_match: text("resourceVersionMatch"),
             limit: number(&q, "limit")? as usize,
             continue_token: text("continue"),
+            send_initial_events: flag(&q, "sendInitialEvents")?,
         };
         let watch = WatchOptions {
             namespace,
@@ -146,8 +148,8 @@ impl Request {
             field_selector: list.field_selector.clone(),
             resource_version: list.resource_version.clone(),
             allow_bookmarks: flag(&q, "allowWatchBookmarks")?.unwrap_or(false),
-            send_initial_events: flag(&q, "sendInitialEvents")?,
-            resource_version_match: text("resourceVersionMatch"),
+            send_initial_events: list.send_initial_events,
+            resource_version_match: list.resource_version_match.clone(),
             timeout_secs: number(&q, "timeoutSeconds")?,
         };
         Ok(Request { verb, target, list, watch })

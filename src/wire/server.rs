@@ -362,12 +362,12 @@ fn json_response(code: u16, body: &Value) -> Reply {
     Reply::Document(code, body.clone())
 }
 
-fn error(s: &Status, kind: Option<Kind>, name: Option<&str>) -> Reply {
-    json_response(s.code, &encode::status(s, kind, name))
+fn error(s: &Status) -> Reply {
+    json_response(s.code, &encode::status(s))
 }
 
 fn unauthorized() -> Reply {
-    error(&Status::new(401, "Unauthorized", "Unauthorized".into()), None, None)
+    error(&Status::new(401, "Unauthorized", "Unauthorized".into()))
 }
 
 /// The identity a request acts as: its bearer token's, or the one it impersonates.
@@ -384,7 +384,7 @@ fn identify(headers: &HeaderMap, world: &World) -> Result<UserInfo, Reply> {
         namespace: "",
         name: Some(target),
     };
-    world.api.rbac().authorize(&user, &attrs).map_err(|s| error(&s, None, None))?;
+    world.api.rbac().authorize(&user, &attrs).map_err(|s| error(&s))?;
     Ok(match target.strip_prefix("system:serviceaccount:").and_then(|r| r.split_once(':')) {
         Some((ns, name)) => UserInfo::service_account(ns, name),
         None => {
@@ -406,14 +406,14 @@ async fn handle(
 ) -> Response {
     let reply = if body.len() > MAX_BODY {
         let s = Status::new(413, "RequestEntityTooLarge", format!("Request entity too large: limit is {MAX_BODY}"));
-        error(&s, None, None)
+        error(&s)
     } else {
         let (path, query) = (uri.path().to_string(), uri.query().unwrap_or("").to_string());
         let (tx, rx) = oneshot::channel();
         let incoming = Incoming { method, path, query, headers, body };
         match inbox.send(Command::Request(incoming, tx)).ok().map(|()| rx) {
-            Some(rx) => rx.await.unwrap_or_else(|_| error(&Status::internal("the world stopped".into()), None, None)),
-            None => error(&Status::internal("the world stopped".into()), None, None),
+            Some(rx) => rx.await.unwrap_or_else(|_| error(&Status::internal("the world stopped".into()))),
+            None => error(&Status::internal("the world stopped".into())),
         }
     };
     match reply {
@@ -438,16 +438,12 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
     }
     let request = match Request::parse(method.as_str(), &path, &query) {
         Ok(r) => r,
-        Err(s) => return error(&s, None, None),
+        Err(s) => return error(&s),
     };
     if let Target::Discovery(path) = &request.target {
         return match discovery::document(path, served.world.config.era) {
             Some(doc) => json_response(200, &doc),
-            None => error(
-                &Status::new(404, "NotFound", "the server could not find the requested resource".into()),
-                None,
-                None,
-            ),
+            None => error(&Status::new(404, "NotFound", "the server could not find the requested resource".into())),
         };
     }
     let user = match identify(&headers, &served.world) {
@@ -464,7 +460,7 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
             "UnsupportedMediaType",
             format!("the body of the request was in an unknown format - accepted media types include: application/json, application/merge-patch+json, application/strategic-merge-patch+json (not {content_type:?})"),
         );
-        return error(&s, None, None);
+        return error(&s);
     }
     match request.target.clone() {
         Target::SelfSubjectAccessReview => review(served, &user, &body, protobuf),
@@ -474,18 +470,18 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
             let ns = namespace.clone().unwrap_or_default();
             let call = match call_of(&request, kind, &ns, name.as_deref(), subresource, &body, &content_type) {
                 Ok(call) => call,
-                Err(s) => return error(&s, Some(kind), name.as_deref()),
+                Err(s) => return error(&s),
             };
             if matches!(call, OutsideCall::Watch { .. }) && served.streams.len() >= MAX_WATCHES {
                 let s = Status::new(429, "TooManyRequests", "too many watch streams open; try again later".into());
-                return error(&s, Some(kind), None);
+                return error(&s);
             }
             let agent = headers.get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
             let (answer, event) = served.world.outside(&user, call);
             served.print(&event);
             if served.record.is_some() {
                 let answered = match &answer {
-                    Err(s) => json!({"error": encode::status(s, Some(kind), name.as_deref())}),
+                    Err(s) => json!({"error": encode::status(s)}),
                     Ok(OutsideAnswer::Object(o)) => json!({"object": encode::object(o)}),
                     Ok(OutsideAnswer::List(l)) => json!({"list": encode::list(kind, l)}),
                     Ok(OutsideAnswer::Watch(id)) => json!({"watch": id}),
@@ -495,12 +491,15 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
             }
             let now = served.world.api.wall_now();
             match answer {
-                Err(s) => error(&s, Some(kind), name.as_deref()),
+                Err(s) => error(&s),
                 Ok(OutsideAnswer::Object(o)) if subresource == Some(Subresource::Scale) => {
                     json_response(200, &encode::scale(&o))
                 }
                 Ok(OutsideAnswer::Object(o)) if table => {
                     json_response(200, &encode::table(kind, &[&o], Some(o.resource_version()), now))
+                }
+                Ok(OutsideAnswer::Object(o)) if request.verb == Verb::Delete => {
+                    json_response(200, &encode::deleted(kind, &o))
                 }
                 Ok(OutsideAnswer::Object(o)) => {
                     let code = if request.verb == Verb::Create { 201 } else { 200 };
@@ -529,7 +528,7 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
 }
 
 fn unreachable_response() -> Reply {
-    error(&Status::internal("discovery is answered before identification".into()), None, None)
+    error(&Status::internal("discovery is answered before identification".into()))
 }
 
 /// The world call a resource request makes.
@@ -560,10 +559,15 @@ fn call_of(
         if o.metadata.namespace.is_empty() {
             o.metadata.namespace = namespace.to_string();
         }
+        // The handlers' `checkName`: the body names the object the URL names.
         if o.metadata.namespace != namespace && !namespace.is_empty() {
+            let why = "the namespace of the provided object does not match the namespace sent on the request";
+            return Err(Status::bad_request(why.into()));
+        }
+        if !name.is_empty() && o.metadata.name != name {
             return Err(Status::bad_request(format!(
-                "the namespace of the provided object does not match the namespace sent on the request ({:?} and {namespace:?})",
-                o.metadata.namespace
+                "the name of the object ({}) does not match the name on the URL ({name})",
+                o.metadata.name
             )));
         }
         Ok(o)
@@ -609,7 +613,7 @@ fn call_of(
 fn admin_fault(served: &mut Served, body: &[u8]) -> Reply {
     let request: Value = match serde_json::from_slice(body) {
         Ok(v) => v,
-        Err(e) => return error(&Status::bad_request(format!("the body is not JSON: {e}")), None, None),
+        Err(e) => return error(&Status::bad_request(format!("the body is not JSON: {e}"))),
     };
     let name = request["fault"].as_str().unwrap_or_default();
     let text = match request["ms"].as_u64() {
@@ -622,7 +626,7 @@ fn admin_fault(served: &mut Served, body: &[u8]) -> Reply {
             served.tick();
             json_response(200, &encode::success())
         }
-        Err(e) => error(&Status::bad_request(e), None, None),
+        Err(e) => error(&Status::bad_request(e)),
     }
 }
 
@@ -631,17 +635,15 @@ fn review(served: &Served, user: &UserInfo, body: &[u8], protobuf: bool) -> Repl
     let request: Value = if protobuf {
         match super::protobuf::self_subject_access_review_spec(body) {
             Ok(spec) => json!({"spec": spec}),
-            Err(s) => return error(&s, None, None),
+            Err(s) => return error(&s),
         }
     } else {
         match serde_json::from_slice(body) {
             Ok(v) => v,
             Err(e) => {
-                return error(
-                    &Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")),
-                    None,
-                    None,
-                )
+                return error(&Status::bad_request(format!(
+                    "the object provided is unrecognized: json parse error: {e}"
+                )))
             }
         }
     };
@@ -684,7 +686,7 @@ fn namespaces(served: &Served, name: Option<&str>) -> Reply {
     let namespace = |n: &str| json!({"kind": "Namespace", "apiVersion": "v1", "metadata": {"name": n}, "status": {"phase": "Active"}});
     match name {
         Some(n) if names.iter().any(|x| x == n) => json_response(200, &namespace(n)),
-        Some(n) => error(&Status::new(404, "NotFound", format!("namespaces {n:?} not found")), None, None),
+        Some(n) => error(&Status::new(404, "NotFound", format!("namespaces {n:?} not found"))),
         None => json_response(
             200,
             &json!({"kind": "NamespaceList", "apiVersion": "v1", "metadata": {}, "items": names.iter().map(|n| namespace(n)).collect::<Vec<_>>()}),

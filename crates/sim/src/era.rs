@@ -128,6 +128,12 @@ impl Era {
         self == Era::V1_37
     }
 
+    /// apiserver `ListFromCacheSnapshot` (alpha in 1.33, beta and on from 1.34): exact lists
+    /// from the watch cache's snapshots.
+    pub fn list_from_cache_snapshot(self) -> bool {
+        self == Era::V1_37
+    }
+
     pub fn backoff_reset(self) -> BackoffReset {
         match self {
             Era::V1_30 | Era::V1_33 => BackoffReset::AfterQuiet,

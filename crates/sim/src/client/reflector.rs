@@ -282,7 +282,7 @@ impl Reflector {
             field_selector: self.config.field_selector.clone(),
             resource_version,
             limit,
-            continue_token: String::new(),
+            ..ListOptions::default()
         }
     }
 
@@ -610,7 +610,12 @@ mod tests {
 
     fn listed(items: Vec<ApiObject>, rv: i64) -> Input {
         let items = items.into_iter().map(Shared::new).collect();
-        Input::ListResponse(Ok(ListResponse { items, resource_version: rv, continue_token: String::new() }))
+        Input::ListResponse(Ok(ListResponse {
+            items,
+            resource_version: rv,
+            continue_token: String::new(),
+            remaining_item_count: None,
+        }))
     }
 
     #[test]
@@ -785,7 +790,12 @@ mod tests {
     fn semantics_1_2_paginated_first_list_keeps_paging() {
         let (mut r, mut rng) = reflector();
         r.handle(Input::Start, 0, &mut rng);
-        let page = ListResponse { items: vec![cm("a", 2).into()], resource_version: 5, continue_token: "tok".into() };
+        let page = ListResponse {
+            items: vec![cm("a", 2).into()],
+            resource_version: 5,
+            continue_token: "tok".into(),
+            remaining_item_count: None,
+        };
         let out = r.handle(Input::ListResponse(Ok(page)), 0, &mut rng);
         let [Command::List(next)] = &out[..] else { panic!("{out:?}") };
         assert_eq!((next.resource_version.as_str(), next.continue_token.as_str(), next.limit), ("", "tok", 500));

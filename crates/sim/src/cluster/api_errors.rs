@@ -5,12 +5,106 @@ use super::api_object::Kind;
 use serde::Serialize;
 use std::fmt;
 
-/// A failed request's `Status`: HTTP code, machine-readable reason, human message.
+/// A failed request's `Status`: HTTP code, machine-readable reason, human message, and the
+/// details the API server adds for some (`StatusDetails`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Status {
     pub code: u16,
     pub reason: &'static str,
     pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<Box<StatusDetails>>,
+    /// `metadata.continue`: the fresh token a 410 for an expired continue token carries.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub continue_token: String,
+}
+
+/// `metav1.StatusDetails`: which object, and why, field by field. Empty fields are left out on
+/// the wire, as Go's `omitempty` does.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct StatusDetails {
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub group: String,
+    /// The resource (`configmaps`) for most errors, the kind (`ConfigMap`) for `Invalid`.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub kind: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub causes: Vec<StatusCause>,
+    #[serde(rename = "retryAfterSeconds", skip_serializing_if = "is_zero")]
+    pub retry_after_seconds: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// `metav1.StatusCause`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StatusCause {
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub reason: &'static str,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub field: String,
+}
+
+/// What went wrong with one field (apimachinery `util/validation/field`): its type decides the
+/// cause's reason and how its message starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldProblem {
+    /// `Required value: <detail>`.
+    Required(String),
+    /// `Invalid value: <value>: <detail>` (the value as Go's `%#v` prints it).
+    Invalid { value: String, detail: String },
+    /// `Forbidden: <detail>`.
+    Forbidden(String),
+    /// `Unsupported value: "<value>": supported values: "a", "b"`.
+    NotSupported { value: String, supported: Vec<&'static str> },
+}
+
+/// A field and what is wrong with it; `field: <problem>` in a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: String,
+    pub problem: FieldProblem,
+}
+
+impl FieldError {
+    pub fn new(field: &str, problem: FieldProblem) -> Self {
+        FieldError { field: field.into(), problem }
+    }
+
+    /// The cause's reason (`FieldValueInvalid`, …).
+    pub fn reason(&self) -> &'static str {
+        match self.problem {
+            FieldProblem::Required(_) => "FieldValueRequired",
+            FieldProblem::Invalid { .. } => "FieldValueInvalid",
+            FieldProblem::Forbidden(_) => "FieldValueForbidden",
+            FieldProblem::NotSupported { .. } => "FieldValueNotSupported",
+        }
+    }
+
+    /// The message without the field: `Invalid value: "x": …`.
+    pub fn body(&self) -> String {
+        match &self.problem {
+            FieldProblem::Required(detail) => format!("Required value: {detail}"),
+            FieldProblem::Invalid { value, detail } => format!("Invalid value: {value}: {detail}"),
+            FieldProblem::Forbidden(detail) => format!("Forbidden: {detail}"),
+            FieldProblem::NotSupported { value, supported } => {
+                let quoted: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
+                format!("Unsupported value: {value:?}: supported values: {}", quoted.join(", "))
+            }
+        }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.body())
+    }
 }
 
 impl fmt::Display for Status {
@@ -22,16 +116,37 @@ impl fmt::Display for Status {
 
 impl Status {
     pub fn new(code: u16, reason: &'static str, message: String) -> Self {
-        Status { code, reason, message }
+        Status { code, reason, message, details: None, continue_token: String::new() }
+    }
+
+    pub fn with_continue(mut self, token: String) -> Self {
+        self.continue_token = token;
+        self
+    }
+
+    pub fn with_details(mut self, details: StatusDetails) -> Self {
+        self.details = Some(Box::new(details));
+        self
+    }
+
+    /// Details naming an object of a resource (`NewNotFound` and its kin).
+    fn about(self, kind: Kind, name: &str) -> Self {
+        let details = StatusDetails {
+            name: name.into(),
+            group: kind.group().into(),
+            kind: kind.resource().into(),
+            ..StatusDetails::default()
+        };
+        self.with_details(details)
     }
 
     /// `pods "x" not found` (`NewNotFound`; the group resource, e.g. `deployments.apps`).
     pub fn not_found(kind: Kind, name: &str) -> Self {
-        Self::new(404, "NotFound", format!("{} {name:?} not found", kind.group_resource()))
+        Self::new(404, "NotFound", format!("{} {name:?} not found", kind.group_resource())).about(kind, name)
     }
 
     pub fn already_exists(kind: Kind, name: &str) -> Self {
-        Self::new(409, "AlreadyExists", format!("{} {name:?} already exists", kind.group_resource()))
+        Self::new(409, "AlreadyExists", format!("{} {name:?} already exists", kind.group_resource())).about(kind, name)
     }
 
     /// The optimistic-concurrency failure of an Update with a stale resourceVersion.
@@ -44,6 +159,7 @@ impl Status {
                 kind.group_resource()
             ),
         )
+        .about(kind, name)
     }
 
     /// 410 `Expired` (`NewResourceExpired`).
@@ -57,9 +173,15 @@ impl Status {
     }
 
     /// `Too large resource version: %d, current: %d`, a 504 Timeout with cause
-    /// `ResourceVersionTooLarge`.
+    /// `ResourceVersionTooLarge` and a retry after a second (`storage.NewTooLargeResourceVersionError`).
     pub fn too_large_resource_version(requested: i64, current: i64) -> Self {
+        let cause = StatusCause {
+            reason: "ResourceVersionTooLarge",
+            message: "Too large resource version".into(),
+            field: String::new(),
+        };
         Self::new(504, "Timeout", format!("Timeout: Too large resource version: {requested}, current: {current}"))
+            .with_details(StatusDetails { causes: vec![cause], retry_after_seconds: 1, ..StatusDetails::default() })
     }
 
     /// 403 `Forbidden` (`NewForbidden`): `<resource> is forbidden: <reason>`, or
@@ -69,22 +191,41 @@ impl Status {
             Some(n) => format!("{group_resource} {n:?} is forbidden: {reason}"),
             None => format!("{group_resource} is forbidden: {reason}"),
         };
-        Self::new(403, "Forbidden", message)
+        let (resource, group) = group_resource.split_once('.').unwrap_or((group_resource, ""));
+        let details = StatusDetails {
+            name: name.unwrap_or_default().into(),
+            group: group.into(),
+            kind: resource.into(),
+            ..StatusDetails::default()
+        };
+        Self::new(403, "Forbidden", message).with_details(details)
     }
 
     /// 422 `Invalid` (`NewInvalid`): `<Kind> "<name>" is invalid: <field>: <detail>`, the kind
-    /// qualified by its group (`Deployment.apps`).
-    pub fn invalid(kind: Kind, name: &str, detail: String) -> Self {
-        let qualified = match kind.group() {
-            "" => kind.name().to_string(),
-            g => format!("{}.{g}", kind.name()),
-        };
-        Self::invalid_qualified(&qualified, name, detail)
+    /// qualified by its group (`Deployment.apps`); one cause a field error.
+    pub fn invalid(kind: Kind, name: &str, errors: &[FieldError]) -> Self {
+        Self::invalid_fields(kind.group(), kind.name(), name, errors)
     }
 
-    /// `NewInvalid` for a group-qualified kind given as text (`ListOptions.meta.k8s.io`).
-    pub fn invalid_qualified(qualified: &str, name: &str, detail: String) -> Self {
-        Self::new(422, "Invalid", format!("{qualified} {name:?} is invalid: {detail}"))
+    /// `NewInvalid` for any group and kind (`ListOptions` of `meta.k8s.io`).
+    pub fn invalid_fields(group: &str, kind: &str, name: &str, errors: &[FieldError]) -> Self {
+        let qualified = if group.is_empty() { kind.to_string() } else { format!("{kind}.{group}") };
+        let detail = match errors {
+            [one] => one.to_string(),
+            many => format!("[{}]", many.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
+        };
+        let causes = errors
+            .iter()
+            .map(|e| StatusCause { reason: e.reason(), message: e.body(), field: e.field.clone() })
+            .collect();
+        let details = StatusDetails {
+            name: name.into(),
+            group: group.into(),
+            kind: kind.into(),
+            causes,
+            ..StatusDetails::default()
+        };
+        Self::new(422, "Invalid", format!("{qualified} {name:?} is invalid: {detail}")).with_details(details)
     }
 
     pub fn bad_request(message: String) -> Self {
@@ -98,7 +239,15 @@ impl Status {
 
     /// 500 for a storage failure, e.g. an etcd error on compaction.
     pub fn internal(message: String) -> Self {
+        let cause = StatusCause { reason: "", message: message.clone(), field: String::new() };
         Self::new(500, "InternalError", format!("Internal error occurred: {message}"))
+            .with_details(StatusDetails { causes: vec![cause], ..StatusDetails::default() })
+    }
+
+    /// A 500 with no reason: an error the API server did not classify, passed on as its text
+    /// (`responsewriters.ErrorToAPIStatus` of a plain Go error).
+    pub fn unclassified(message: String) -> Self {
+        Self::new(500, "", message)
     }
 
     pub fn is_expired(&self) -> bool {

@@ -16,7 +16,7 @@
 //! Left out: namespaces as objects (any namespace name is accepted), graceful deletion and
 //! finalizers, admission.
 
-use super::api_errors::Status;
+use super::api_errors::{FieldError, FieldProblem, Status};
 use super::api_object::{ApiObject, Kind};
 use super::cacher::{Cacher, WatchStart};
 use super::metrics::Metrics;
@@ -28,8 +28,8 @@ use super::storage::{self, current, decode, decode_continue, list_from_etcd, pre
 use super::watch::{ApiWatchId, Filter, WatchEvent, Watcher};
 use super::watch_cache::{WatchCache, DEFAULT_CAPACITY};
 
-use super::request::NOT_OLDER_THAN;
 pub use super::request::{ListOptions, ListResponse, WatchOptions};
+use super::request::{EXACT, NOT_OLDER_THAN};
 pub use super::storage::storage_key;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +41,9 @@ pub struct ApiServerConfig {
     pub watch_cache_capacity: usize,
     /// The `WatchList` feature gate: WATCH accepts `sendInitialEvents` (from 1.34).
     pub watch_list: bool,
+    /// `ListFromCacheSnapshot` (beta from 1.34): an exact list is served from the watch
+    /// cache's snapshot at that revision while its window covers it, even after etcd compacted it.
+    pub list_from_cache_snapshot: bool,
     /// How often a watcher gets a bookmark (`defaultBookmarkFrequency`: a minute; 0: never).
     pub bookmark_frequency_ms: u64,
     /// Added to the virtual clock for the timestamps objects get: 0 keeps the playground's
@@ -55,45 +58,85 @@ impl Default for ApiServerConfig {
             watch_cache: true,
             watch_cache_capacity: DEFAULT_CAPACITY,
             watch_list: true,
+            list_from_cache_snapshot: true,
             bookmark_frequency_ms: 60_000,
             clock_offset_ms: 0,
         }
     }
 }
 
-/// `validateWatchOptions` (apimachinery `apis/meta/internalversion/validation`): what a
-/// WATCH may combine with `sendInitialEvents` and `resourceVersionMatch`.
+/// A `ListOptions` error: 422 naming `ListOptions.meta.k8s.io`.
+fn invalid_options(errs: Vec<FieldError>) -> Result<(), Status> {
+    match errs.is_empty() {
+        true => Ok(()),
+        false => Err(Status::invalid_fields("meta.k8s.io", "ListOptions", "", &errs)),
+    }
+}
+
+/// `ValidateListOptions` for a LIST (apimachinery `apis/meta/internalversion/validation`, the
+/// same in 1.30, 1.33 and 1.37): `resourceVersionMatch` needs a resourceVersion, no continue
+/// token, one of the two matches, and not Exact with `"0"`; `sendInitialEvents` is a watch's.
+fn validate_list_options(opts: &ListOptions) -> Result<(), Status> {
+    let mut errs = Vec::new();
+    let forbidden = |field: &str, why: &str| FieldError::new(field, FieldProblem::Forbidden(why.into()));
+    let matching = opts.resource_version_match.as_str();
+    if !matching.is_empty() {
+        if opts.resource_version.is_empty() {
+            errs.push(forbidden(
+                "resourceVersionMatch",
+                "resourceVersionMatch is forbidden unless resourceVersion is provided",
+            ));
+        }
+        if !opts.continue_token.is_empty() {
+            errs.push(forbidden("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"));
+        }
+        if matching != EXACT && matching != NOT_OLDER_THAN {
+            let supported = vec![EXACT, NOT_OLDER_THAN, ""];
+            let problem = FieldProblem::NotSupported { value: matching.into(), supported };
+            errs.push(FieldError::new("resourceVersionMatch", problem));
+        }
+        if matching == EXACT && opts.resource_version == "0" {
+            errs.push(forbidden(
+                "resourceVersionMatch",
+                "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"",
+            ));
+        }
+    }
+    if opts.send_initial_events.is_some() {
+        errs.push(forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
+    }
+    invalid_options(errs)
+}
+
+/// `validateWatchOptions` (the same source): what a WATCH may combine with
+/// `sendInitialEvents` and `resourceVersionMatch`.
 fn validate_watch_options(opts: &WatchOptions, watch_list: bool) -> Result<(), Status> {
     let mut errs = Vec::new();
+    let forbidden = |field: &str, why: String| FieldError::new(field, FieldProblem::Forbidden(why));
     let matching = opts.resource_version_match.as_str();
     if opts.send_initial_events.is_some() {
         if matching != NOT_OLDER_THAN {
-            errs.push(format!(
-                "resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to {NOT_OLDER_THAN}"
+            errs.push(forbidden(
+                "resourceVersionMatch",
+                format!("sendInitialEvents requires setting resourceVersionMatch to {NOT_OLDER_THAN}"),
             ));
         }
         if !watch_list {
-            errs.push(
-                "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled"
-                    .into(),
-            );
+            let why = "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled";
+            errs.push(forbidden("sendInitialEvents", why.into()));
         }
     }
     if !matching.is_empty() {
         if opts.send_initial_events.is_none() {
-            errs.push("resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided".into());
+            let why = "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided";
+            errs.push(forbidden("resourceVersionMatch", why.into()));
         }
         if matching != NOT_OLDER_THAN {
-            errs.push(format!(
-                "resourceVersionMatch: Unsupported value: {matching:?}: supported values: \"{NOT_OLDER_THAN}\""
-            ));
+            let problem = FieldProblem::NotSupported { value: matching.into(), supported: vec![NOT_OLDER_THAN] };
+            errs.push(FieldError::new("resourceVersionMatch", problem));
         }
     }
-    match errs.len() {
-        0 => Ok(()),
-        1 => Err(Status::invalid_qualified("ListOptions.meta.k8s.io", "", errs.remove(0))),
-        _ => Err(Status::invalid_qualified("ListOptions.meta.k8s.io", "", format!("[{}]", errs.join(", ")))),
-    }
+    invalid_options(errs)
 }
 
 /// The three readings of a resourceVersion parameter.
@@ -104,16 +147,22 @@ enum Rv {
     AtLeast(Revision),
 }
 
-fn parse_rv(text: &str) -> Result<Rv, Status> {
+fn parse_rv(text: &str) -> Result<Rv, String> {
     match text {
         "" => Ok(Rv::Unset),
         "0" => Ok(Rv::Any),
-        n => n
-            .parse::<Revision>()
-            .ok()
-            .filter(|n| *n > 0)
-            .map(Rv::AtLeast)
-            .ok_or_else(|| Status::bad_request(format!("invalid resource version: {n:?}"))),
+        n => match n.parse::<u64>() {
+            Ok(0) => Ok(Rv::Any),
+            Ok(n) => Ok(Rv::AtLeast(n as Revision)),
+            // The versioner's error (`APIObjectVersioner.ParseResourceVersion`), with Go's words.
+            Err(e) => {
+                let why = match e.kind() {
+                    std::num::IntErrorKind::PosOverflow => "value out of range",
+                    _ => "invalid syntax",
+                };
+                Err(format!("resourceVersion: Invalid value: {n:?}: strconv.ParseUint: parsing {n:?}: {why}"))
+            }
+        },
     }
 }
 
@@ -345,7 +394,7 @@ impl ApiServer {
     fn do_get(&self, user: &UserInfo, kind: Kind, namespace: &str, name: &str, rv: &str) -> Result<ApiObject, Status> {
         self.authorize(user, "get", kind, "", namespace, Some(name))?;
         let key = storage_key(kind, namespace, name);
-        let found = match (parse_rv(rv)?, self.cacher.serving_cache(kind)) {
+        let found = match (parse_rv(rv).map_err(Status::unclassified)?, self.cacher.serving_cache(kind)) {
             (Rv::Unset, _) | (_, None) => current(&self.store, &key).map(|kv| decode(&kv)),
             (Rv::Any, Some(cache)) => cache.get(&key).cloned(),
             (Rv::AtLeast(n), Some(cache)) => {
@@ -380,42 +429,75 @@ impl ApiServer {
     }
 
     fn do_list(&self, user: &UserInfo, kind: Kind, opts: &ListOptions) -> Result<ListResponse, Status> {
+        // The order of kube-apiserver's checks: authorisation (whose request info names the
+        // object of a `metadata.name=` field selector), then the selectors as the handler
+        // decodes them, then `ValidateListOptions`.
+        let ns = opts.namespace.as_deref().unwrap_or("");
+        let named = FieldSelector::parse(&opts.field_selector, kind).ok();
+        self.authorize(user, "list", kind, "", ns, named.as_ref().and_then(FieldSelector::single_name))?;
         let filter = Filter {
             kind,
             namespace: opts.namespace.clone(),
             labels: LabelSelector::parse(&opts.label_selector)?,
             fields: FieldSelector::parse(&opts.field_selector, kind)?,
         };
-        let ns = opts.namespace.as_deref().unwrap_or("");
-        self.authorize(user, "list", kind, "", ns, filter.fields.single_name())?;
+        validate_list_options(opts)?;
         let prefix = prefix(kind, opts.namespace.as_deref());
         let store = &self.store;
         if !opts.continue_token.is_empty() {
-            let (rev, start) = decode_continue(&opts.continue_token)?;
+            let (rev, start) = decode_continue(&opts.continue_token, &prefix)?;
+            if !matches!(opts.resource_version.as_str(), "" | "0") {
+                return Err(Status::bad_request(
+                    "specifying resource version is not allowed when using continue".into(),
+                ));
+            }
+            let rev = rev.unwrap_or_else(|| store.revision());
             return list_from_etcd(store, &filter, &prefix, rev, &start, opts.limit).map_err(|e| match e {
-                MvccError::Compacted => Status::expired(CONTINUE_EXPIRED.into()),
+                // The 410 carries a token to go on from the same key at the latest revision.
+                MvccError::Compacted => Status::expired(CONTINUE_EXPIRED.into())
+                    .with_continue(storage::encode_continue(-1, &prefix, &start)),
                 other => Status::internal(other.grpc_message()),
             });
         }
-        let rv = parse_rv(&opts.resource_version)?;
+        let rv = parse_rv(&opts.resource_version)
+            .map_err(|why| Status::bad_request(format!("invalid resource version: {why}")))?;
+        let exact = opts.resource_version_match == EXACT || (opts.resource_version_match.is_empty() && opts.limit > 0);
         match (rv, self.cacher.serving_cache(kind)) {
+            (Rv::AtLeast(n), _) if exact => self.list_exact(&filter, &prefix, n, opts.limit),
             (Rv::Any, Some(cache)) => Ok(cache_list(cache, &filter, &prefix)),
-            (Rv::AtLeast(n), Some(cache)) if opts.limit == 0 => {
+            (Rv::AtLeast(n), Some(cache)) => {
                 if n > cache.revision() {
                     return Err(Status::too_large_resource_version(n, cache.revision()));
                 }
                 Ok(cache_list(cache, &filter, &prefix))
             }
-            (Rv::AtLeast(n), _) if opts.limit > 0 => list_from_etcd(store, &filter, &prefix, n, "", opts.limit)
-                .map_err(|e| match e {
-                    MvccError::Compacted => Status::expired(LIST_TOO_OLD.into()),
-                    _ => Status::too_large_resource_version(n, store.revision()),
-                }),
-            (Rv::AtLeast(n), _) if n > store.revision() => Err(Status::too_large_resource_version(n, store.revision())),
+            (Rv::AtLeast(n), None) if n > store.revision() => {
+                Err(Status::too_large_resource_version(n, store.revision()))
+            }
             (Rv::Unset | Rv::Any | Rv::AtLeast(_), _) => {
                 list_from_etcd(store, &filter, &prefix, store.revision(), "", opts.limit)
                     .map_err(|e| Status::internal(e.grpc_message()))
             }
+        }
+    }
+
+    /// A list exactly at revision `n` (`resourceVersionMatch=Exact`, or N with a limit): from
+    /// the watch cache's snapshot where the release keeps them and the window still covers
+    /// `n`, else from etcd (410 once compacted).
+    fn list_exact(&self, filter: &Filter, prefix: &str, n: Revision, limit: usize) -> Result<ListResponse, Status> {
+        if n > self.store.revision() {
+            return Err(Status::too_large_resource_version(n, self.store.revision()));
+        }
+        let snapshot = match self.cacher.serving_cache(filter.kind) {
+            Some(cache) if self.config.list_from_cache_snapshot => cache.snapshot_at(prefix, n),
+            _ => None,
+        };
+        match snapshot {
+            Some(state) => Ok(storage::page(state, filter, prefix, n, limit)),
+            None => list_from_etcd(&self.store, filter, prefix, n, "", limit).map_err(|e| match e {
+                MvccError::Compacted => Status::expired(LIST_TOO_OLD.into()),
+                other => Status::internal(other.grpc_message()),
+            }),
         }
     }
 
@@ -429,15 +511,18 @@ impl ApiServer {
     }
 
     fn do_watch(&mut self, user: &UserInfo, kind: Kind, opts: &WatchOptions) -> Result<ApiWatchId, Status> {
+        // Authorisation first, then the selectors, then the options (as `do_list`).
+        let ns = opts.namespace.as_deref().unwrap_or("");
+        let named = FieldSelector::parse(&opts.field_selector, kind).ok();
+        self.authorize(user, "watch", kind, "", ns, named.as_ref().and_then(FieldSelector::single_name))?;
         let filter = Filter {
             kind,
             namespace: opts.namespace.clone(),
             labels: LabelSelector::parse(&opts.label_selector)?,
             fields: FieldSelector::parse(&opts.field_selector, kind)?,
         };
-        self.authorize(user, "watch", kind, "", opts.namespace.as_deref().unwrap_or(""), filter.fields.single_name())?;
         validate_watch_options(opts, self.config.watch_list)?;
-        let rv = parse_rv(&opts.resource_version)?;
+        let rv = parse_rv(&opts.resource_version).map_err(Status::unclassified)?;
         let start = match (opts.send_initial_events, rv) {
             // A watch-list: the state at least as fresh as asked (RV "" is a consistent read:
             // etcd's current revision), then the bookmark that ends the initial events.
@@ -510,5 +595,10 @@ impl ApiServer {
 
 fn cache_list(cache: &WatchCache, filter: &Filter, prefix: &str) -> ListResponse {
     let items = cache.list_shared(prefix).filter(|o| filter.matches(o)).cloned().collect();
-    ListResponse { items, resource_version: cache.revision(), continue_token: String::new() }
+    ListResponse {
+        items,
+        resource_version: cache.revision(),
+        continue_token: String::new(),
+        remaining_item_count: None,
+    }
 }

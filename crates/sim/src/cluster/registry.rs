@@ -56,7 +56,8 @@ pub fn create(
 ) -> Result<ApiObject, Status> {
     validation::check(kind, &obj)?;
     if !obj.metadata.resource_version.is_empty() {
-        return Err(Status::bad_request("resourceVersion should not be set on objects to be created".into()));
+        // `rest.BeforeCreate` returns a plain error here, which the API server sends as a 500.
+        return Err(Status::unclassified("resourceVersion should not be set on objects to be created".into()));
     }
     obj.api_version = kind.api_version().into();
     *uids += 1;
@@ -148,5 +149,6 @@ pub fn delete(store: &mut MvccStore, kind: Kind, namespace: &str, name: &str) ->
 
 /// The 404 of a subresource the kind does not have.
 pub fn no_such_subresource() -> Status {
-    Status { code: 404, reason: "NotFound", message: "the server could not find the requested resource".into() }
+    Status::new(404, "NotFound", "the server could not find the requested resource".into())
+        .with_details(super::api_errors::StatusDetails::default())
 }

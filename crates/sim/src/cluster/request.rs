@@ -12,9 +12,13 @@ pub struct ListOptions {
     pub label_selector: String,
     pub field_selector: String,
     pub resource_version: String,
+    /// `resourceVersionMatch`: `Exact`, `NotOlderThan` or empty.
+    pub resource_version_match: String,
     /// 0: no limit.
     pub limit: usize,
     pub continue_token: String,
+    /// `sendInitialEvents`, which a LIST refuses (it is a watch's).
+    pub send_initial_events: Option<bool>,
 }
 
 /// A LIST response: the items, the list's resourceVersion and a continue token when more
@@ -25,6 +29,9 @@ pub struct ListResponse {
     pub items: Vec<Shared>,
     pub resource_version: Revision,
     pub continue_token: String,
+    /// `remainingItemCount`: how many items the rest of a paginated list holds (etcd counts
+    /// them), when a continue token is given.
+    pub remaining_item_count: Option<i64>,
 }
 
 /// Options of a WATCH request.
@@ -46,3 +53,5 @@ pub struct WatchOptions {
 
 /// `metav1.ResourceVersionMatchNotOlderThan`.
 pub const NOT_OLDER_THAN: &str = "NotOlderThan";
+/// `metav1.ResourceVersionMatchExact`.
+pub const EXACT: &str = "Exact";

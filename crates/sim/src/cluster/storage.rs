@@ -4,7 +4,7 @@
 //! revision with `limit` and continue tokens, and the 410 texts of the etcd path.
 
 use super::api_errors::Status;
-use super::api_object::{ApiObject, Kind};
+use super::api_object::{ApiObject, Kind, Shared};
 use super::mvcc_store::{KeyRange, KeyValue, MvccError, MvccStore, Revision};
 use super::request::ListResponse;
 use super::watch::Filter;
@@ -43,7 +43,8 @@ pub fn current(store: &MvccStore, key: &str) -> Option<KeyValue> {
     store.range(&KeyRange::single(key), 0, 1).ok()?.kvs.into_iter().next()
 }
 
-/// One page of a list read from etcd at `rev`, from the key `start` on.
+/// One page of a list read from etcd at `rev`, from the key `start` on (etcd3 `store.GetList`
+/// with `PrepareContinueToken`); see [`page`].
 pub fn list_from_etcd(
     store: &MvccStore,
     filter: &Filter,
@@ -54,42 +55,82 @@ pub fn list_from_etcd(
 ) -> Result<ListResponse, MvccError> {
     let mut range = KeyRange::prefix(prefix);
     if !start.is_empty() {
-        range.key = format!("{prefix}{start}");
+        range.key = start.to_string();
     }
-    let mut items = Vec::new();
-    let mut next = None;
+    let mut kvs = Vec::new();
     store.visit(&range, rev, |kv| {
-        let obj = decode(kv);
-        if !filter.matches(&obj) {
-            return true;
-        }
-        if limit > 0 && items.len() == limit {
-            next = Some(kv.key[prefix.len()..].to_string());
-            return false;
-        }
-        items.push(std::rc::Rc::new(obj));
+        kvs.push((kv.key.clone(), std::rc::Rc::new(decode(kv))));
         true
     })?;
-    let continue_token = next.map(|start| encode_continue(rev, &start)).unwrap_or_default();
-    Ok(ListResponse { items, resource_version: rev, continue_token })
+    Ok(page(kvs, filter, prefix, rev, limit))
+}
+
+/// One page of a list of `(key, object)` in key order, read at `rev`: keys are read in order
+/// and `limit` items kept; when a key follows the last one read, the page ends with a continue
+/// token that starts right after it (`<last key>\0`) — even if no later key matches a
+/// selector — and, without a selector, `remainingItemCount`: the keys left after this page.
+pub fn page(
+    kvs: impl IntoIterator<Item = (String, Shared)>,
+    filter: &Filter,
+    prefix: &str,
+    rev: Revision,
+    limit: usize,
+) -> ListResponse {
+    let mut items = Vec::new();
+    let (mut last, mut more, mut keys) = (String::new(), false, 0i64);
+    for (key, obj) in kvs {
+        keys += 1;
+        if more {
+            continue;
+        }
+        if limit > 0 && items.len() == limit {
+            more = true;
+            continue;
+        }
+        last = key;
+        if filter.matches(&obj) {
+            items.push(obj);
+        }
+    }
+    let (continue_token, remaining_item_count) = match more {
+        false => (String::new(), None),
+        true => {
+            let remaining = filter.selects_everything().then_some(keys - limit as i64);
+            (encode_continue(rev, prefix, &format!("{last}\0")), remaining)
+        }
+    };
+    ListResponse { items, resource_version: rev, continue_token, remaining_item_count }
 }
 
 pub const CONTINUE_EXPIRED: &str = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
-/// A continue token as the API server writes it: base64 of
-/// `{"v":"meta.k8s.io/v1","rv":<rev>,"start":"<next key>"}`.
-pub fn encode_continue(rev: Revision, start: &str) -> String {
-    crate::base64::encode(json!({"v": "meta.k8s.io/v1", "rv": rev, "start": start}).to_string().as_bytes())
+/// A continue token as the API server writes it (`storage.EncodeContinue`): URL-safe base64
+/// without padding of `{"v":"meta.k8s.io/v1","rv":<rev>,"start":"<next key>"}`, the key
+/// relative to the list's prefix and starting with `/`. `rev` -1: the latest revision.
+pub fn encode_continue(rev: Revision, prefix: &str, next_key: &str) -> String {
+    let start = format!("/{}", next_key.strip_prefix(prefix).unwrap_or(next_key));
+    crate::base64::encode_url(json!({"v": "meta.k8s.io/v1", "rv": rev, "start": start}).to_string().as_bytes())
 }
 
-pub fn decode_continue(token: &str) -> Result<(Revision, String), Status> {
-    let invalid = |why: &str| Status::bad_request(format!("continue key is not valid: {why}"));
-    let bytes = crate::base64::decode(token).ok_or_else(|| invalid("illegal base64 data"))?;
+/// Reads a continue token (`storage.DecodeContinue`): the revision to read at (`None`: the
+/// latest) and the key to start from under `prefix`.
+pub fn decode_continue(token: &str, prefix: &str) -> Result<(Option<Revision>, String), Status> {
+    let invalid = |why: &str| Status::bad_request(format!("invalid continue token: continue key is not valid: {why}"));
+    let bytes = crate::base64::decode_url(token).ok_or_else(|| invalid("illegal base64 data"))?;
     let value: Value = serde_json::from_slice(&bytes).map_err(|e| invalid(&e.to_string()))?;
-    match (value["v"].as_str(), value["rv"].as_i64(), value["start"].as_str()) {
-        (Some("meta.k8s.io/v1"), Some(rv), Some(start)) if rv > 0 => Ok((rv, start.to_string())),
-        _ => Err(invalid("incorrect encoded start resourceVersion (version meta.k8s.io/v1)")),
+    let (Some("meta.k8s.io/v1"), Some(rv), Some(start)) =
+        (value["v"].as_str(), value["rv"].as_i64(), value["start"].as_str())
+    else {
+        return Err(invalid(&format!("got invalid continue token version {}", value["v"])));
+    };
+    if rv == 0 {
+        return Err(invalid("incorrect encoded start resourceVersion (version meta.k8s.io/v1)"));
     }
+    if start.is_empty() {
+        return Err(invalid("encoded start key empty"));
+    }
+    let key = format!("{prefix}{}", start.trim_start_matches('/'));
+    Ok(((rv > 0).then_some(rv), key))
 }
 
 /// The etcd path's 410 for a watch from a compacted revision.

@@ -8,29 +8,11 @@
 //! Left out: the validation of every other field of every kind (container specs, selectors
 //! matching the template, …).
 
-use super::api_errors::Status;
+use super::api_errors::{FieldError, FieldProblem, Status};
 use super::api_object::{ApiObject, Kind};
 use serde_json::Value;
 
 /// One field's problem (`field.Error`): `metadata.labels: Invalid value: "": …`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FieldError {
-    pub field: String,
-    /// The value as upstream prints it: strings quoted, numbers bare.
-    pub value: String,
-    pub detail: String,
-}
-
-impl std::fmt::Display for FieldError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.detail.starts_with("Required value") {
-            write!(f, "{}: {}", self.field, self.detail)
-        } else {
-            write!(f, "{}: Invalid value: {}: {}", self.field, self.value, self.detail)
-        }
-    }
-}
-
 fn regex_error(msg: &str, re: &str, examples: &[&str]) -> String {
     if examples.is_empty() {
         return format!("{msg} (regex used for validation is '{re}')");
@@ -135,13 +117,19 @@ pub fn label_value(value: &str) -> Vec<String> {
 /// Every problem with an object about to be stored.
 pub fn validate(kind: Kind, obj: &ApiObject) -> Vec<FieldError> {
     let mut errs = Vec::new();
-    let mut add = |field: &str, value: String, details: Vec<String>| {
-        errs.extend(details.into_iter().map(|detail| FieldError { field: field.into(), value: value.clone(), detail }));
-    };
     let meta = &obj.metadata;
     if meta.name.is_empty() {
-        add("metadata.name", String::new(), vec!["Required value: name or generateName is required".into()]);
-    } else {
+        let required = FieldProblem::Required("name or generateName is required".into());
+        errs.push(FieldError::new("metadata.name", required));
+    }
+    let mut add = |field: &str, value: String, details: Vec<String>| {
+        errs.extend(
+            details
+                .into_iter()
+                .map(|detail| FieldError::new(field, FieldProblem::Invalid { value: value.clone(), detail })),
+        );
+    };
+    if !meta.name.is_empty() {
         add("metadata.name", format!("{:?}", meta.name), dns1123_subdomain(&meta.name));
     }
     add("metadata.namespace", format!("{:?}", meta.namespace), dns1123_label(&meta.namespace));
@@ -173,11 +161,7 @@ pub fn check(kind: Kind, obj: &ApiObject) -> Result<(), Status> {
     if errs.is_empty() {
         return Ok(());
     }
-    let detail = match &errs[..] {
-        [one] => one.to_string(),
-        many => format!("[{}]", many.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
-    };
-    Err(Status::invalid(kind, &obj.metadata.name, detail))
+    Err(Status::invalid(kind, &obj.metadata.name, &errs))
 }
 
 /// A JSON value's nesting depth (for bounding input).

@@ -79,6 +79,11 @@ pub struct Filter {
 }
 
 impl Filter {
+    /// No label or field selector (the predicate is empty; the namespace is the key prefix's).
+    pub fn selects_everything(&self) -> bool {
+        self.labels.is_empty() && self.fields.is_empty()
+    }
+
     pub fn matches(&self, obj: &ApiObject) -> bool {
         self.namespace.as_deref().is_none_or(|ns| obj.metadata.namespace == ns)
             && self.labels.matches(&obj.metadata.labels)

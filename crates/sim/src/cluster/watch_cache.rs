@@ -174,6 +174,30 @@ impl WatchCache {
         Ok(self.events.iter_from(start).cloned().collect())
     }
 
+    /// The objects under `prefix` as they were at `rv`, by storage key: the current ones with
+    /// the window's later changes undone (apiserver's `ListFromCacheSnapshot`, from 1.34: a
+    /// snapshot per event in the window). `None` when `rv` is older than the window.
+    pub fn snapshot_at(&self, prefix: &str, rv: Revision) -> Option<BTreeMap<String, Rc<ApiObject>>> {
+        if rv < self.oldest_servable() || rv > self.revision {
+            return None;
+        }
+        let mut state: BTreeMap<String, Rc<ApiObject>> = self
+            .objects
+            .range(prefix.to_string()..)
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .map(|(k, o)| (k.clone(), o.clone()))
+            .collect();
+        let start = self.events.partition_point(|e| e.revision <= rv);
+        let later: Vec<&ObjectChange> = self.events.iter_from(start).filter(|c| c.key.starts_with(prefix)).collect();
+        for change in later.into_iter().rev() {
+            match &change.prev {
+                Some(prev) => state.insert(change.key.clone(), prev.clone()),
+                None => state.remove(&change.key),
+            };
+        }
+        Some(state)
+    }
+
     /// The buffered window, oldest first (for inspectors).
     pub fn window(&self) -> impl Iterator<Item = &ObjectChange> {
         self.events.iter()

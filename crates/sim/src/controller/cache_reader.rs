@@ -70,7 +70,7 @@ pub fn not_found(kind: Kind, name: &str) -> ReadError {
         "" => kind.name().to_string(),
         g => format!("{}.{g}", kind.name()),
     };
-    ReadError::Status(Status { code: 404, reason: "NotFound", message: format!("{what} {name:?} not found") })
+    ReadError::Status(Status::new(404, "NotFound", format!("{what} {name:?} not found")))
 }
 
 /// A controller's read through a controller-runtime `client.Reader` — the manager's client,

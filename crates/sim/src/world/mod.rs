@@ -103,7 +103,11 @@ impl World {
     /// A world at time 0 with `objects` already in the cluster; the reflectors start at once.
     pub fn new(config: WorldConfig, objects: Vec<ApiObject>) -> Result<Self, Status> {
         // The era decides what the API server accepts.
-        let api_config = ApiServerConfig { watch_list: config.era.watch_list_server(), ..config.api.clone() };
+        let api_config = ApiServerConfig {
+            watch_list: config.era.watch_list_server(),
+            list_from_cache_snapshot: config.era.list_from_cache_snapshot(),
+            ..config.api.clone()
+        };
         let mut api = ApiServer::new(api_config);
         for obj in objects {
             api.create(&UserInfo::admin(), obj)?;
