@@ -128,6 +128,12 @@ impl Era {
         self == Era::V1_37
     }
 
+    /// The watch cache serves consistent reads and honours a list's limit (1.33 and later;
+    /// 1.30 sends such lists to etcd).
+    pub fn cache_pagination(self) -> bool {
+        self != Era::V1_30
+    }
+
     /// apiserver `ListFromCacheSnapshot` (alpha in 1.33, beta and on from 1.34): exact lists
     /// from the watch cache's snapshots.
     pub fn list_from_cache_snapshot(self) -> bool {

@@ -61,7 +61,19 @@ pub fn named() -> Vec<Value> {
         script(
             "quiet-watch-bookmarks",
             "timed",
-            vec![create("a", "w1"), list("", "l"), watch("resourceVersion={rv:l}&allowWatchBookmarks=true", 70.0, vec![])],
+            vec![
+                create("a", "w1"),
+                list("", "l"),
+                // Writes to another resource move the global revision, not the ConfigMap cache's.
+                watch(
+                    "resourceVersion={rv:l}&allowWatchBookmarks=true",
+                    70.0,
+                    vec![
+                        json!({"sleep_ms": 20_000}),
+                        json!({"method": "POST", "path": "/api/v1/namespaces/{ns}/secrets", "body": {"metadata": {"name": "s"}}}),
+                    ],
+                ),
+            ],
         ),
         script(
             "list-exact-after-update",
@@ -310,6 +322,7 @@ pub fn named() -> Vec<Value> {
                 written(3),
                 vec![
                     list("limit=1", "p1"),
+                    create("later", "w4"),
                     compact(),
                     list("resourceVersion={rv:w1}&resourceVersionMatch=Exact", ""),
                     list("resourceVersion={rv:w1}", ""),

@@ -709,7 +709,7 @@ mod tests {
         let (mut r, mut rng) = reflector();
         r.handle(Input::Start, 0, &mut rng);
         r.handle(listed(vec![], 7), 0, &mut rng);
-        let busy = Status { code: 429, reason: "TooManyRequests", message: "too many requests".into() };
+        let busy = Status::new(429, "TooManyRequests", "too many requests".into());
         let out = r.handle(Input::WatchOpened(Err(busy)), 0, &mut rng);
         assert!(matches!(out[..], [Command::Backoff(_)]));
         assert!(matches!(r.handle(Input::BackoffElapsed, 2_000, &mut rng)[..], [Command::Watch(_)]));
@@ -763,7 +763,7 @@ mod tests {
     fn semantics_1_5_a_refused_watch_list_falls_back_to_list_and_a_429_retries_it() {
         let (mut r, mut rng) = reflector_in(Era::V1_37);
         r.handle(Input::Start, 0, &mut rng);
-        let busy = Status { code: 429, reason: "TooManyRequests", message: "too many requests".into() };
+        let busy = Status::new(429, "TooManyRequests", "too many requests".into());
         assert!(matches!(r.handle(Input::WatchOpened(Err(busy)), 0, &mut rng)[..], [Command::Backoff(_)]));
         let out = r.handle(Input::BackoffElapsed, 2_000, &mut rng);
         assert!(matches!(&out[..], [Command::Watch(options)] if options.send_initial_events == Some(true)));

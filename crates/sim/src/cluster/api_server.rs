@@ -17,7 +17,7 @@
 //! finalizers, admission.
 
 use super::api_errors::{FieldError, FieldProblem, Status};
-use super::api_object::{ApiObject, Kind};
+use super::api_object::{ApiObject, Kind, Shared};
 use super::cacher::{Cacher, WatchStart};
 use super::metrics::Metrics;
 use super::mvcc_store::{KeyRange, MvccError, MvccStore, Revision};
@@ -44,6 +44,9 @@ pub struct ApiServerConfig {
     /// `ListFromCacheSnapshot` (beta from 1.34): an exact list is served from the watch
     /// cache's snapshot at that revision while its window covers it, even after etcd compacted it.
     pub list_from_cache_snapshot: bool,
+    /// The watch cache honours a list's limit and serves consistent reads (from 1.33 here:
+    /// `ConsistentListFromCache` and `computeListLimit`); before, such lists went to etcd.
+    pub cache_pagination: bool,
     /// How often a watcher gets a bookmark (`defaultBookmarkFrequency`: a minute; 0: never).
     pub bookmark_frequency_ms: u64,
     /// Added to the virtual clock for the timestamps objects get: 0 keeps the playground's
@@ -59,6 +62,7 @@ impl Default for ApiServerConfig {
             watch_cache_capacity: DEFAULT_CAPACITY,
             watch_list: true,
             list_from_cache_snapshot: true,
+            cache_pagination: true,
             bookmark_frequency_ms: 60_000,
             clock_offset_ms: 0,
         }
@@ -137,6 +141,16 @@ fn validate_watch_options(opts: &WatchOptions, watch_list: bool) -> Result<(), S
         }
     }
     invalid_options(errs)
+}
+
+/// `SetListOptionsDefaults`: where the server has `WatchList`, a watch from RV unset or `"0"`
+/// that asks nothing of initial events is served as a watch-list (its initial events, and the
+/// end bookmark when bookmarks are allowed).
+fn watch_list_default(opts: &WatchOptions, watch_list: bool) -> Option<WatchOptions> {
+    let legacy = matches!(opts.resource_version.as_str(), "" | "0");
+    (watch_list && legacy && opts.send_initial_events.is_none() && opts.resource_version_match.is_empty()).then(|| {
+        WatchOptions { send_initial_events: Some(true), resource_version_match: NOT_OLDER_THAN.into(), ..opts.clone() }
+    })
 }
 
 /// The three readings of a resourceVersion parameter.
@@ -461,18 +475,25 @@ impl ApiServer {
         }
         let rv = parse_rv(&opts.resource_version)
             .map_err(|why| Status::bad_request(format!("invalid resource version: {why}")))?;
-        let exact = opts.resource_version_match == EXACT || (opts.resource_version_match.is_empty() && opts.limit > 0);
-        match (rv, self.cacher.serving_cache(kind)) {
+        let exact = opts.resource_version_match == EXACT
+            || (opts.resource_version_match.is_empty() && opts.limit > 0 && matches!(rv, Rv::AtLeast(_)));
+        // A limit is honoured by the watch cache from 1.33 (`computeListLimit`; never for "0");
+        // before, a list with a limit went to etcd.
+        let limit = if rv == Rv::Any { 0 } else { opts.limit };
+        let cache = self.cacher.serving_cache(kind).filter(|_| limit == 0 || self.config.cache_pagination);
+        match (rv, cache) {
             (Rv::AtLeast(n), _) if exact => self.list_exact(&filter, &prefix, n, opts.limit),
-            (Rv::Any, Some(cache)) => Ok(cache_list(cache, &filter, &prefix)),
-            (Rv::AtLeast(n), Some(cache)) => {
-                if n > cache.revision() {
-                    return Err(Status::too_large_resource_version(n, cache.revision()));
-                }
-                Ok(cache_list(cache, &filter, &prefix))
+            (Rv::AtLeast(n), Some(cache)) if n > cache.revision() => {
+                Err(Status::too_large_resource_version(n, cache.revision()))
             }
             (Rv::AtLeast(n), None) if n > store.revision() => {
                 Err(Status::too_large_resource_version(n, store.revision()))
+            }
+            (Rv::Any | Rv::AtLeast(_), Some(cache)) => Ok(cache_page(cache, &filter, &prefix, limit, cache.revision())),
+            // A consistent read: from the cache once it has caught up with etcd (from 1.31,
+            // `ConsistentListFromCache`), else from etcd.
+            (Rv::Unset, Some(cache)) if self.config.cache_pagination => {
+                Ok(cache_page(cache, &filter, &prefix, limit, store.revision()))
             }
             (Rv::Unset | Rv::Any | Rv::AtLeast(_), _) => {
                 list_from_etcd(store, &filter, &prefix, store.revision(), "", opts.limit)
@@ -522,6 +543,8 @@ impl ApiServer {
             fields: FieldSelector::parse(&opts.field_selector, kind)?,
         };
         validate_watch_options(opts, self.config.watch_list)?;
+        let defaulted = watch_list_default(opts, self.config.watch_list);
+        let opts = defaulted.as_ref().unwrap_or(opts);
         let rv = parse_rv(&opts.resource_version).map_err(Status::unclassified)?;
         let start = match (opts.send_initial_events, rv) {
             // A watch-list: the state at least as fresh as asked (RV "" is a consistent read:
@@ -593,12 +616,29 @@ impl ApiServer {
     }
 }
 
-fn cache_list(cache: &WatchCache, filter: &Filter, prefix: &str) -> ListResponse {
-    let items = cache.list_shared(prefix).filter(|o| filter.matches(o)).cloned().collect();
-    ListResponse {
-        items,
-        resource_version: cache.revision(),
-        continue_token: String::new(),
-        remaining_item_count: None,
+/// A page of the watch cache's objects (`Cacher.GetList`): without a selector the first
+/// `limit`; with one, the first `limit` that match, and more pages only if any object follows
+/// the last match. The continue token starts after the last object returned.
+fn cache_page(cache: &WatchCache, filter: &Filter, prefix: &str, limit: usize, rv: Revision) -> ListResponse {
+    let all: Vec<&Shared> = cache.list_shared(prefix).collect();
+    let mut items = Vec::new();
+    let mut more = false;
+    for (i, obj) in all.iter().enumerate() {
+        if filter.matches(obj) {
+            items.push((*obj).clone());
+        }
+        if limit > 0 && items.len() >= limit {
+            more = i + 1 < all.len();
+            break;
+        }
     }
+    let (continue_token, remaining_item_count) = match (more, items.last()) {
+        (true, Some(last)) => {
+            let key = storage_key(filter.kind, &last.metadata.namespace, &last.metadata.name);
+            let remaining = filter.selects_everything().then_some(all.len() as i64 - limit as i64);
+            (storage::encode_continue(rv, prefix, &format!("{key}\0")), remaining)
+        }
+        _ => (String::new(), None),
+    };
+    ListResponse { items, resource_version: rv, continue_token, remaining_item_count }
 }

@@ -125,6 +125,10 @@ impl Cacher {
         let kind = filter.kind;
         let prefix = prefix(kind, filter.namespace.as_deref());
         let mut initial = Vec::new();
+        let mut start_rv = match start {
+            WatchStart::After(n) => n,
+            WatchStart::CurrentState | WatchStart::InitialEvents => store.revision(),
+        };
         let source = if self.enabled {
             if start == WatchStart::InitialEvents {
                 // `waitUntilFreshLocked` with a consistent read: a progress request lifts the
@@ -136,6 +140,7 @@ impl Cacher {
             let cache = &self.caches[&kind].0;
             match start {
                 WatchStart::CurrentState | WatchStart::InitialEvents => {
+                    start_rv = cache.revision();
                     initial.extend(
                         cache.list_shared(&prefix).filter(|o| filter.matches(o)).cloned().map(WatchEvent::Added),
                     );
@@ -177,6 +182,8 @@ impl Cacher {
             filter,
             source,
             allow_bookmarks,
+            start_rv,
+            repeat_end_bookmark: start == WatchStart::InitialEvents && allow_bookmarks,
             next_bookmark: None,
             deadline: 0,
             user: user.to_string(),
@@ -226,12 +233,16 @@ impl Cacher {
     }
 
     /// Schedules a new watcher's bookmarks: `frequency_ms` after `now` (0: none), or 2 s
-    /// before its deadline if that comes first.
+    /// before its deadline if that comes first; a watch-list's at the next tick of the
+    /// cacher's bookmark timer (`BOOKMARK_TICK_MS`), which repeats its end bookmark.
     pub fn schedule_bookmarks(&mut self, id: ApiWatchId, now: u64, deadline: u64, frequency_ms: u64) {
         let Some(w) = self.watchers.get_mut(&id) else { return };
         w.deadline = deadline;
         if w.allow_bookmarks && w.source == WatchSource::Cache && frequency_ms > 0 {
-            w.next_bookmark = next_bookmark_time(now, deadline, frequency_ms);
+            w.next_bookmark = match w.repeat_end_bookmark {
+                true => Some(now + BOOKMARK_TICK_MS),
+                false => next_bookmark_time(now, deadline, frequency_ms),
+            };
         }
     }
 
@@ -240,15 +251,18 @@ impl Cacher {
         self.watchers.values().filter(|w| !w.closed).filter_map(|w| w.next_bookmark).min()
     }
 
-    /// Sends the bookmarks due at `now`, each with its cache's revision; returns how many.
+    /// Sends the bookmarks due at `now`, each with its cache's revision, to the watchers that
+    /// have not seen that revision (a quiet resource's watcher gets none); returns how many.
     pub fn send_due_bookmarks(&mut self, now: u64, frequency_ms: u64, metrics: &mut Metrics) -> usize {
         let mut sent = 0;
         for w in self.watchers.values_mut().filter(|w| !w.closed && w.next_bookmark.is_some_and(|t| t <= now)) {
             let rv = self.caches[&w.filter.kind].0.revision();
-            metrics.sent(0, WatchEvent::Bookmark(rv).wire_size());
-            w.push(WatchEvent::Bookmark(rv));
+            if rv > w.start_rv || std::mem::take(&mut w.repeat_end_bookmark) {
+                metrics.sent(0, WatchEvent::Bookmark(rv).wire_size());
+                w.push(WatchEvent::Bookmark(rv));
+                sent += 1;
+            }
             w.next_bookmark = next_bookmark_time(now, w.deadline, frequency_ms);
-            sent += 1;
         }
         sent
     }
@@ -338,6 +352,9 @@ impl Cacher {
         }
     }
 }
+
+/// How often the cacher's bookmark timer ticks (`dispatchEvents`: a second, jittered by 25 %).
+pub const BOOKMARK_TICK_MS: u64 = 1_000;
 
 /// `nextBookmarkTime`: a minute on, or 2 s before the deadline if that is sooner; none once
 /// that moment has passed.

@@ -106,6 +106,7 @@ impl World {
         let api_config = ApiServerConfig {
             watch_list: config.era.watch_list_server(),
             list_from_cache_snapshot: config.era.list_from_cache_snapshot(),
+            cache_pagination: config.era.cache_pagination(),
             ..config.api.clone()
         };
         let mut api = ApiServer::new(api_config);
