@@ -39,16 +39,12 @@ pub struct Request {
     pub watch: WatchOptions,
 }
 
-fn not_found() -> Status {
-    Status::new(404, "NotFound", "the server could not find the requested resource".into())
-}
-
 /// The kind behind a resource name in a group/version.
 fn kind_of(group: &str, version: &str, resource: &str) -> Result<Kind, Status> {
     Kind::ALL
         .into_iter()
         .find(|k| k.resource() == resource && k.group() == group && version == "v1")
-        .ok_or_else(not_found)
+        .ok_or_else(Status::no_such_resource)
 }
 
 /// The query as name → value, percent-decoded.
@@ -107,7 +103,7 @@ impl Request {
                 resource_target(group, version, Some(ns), resource, rest)?
             }
             ["apis", group, version, resource, ref rest @ ..] => resource_target(group, version, None, resource, rest)?,
-            _ => return Err(not_found()),
+            _ => return Err(Status::no_such_resource()),
         };
         let has_name = matches!(&target, Target::Resource { name: Some(_), .. } | Target::Namespaces { name: Some(_) });
         let watch = flag(&q, "watch")?.unwrap_or(false);
@@ -171,7 +167,7 @@ fn resource_target(
         [name, "scale"] if matches!(kind, Kind::Deployment | Kind::ReplicaSet) => {
             (Some(name.to_string()), Some(Subresource::Scale))
         }
-        _ => return Err(not_found()),
+        _ => return Err(Status::no_such_resource()),
     };
     Ok(Target::Resource { kind, namespace: ns.map(String::from), name, subresource })
 }

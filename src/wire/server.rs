@@ -373,8 +373,15 @@ fn unauthorized() -> Reply {
 /// The identity a request acts as: its bearer token's, or the one it impersonates.
 fn identify(headers: &HeaderMap, world: &World) -> Result<UserInfo, Reply> {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let token = header("authorization").and_then(|a| a.strip_prefix("Bearer ")).ok_or_else(unauthorized)?;
-    let user = user_of_token(token.trim()).ok_or_else(unauthorized)?;
+    // No credentials at all is the anonymous user, whom RBAC then judges; a token the server
+    // did not give out is a 401.
+    let user = match header("authorization") {
+        None => UserInfo { name: "system:anonymous".into(), groups: vec!["system:unauthenticated".into()] },
+        Some(auth) => {
+            let token = auth.strip_prefix("Bearer ").ok_or_else(unauthorized)?;
+            user_of_token(token.trim()).ok_or_else(unauthorized)?
+        }
+    };
     let Some(target) = header("impersonate-user") else { return Ok(user) };
     let attrs = RequestAttributes {
         verb: "impersonate",
@@ -443,7 +450,7 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
     if let Target::Discovery(path) = &request.target {
         return match discovery::document(path, served.world.config.era) {
             Some(doc) => json_response(200, &doc),
-            None => error(&Status::new(404, "NotFound", "the server could not find the requested resource".into())),
+            None => error(&Status::no_such_resource()),
         };
     }
     let user = match identify(&headers, &served.world) {

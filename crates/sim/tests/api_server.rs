@@ -237,14 +237,21 @@ fn semantics_8_list_resource_version_semantics() {
     assert_eq!((err.code, err.message.as_str()), (410, "The resourceVersion for the provided list is too old."));
     let err = api.list(&admin(), Kind::ConfigMap, &ListOptions { resource_version: "3".into(), ..Default::default() });
     assert!(err.is_ok(), "N without a limit is not-older-than, served from the cache");
+    // A continuation after its revision was compacted: from the cache's snapshot (1.34 on),
+    // else 410 with a fresh token at the latest revision.
     let stale = api.list(&admin(), Kind::ConfigMap, &ListOptions { limit: 1, ..Default::default() }).unwrap();
+    let stale_before = before.list(&admin(), Kind::ConfigMap, &ListOptions { limit: 1, ..Default::default() }).unwrap();
     create(&mut api, cm("d"));
+    create(&mut before, cm("d"));
     api.compact(8).unwrap();
-    let err = api
-        .list(&admin(), Kind::ConfigMap, &ListOptions { continue_token: stale.continue_token, ..Default::default() })
-        .unwrap_err();
+    before.compact(7).unwrap();
+    let next = |token: String| ListOptions { continue_token: token, ..Default::default() };
+    let snapshot = api.list(&admin(), Kind::ConfigMap, &next(stale.continue_token)).unwrap();
+    assert_eq!((snapshot.items.len(), snapshot.resource_version), (5, 7), "the snapshot at the token's revision");
+    let err = before.list(&admin(), Kind::ConfigMap, &next(stale_before.continue_token)).unwrap_err();
     assert_eq!(err.code, 410);
     assert!(err.message.starts_with("The provided continue parameter is too old to display a consistent list result."));
+    assert!(!err.continue_token.is_empty(), "the 410 carries the token to go on with");
     // N in the future: 504 Too large resource version.
     let err = api
         .list(&admin(), Kind::ConfigMap, &ListOptions { resource_version: "99".into(), ..Default::default() })

@@ -227,6 +227,12 @@ fn document(doc: &Value, place: &dyn Fn(&str) -> Value, namespace: &str) -> Valu
     let mut doc = doc.clone();
     strip(&mut doc, namespace);
     if let Some(meta) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
+        // A generated name's suffix is random on both sides.
+        if let Some(prefix) = meta.get("generateName").and_then(Value::as_str).map(String::from) {
+            if meta.get("name").and_then(Value::as_str).is_some_and(|n| n.starts_with(&prefix)) {
+                meta.insert("name".into(), json!(format!("{prefix}*")));
+            }
+        }
         if let Some(rv) = meta.get("resourceVersion").and_then(Value::as_str).map(String::from) {
             meta.insert("resourceVersion".into(), place(&rv));
         }

@@ -11,7 +11,34 @@ pub struct Known {
     pub covers: fn(release: &str, d: &Difference) -> bool,
 }
 
-pub const KNOWN: &[Known] = &[];
+pub const KNOWN: &[Known] = &[
+    Known {
+        name: "go-decoder-words",
+        why: "where kube-apiserver quotes an error of Go's own JSON or base64 decoder (a continue token or a body that does not decode), serve-api says what was wrong in its decoder's words; the status, reason and the message up to the quote are the same",
+        covers: |_, d| {
+            const QUOTING: [&str; 2] =
+                ["invalid continue token: continue key is not valid: ", "the object provided is unrecognized"];
+            let (Some(real), Some(model)) = (d.real.as_str(), d.model.as_str()) else { return false };
+            d.at.ends_with(".message") && QUOTING.iter().any(|q| real.starts_with(q) && model.starts_with(q))
+        },
+    },
+    Known {
+        name: "label-selector-syntax-words",
+        why: "a label selector that does not parse is a 400 on both sides; kube-apiserver words it by its lexer's tokens (`found '=', expected: identifier`), serve-api by the requirement it could not read",
+        covers: |_, d| {
+            let starts = |v: &serde_json::Value| v.as_str().is_some_and(|m| m.starts_with("unable to parse requirement: "));
+            d.at.ends_with(".message") && starts(&d.real) && starts(&d.model)
+        },
+    },
+    Known {
+        name: "pod-defaults",
+        why: "kube-apiserver fills in a Pod's defaults (restartPolicy, dnsPolicy, schedulerName, tolerations, a container's terminationMessagePath, the status's qosClass, …); the model's Pods carry what their writer gave, which is all a list, a watch or a lesson about them turns on, and keeps every object the page holds small",
+        covers: |_, d| {
+            let pod_field = [".spec.", ".status.qosClass"].iter().any(|p| d.at.contains(p)) || d.at.ends_with(".spec");
+            pod_field && !d.real.is_null() && d.model.is_null()
+        },
+    },
+];
 
 /// The name of the known difference that explains `d`, if one does.
 pub fn explains(release: &str, d: &Difference) -> Option<&'static str> {

@@ -71,6 +71,9 @@ pub fn named() -> Vec<Value> {
                     vec![
                         json!({"sleep_ms": 20_000}),
                         json!({"method": "POST", "path": "/api/v1/namespaces/{ns}/secrets", "body": {"metadata": {"name": "s"}}}),
+                        // A consistent list lifts the ConfigMap cache to etcd's revision (1.33 on).
+                        json!({"sleep_ms": 5_000}),
+                        list("", ""),
                     ],
                 ),
             ],
@@ -146,7 +149,7 @@ pub fn named() -> Vec<Value> {
         script(
             "watch-unset-rv-initial-events-end",
             "plain",
-            with(written(2), vec![watch("allowWatchBookmarks=true", 2.0, vec![])]),
+            with(written(2), vec![watch("allowWatchBookmarks=true", 3.0, vec![])]),
         ),
         // Lists.
         script(
@@ -213,16 +216,16 @@ pub fn named() -> Vec<Value> {
             with(
                 written(2),
                 vec![
-                    watch("sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true", 1.5, vec![]),
+                    watch("sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true", 3.0, vec![]),
                     watch(
                         "sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion={rv:w1}",
-                        1.5,
+                        3.0,
                         vec![],
                     ),
-                    watch("sendInitialEvents=true&allowWatchBookmarks=true", 1.0, vec![]),
-                    watch("sendInitialEvents=true&resourceVersionMatch=NotOlderThan", 1.0, vec![]),
-                    watch("sendInitialEvents=false&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true", 1.0, vec![]),
-                    watch("resourceVersionMatch=Exact&resourceVersion={rv:w1}", 1.0, vec![]),
+                    watch("sendInitialEvents=true&allowWatchBookmarks=true", 3.0, vec![]),
+                    watch("sendInitialEvents=true&resourceVersionMatch=NotOlderThan", 3.0, vec![]),
+                    watch("sendInitialEvents=false&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true", 3.0, vec![]),
+                    watch("resourceVersionMatch=Exact&resourceVersion={rv:w1}", 3.0, vec![]),
                 ],
             ),
         ),
@@ -311,6 +314,7 @@ pub fn named() -> Vec<Value> {
                     json!({"method": "POST", "path": CM, "as": "reader", "body": configmap("r", json!({}))}),
                     json!({"method": "GET", "path": "/api/v1/namespaces/{ns}/secrets", "as": "nobody"}),
                     json!({"method": "GET", "path": CM, "as": "stranger"}),
+                    json!({"method": "GET", "path": CM, "as": "forged"}),
                 ],
             ),
         ),

@@ -27,7 +27,7 @@ pub fn releases() -> Vec<String> {
 
 /// The bearer token of each identity, the same on both sides.
 pub fn tokens() -> Value {
-    let mut tokens = json!({"admin": ADMIN_TOKEN});
+    let mut tokens = json!({"admin": ADMIN_TOKEN, "forged": "playground-forged"});
     for (name, _) in BARE_ACCOUNTS {
         tokens[name] = json!(format!("playground-sa.judge.{name}"));
     }

@@ -232,6 +232,12 @@ impl Status {
         Self::new(400, "BadRequest", message)
     }
 
+    /// 404 for a path the server does not serve (`NewGenericServerResponse`: empty details).
+    pub fn no_such_resource() -> Self {
+        Self::new(404, "NotFound", "the server could not find the requested resource".into())
+            .with_details(StatusDetails::default())
+    }
+
     /// 404 for a kind the server does not serve.
     pub fn no_kind_match(kind: &str, api_version: &str) -> Self {
         Self::new(404, "NotFound", format!("no matches for kind {kind:?} in version {api_version:?}"))

@@ -124,6 +124,9 @@ pub struct OwnerReference {
 pub struct ObjectMeta {
     #[serde(default)]
     pub name: String,
+    /// A prefix the server completes into a unique name when `name` is empty.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub generate_name: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub namespace: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]

@@ -344,7 +344,7 @@ impl ApiServer {
         registry::defaulted_namespace(&mut obj);
         let sub = if status_only { "status" } else { "" };
         let result = if status_only && !kind.has_status() {
-            Err(registry::no_such_subresource())
+            Err(Status::no_such_resource())
         } else {
             let (ns, name) = (obj.metadata.namespace.clone(), obj.metadata.name.clone());
             self.authorize(user, "update", kind, sub, &ns, Some(&name))
@@ -362,7 +362,7 @@ impl ApiServer {
         let sub = if p.status { "status" } else { "" };
         let result = self.authorize(user, "patch", kind, sub, namespace, Some(name)).and_then(|()| {
             if p.status && !kind.has_status() {
-                return Err(registry::no_such_subresource());
+                return Err(Status::no_such_resource());
             }
             let key = storage_key(kind, namespace, name);
             let stored =
@@ -434,6 +434,12 @@ impl ApiServer {
     /// LIST objects of a kind (see the module comment for where each resourceVersion is
     /// served from).
     pub fn list(&mut self, user: &UserInfo, kind: Kind, opts: &ListOptions) -> Result<ListResponse, Status> {
+        // A consistent read from the watch cache first waits for it to reach etcd's current
+        // revision, which a progress request lifts it to (`ConsistentListFromCache`).
+        let consistent = opts.resource_version.is_empty() && opts.continue_token.is_empty();
+        if consistent && self.config.cache_pagination {
+            self.cacher.progress_notify_kind(kind, &self.store);
+        }
         let result = self.do_list(user, kind, opts);
         if let Ok(list) = &result {
             let bytes: usize = list.items.iter().map(|o| ApiObject::json_len(o) + 1).sum::<usize>() + 64;
@@ -465,6 +471,21 @@ impl ApiServer {
                     "specifying resource version is not allowed when using continue".into(),
                 ));
             }
+            // From 1.34 a continuation is served from the watch cache's snapshot at the token's
+            // revision while its window holds it, even after etcd compacted that revision.
+            let snapshot = match (rev, self.cacher.serving_cache(kind)) {
+                (Some(rev), Some(cache)) if self.config.list_from_cache_snapshot => cache.snapshot_at(&prefix, rev),
+                _ => None,
+            };
+            if let (Some(state), Some(rev)) = (snapshot, rev) {
+                return Ok(cache_page(
+                    state.range(start..).map(|(_, o)| o).collect(),
+                    &filter,
+                    &prefix,
+                    opts.limit,
+                    rev,
+                ));
+            }
             let rev = rev.unwrap_or_else(|| store.revision());
             return list_from_etcd(store, &filter, &prefix, rev, &start, opts.limit).map_err(|e| match e {
                 // The 410 carries a token to go on from the same key at the latest revision.
@@ -489,11 +510,13 @@ impl ApiServer {
             (Rv::AtLeast(n), None) if n > store.revision() => {
                 Err(Status::too_large_resource_version(n, store.revision()))
             }
-            (Rv::Any | Rv::AtLeast(_), Some(cache)) => Ok(cache_page(cache, &filter, &prefix, limit, cache.revision())),
+            (Rv::Any | Rv::AtLeast(_), Some(cache)) => {
+                Ok(cache_page(cache.list_shared(&prefix).collect(), &filter, &prefix, limit, cache.revision()))
+            }
             // A consistent read: from the cache once it has caught up with etcd (from 1.31,
             // `ConsistentListFromCache`), else from etcd.
             (Rv::Unset, Some(cache)) if self.config.cache_pagination => {
-                Ok(cache_page(cache, &filter, &prefix, limit, store.revision()))
+                Ok(cache_page(cache.list_shared(&prefix).collect(), &filter, &prefix, limit, store.revision()))
             }
             (Rv::Unset | Rv::Any | Rv::AtLeast(_), _) => {
                 list_from_etcd(store, &filter, &prefix, store.revision(), "", opts.limit)
@@ -514,7 +537,7 @@ impl ApiServer {
             _ => None,
         };
         match snapshot {
-            Some(state) => Ok(storage::page(state, filter, prefix, n, limit)),
+            Some(state) => Ok(cache_page(state.values().collect(), filter, prefix, limit, n)),
             None => list_from_etcd(&self.store, filter, prefix, n, "", limit).map_err(|e| match e {
                 MvccError::Compacted => Status::expired(LIST_TOO_OLD.into()),
                 other => Status::internal(other.grpc_message()),
@@ -619,8 +642,7 @@ impl ApiServer {
 /// A page of the watch cache's objects (`Cacher.GetList`): without a selector the first
 /// `limit`; with one, the first `limit` that match, and more pages only if any object follows
 /// the last match. The continue token starts after the last object returned.
-fn cache_page(cache: &WatchCache, filter: &Filter, prefix: &str, limit: usize, rv: Revision) -> ListResponse {
-    let all: Vec<&Shared> = cache.list_shared(prefix).collect();
+fn cache_page(all: Vec<&Shared>, filter: &Filter, prefix: &str, limit: usize, rv: Revision) -> ListResponse {
     let mut items = Vec::new();
     let mut more = false;
     for (i, obj) in all.iter().enumerate() {

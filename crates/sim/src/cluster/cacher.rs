@@ -267,6 +267,13 @@ impl Cacher {
         sent
     }
 
+    /// A progress request answered for one resource's cache: it learns etcd's revision.
+    pub fn progress_notify_kind(&mut self, kind: Kind, store: &MvccStore) {
+        if let Some((cache, _)) = self.caches.get_mut(&kind) {
+            cache.observe_progress(store.revision());
+        }
+    }
+
     /// etcd's progress notification: every watch cache learns etcd's current revision.
     pub fn progress_notify(&mut self, store: &MvccStore) {
         let rev = store.revision();

@@ -22,6 +22,19 @@ use super::validation;
 use serde_json::{json, Value};
 
 /// A uid in the UUID v4 layout, from a counter (deterministic, never repeated).
+/// `names.SimpleNameGenerator`: the prefix (at most 58 bytes) and five characters from
+/// `utilrand`'s alphabet, here drawn from `n` so that a run is reproducible.
+fn generated_name(prefix: &str, n: u64) -> String {
+    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    let mut base: String = prefix.chars().take(58).collect();
+    let mut z = n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5851_F42D_4C95_7F2D;
+    for _ in 0..5 {
+        base.push(ALPHABET[(z % ALPHABET.len() as u64) as usize] as char);
+        z /= ALPHABET.len() as u64;
+    }
+    base
+}
+
 pub fn uid(n: u64) -> String {
     let mut z = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -54,6 +67,9 @@ pub fn create(
     uids: &mut u64,
     now_ms: u64,
 ) -> Result<ApiObject, Status> {
+    if obj.metadata.name.is_empty() && !obj.metadata.generate_name.is_empty() {
+        obj.metadata.name = generated_name(&obj.metadata.generate_name, *uids + 1);
+    }
     validation::check(kind, &obj)?;
     if !obj.metadata.resource_version.is_empty() {
         // `rest.BeforeCreate` returns a plain error here, which the API server sends as a 500.
@@ -72,7 +88,11 @@ pub fn create(
             obj.metadata.generation = 1;
             obj.body.insert("status".into(), json!({}));
         }
-        Kind::ConfigMap | Kind::Secret => obj.metadata.generation = 0,
+        Kind::ConfigMap => obj.metadata.generation = 0,
+        Kind::Secret => {
+            obj.metadata.generation = 0;
+            obj.body.entry("type").or_insert_with(|| json!("Opaque"));
+        }
     }
     let key = storage_key(kind, &obj.metadata.namespace, &obj.metadata.name);
     let put = Op::Put { key: key.clone(), value: encode(&obj) };
@@ -145,10 +165,4 @@ pub fn delete(store: &mut MvccStore, kind: Kind, namespace: &str, name: &str) ->
         return Err(Status::conflict(kind, name));
     }
     Ok(decode(&stored))
-}
-
-/// The 404 of a subresource the kind does not have.
-pub fn no_such_subresource() -> Status {
-    Status::new(404, "NotFound", "the server could not find the requested resource".into())
-        .with_details(super::api_errors::StatusDetails::default())
 }

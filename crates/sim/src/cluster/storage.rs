@@ -69,7 +69,7 @@ pub fn list_from_etcd(
 /// and `limit` items kept; when a key follows the last one read, the page ends with a continue
 /// token that starts right after it (`<last key>\0`) — even if no later key matches a
 /// selector — and, without a selector, `remainingItemCount`: the keys left after this page.
-pub fn page(
+fn page(
     kvs: impl IntoIterator<Item = (String, Shared)>,
     filter: &Filter,
     prefix: &str,
