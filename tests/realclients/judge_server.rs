@@ -17,7 +17,8 @@
 //!
 //! Releases: `JUDGE_RELEASES` (`1.37` in `make test`; `make judge-server` runs all three).
 //! Seeded scripts: `JUDGE_SCRIPTS` (200); `JUDGE_ONLY=name` keeps the named scripts whose
-//! names contain it (while a difference is being worked on). Under `CI=true` a real server that is missing or
+//! names contain it (while a difference is being worked on); `JUDGE_DUMP=file` writes the
+//! scripts there. Under `CI=true` a real server that is missing or
 //! does not start fails the test.
 
 #![cfg(feature = "real-clients")]
@@ -40,6 +41,10 @@ fn serve_api_answers_as_the_real_kube_apiserver_of_each_release() {
         let named: Vec<_> =
             scripts::named().into_iter().filter(|s| s["name"].as_str().unwrap().contains(&only)).collect();
         let seeded = scripts::seeded(scripts::seed_count());
+        if let Ok(path) = std::env::var("JUDGE_DUMP") {
+            let all: Vec<_> = named.iter().chain(&seeded).collect();
+            std::fs::write(&path, serde_json::to_string_pretty(&all).unwrap()).expect("JUDGE_DUMP is writable");
+        }
         let report = compare::judge(release, &real, &model, &named, &seeded);
         println!("{}", report.summary());
         let written =

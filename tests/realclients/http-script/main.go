@@ -12,7 +12,8 @@
 // another, or all at once with -parallel (the few that take real time).
 //
 // A step's path, query and body may name what an earlier step saved: {ns}, {rv:NAME} (the
-// resourceVersion its answer carried: an object's or a list's), {rv+1:NAME}, {rv+1000:NAME},
+// resourceVersion its answer carried: an object's or a list's), {rv+1:NAME}, {future:NAME} (a
+// million on: a revision no run reaches),
 // {continue:NAME}, {name:NAME} (the object's name). A compaction is done through etcd's own
 // API on a real server and through serve-api's fault endpoint on the model.
 package main
@@ -98,7 +99,7 @@ type run struct {
 	saved map[string]json.RawMessage
 }
 
-var placeholder = regexp.MustCompile(`\{(ns|rv|rv\+1|rv\+1000|continue|name)(?::([A-Za-z0-9_-]+))?\}`)
+var placeholder = regexp.MustCompile(`\{(ns|rv|rv\+1|future|continue|name)(?::([A-Za-z0-9_-]+))?\}`)
 
 func (r *run) fill(text string) string {
 	return placeholder.ReplaceAllStringFunc(text, func(m string) string {
@@ -123,8 +124,8 @@ func (r *run) fill(text string) string {
 			return doc.Metadata.ResourceVersion
 		case "rv+1":
 			return strconv.FormatInt(rv+1, 10)
-		case "rv+1000":
-			return strconv.FormatInt(rv+1000, 10)
+		case "future":
+			return strconv.FormatInt(rv+1_000_000, 10)
 		case "continue":
 			return doc.Metadata.Continue
 		default:

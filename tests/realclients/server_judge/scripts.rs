@@ -176,7 +176,7 @@ pub fn named() -> Vec<Value> {
             "timed",
             with(
                 written(1),
-                vec![list("resourceVersion={rv+1000:w1}", ""), list("resourceVersion={rv+1000:w1}&resourceVersionMatch=Exact", "")],
+                vec![list("resourceVersion={future:w1}", ""), list("resourceVersion={future:w1}&resourceVersionMatch=Exact", "")],
             ),
         ),
         script(
@@ -230,7 +230,7 @@ pub fn named() -> Vec<Value> {
             ),
         ),
         script("watch-timeout-seconds", "timed", vec![watch("timeoutSeconds=2", 6.0, vec![])]),
-        script("watch-future-resource-version", "timed", with(written(1), vec![watch("resourceVersion={rv+1000:w1}", 6.0, vec![])])),
+        script("watch-future-resource-version", "timed", with(written(1), vec![watch("resourceVersion={future:w1}", 6.0, vec![])])),
         script(
             "watch-sees-writes",
             "plain",
@@ -383,7 +383,7 @@ fn seeded_script(seed: u64) -> Value {
         let rv = |rng: &mut Rng| match (rng.below(5), &saved) {
             (0, _) | (_, None) => String::new(),
             (1, _) => "resourceVersion=0".into(),
-            (2, Some(s)) => format!("resourceVersion={{rv+1000:{s}}}"),
+            (2, Some(s)) => format!("resourceVersion={{future:{s}}}"),
             (_, Some(s)) => format!("resourceVersion={{rv:{s}}}"),
         };
         let mut step = match rng.below(12) {
@@ -427,7 +427,7 @@ fn seeded_script(seed: u64) -> Value {
                 let from = rv(&mut rng);
                 let writes = vec![create(rng.pick(&names), ""), delete(rng.pick(&names))];
                 let query = if from.is_empty() { "allowWatchBookmarks=false".to_string() } else { from };
-                watch(&query, 0.6, writes)
+                watch(&query, 1.5, writes)
             }
         };
         if step.get("seconds").is_none() && rng.below(8) == 0 {

@@ -173,15 +173,16 @@ impl Status {
     }
 
     /// `Too large resource version: %d, current: %d`, a 504 Timeout with cause
-    /// `ResourceVersionTooLarge` and a retry after a second (`storage.NewTooLargeResourceVersionError`).
-    pub fn too_large_resource_version(requested: i64, current: i64) -> Self {
+    /// `ResourceVersionTooLarge` (`storage.NewTooLargeResourceVersionError`): from the watch
+    /// cache, after its wait, with a retry after a second; from etcd, with none.
+    pub fn too_large_resource_version(requested: i64, current: i64, retry_after_seconds: u32) -> Self {
         let cause = StatusCause {
             reason: "ResourceVersionTooLarge",
             message: "Too large resource version".into(),
             field: String::new(),
         };
         Self::new(504, "Timeout", format!("Timeout: Too large resource version: {requested}, current: {current}"))
-            .with_details(StatusDetails { causes: vec![cause], retry_after_seconds: 1, ..StatusDetails::default() })
+            .with_details(StatusDetails { causes: vec![cause], retry_after_seconds, ..StatusDetails::default() })
     }
 
     /// 403 `Forbidden` (`NewForbidden`): `<resource> is forbidden: <reason>`, or

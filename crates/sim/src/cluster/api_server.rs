@@ -153,6 +153,11 @@ fn watch_list_default(opts: &WatchOptions, watch_list: bool) -> Option<WatchOpti
     })
 }
 
+/// The retry a "too large resource version" carries: the watch cache's
+/// (`resourceVersionTooHighRetrySeconds`), etcd's none.
+const FROM_CACHE: u32 = 1;
+const FROM_ETCD: u32 = 0;
+
 /// The three readings of a resourceVersion parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Rv {
@@ -413,7 +418,7 @@ impl ApiServer {
             (Rv::Any, Some(cache)) => cache.get(&key).cloned(),
             (Rv::AtLeast(n), Some(cache)) => {
                 if n > cache.revision() {
-                    return Err(Status::too_large_resource_version(n, cache.revision()));
+                    return Err(Status::too_large_resource_version(n, cache.revision(), FROM_CACHE));
                 }
                 cache.get(&key).cloned()
             }
@@ -505,10 +510,10 @@ impl ApiServer {
         match (rv, cache) {
             (Rv::AtLeast(n), _) if exact => self.list_exact(&filter, &prefix, n, opts.limit),
             (Rv::AtLeast(n), Some(cache)) if n > cache.revision() => {
-                Err(Status::too_large_resource_version(n, cache.revision()))
+                Err(Status::too_large_resource_version(n, cache.revision(), FROM_CACHE))
             }
             (Rv::AtLeast(n), None) if n > store.revision() => {
-                Err(Status::too_large_resource_version(n, store.revision()))
+                Err(Status::too_large_resource_version(n, store.revision(), FROM_ETCD))
             }
             (Rv::Any | Rv::AtLeast(_), Some(cache)) => {
                 Ok(cache_page(cache.list_shared(&prefix).collect(), &filter, &prefix, limit, cache.revision()))
@@ -530,7 +535,7 @@ impl ApiServer {
     /// `n`, else from etcd (410 once compacted).
     fn list_exact(&self, filter: &Filter, prefix: &str, n: Revision, limit: usize) -> Result<ListResponse, Status> {
         if n > self.store.revision() {
-            return Err(Status::too_large_resource_version(n, self.store.revision()));
+            return Err(Status::too_large_resource_version(n, self.store.revision(), FROM_ETCD));
         }
         let snapshot = match self.cacher.serving_cache(filter.kind) {
             Some(cache) if self.config.list_from_cache_snapshot => cache.snapshot_at(prefix, n),
@@ -573,7 +578,7 @@ impl ApiServer {
             // A watch-list: the state at least as fresh as asked (RV "" is a consistent read:
             // etcd's current revision), then the bookmark that ends the initial events.
             (Some(true), Rv::AtLeast(n)) if n > self.store.revision() => {
-                return Err(Status::too_large_resource_version(n, self.store.revision()))
+                return Err(Status::too_large_resource_version(n, self.store.revision(), FROM_CACHE))
             }
             (Some(true), _) => WatchStart::InitialEvents,
             (Some(false), Rv::Unset | Rv::Any) => WatchStart::After(self.store.revision()),

@@ -299,8 +299,10 @@ impl Cacher {
                     // One change becomes the same event for every watcher that gets it as
                     // that type: its size is measured once per type.
                     let mut sizes: Vec<(&'static str, usize)> = Vec::new();
-                    for w in watchers.values_mut().filter(|w| w.source == WatchSource::Cache && w.filter.kind == *kind)
-                    {
+                    // A watcher from a revision still ahead gets nothing at or below it.
+                    for w in watchers.values_mut().filter(|w| {
+                        w.source == WatchSource::Cache && w.filter.kind == *kind && change.revision > w.start_rv
+                    }) {
                         if let Some(ev) = w.filter.convert(&change) {
                             let size = match sizes.iter().find(|(t, _)| *t == ev.type_name()) {
                                 Some((_, size)) => *size,
