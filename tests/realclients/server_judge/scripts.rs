@@ -362,6 +362,9 @@ impl Rng {
     }
 }
 
+/// How long a seeded script waits before a read the watch cache may serve.
+const CACHE_CATCH_UP_MS: u64 = 50;
+
 /// Requests per seeded script.
 pub const SEEDED_REQUESTS: usize = 25;
 
@@ -439,6 +442,13 @@ fn seeded_script(seed: u64) -> Value {
         {
             saves += 1;
             step["save"] = json!(format!("s{saves}"));
+        }
+        // A real watch cache trails etcd by a few milliseconds; a read it may serve (RV "0",
+        // not older than N, a watch from N) waits that long, so that both sides answer from
+        // the same writes.
+        let query = step["query"].as_str().unwrap_or_default();
+        if step["method"] == "GET" && query.contains("resourceVersion=") && !query.contains("{future:") {
+            steps.push(json!({"sleep_ms": CACHE_CATCH_UP_MS}));
         }
         steps.push(step);
     }

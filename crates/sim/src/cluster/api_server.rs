@@ -501,14 +501,24 @@ impl ApiServer {
         }
         let rv = parse_rv(&opts.resource_version)
             .map_err(|why| Status::bad_request(format!("invalid resource version: {why}")))?;
+        // A field selector naming one object in a namespace reads that one key (the registry's
+        // `MatchesSingle`): no pages, and a legacy N with a limit is not exact.
+        let single_key = opts.namespace.is_some() && filter.fields.single_name().is_some();
         let exact = opts.resource_version_match == EXACT
-            || (opts.resource_version_match.is_empty() && opts.limit > 0 && matches!(rv, Rv::AtLeast(_)));
+            || (opts.resource_version_match.is_empty()
+                && opts.limit > 0
+                && !single_key
+                && matches!(rv, Rv::AtLeast(_)));
         // A limit is honoured by the watch cache from 1.33 (`computeListLimit`; never for "0");
         // before, a list with a limit went to etcd.
-        let limit = if rv == Rv::Any { 0 } else { opts.limit };
-        let cache = self.cacher.serving_cache(kind).filter(|_| limit == 0 || self.config.cache_pagination);
+        let limit = if rv == Rv::Any || single_key { 0 } else { opts.limit };
+        // That one key's legacy N with a limit is read from etcd at its latest revision.
+        let legacy_exact_key = single_key && opts.limit > 0 && opts.resource_version_match.is_empty();
+        let cache = self.cacher.serving_cache(kind).filter(|_| {
+            (limit == 0 || self.config.cache_pagination) && !(legacy_exact_key && matches!(rv, Rv::AtLeast(_)))
+        });
         match (rv, cache) {
-            (Rv::AtLeast(n), _) if exact => self.list_exact(&filter, &prefix, n, opts.limit),
+            (Rv::AtLeast(n), _) if exact => self.list_exact(&filter, &prefix, n, limit, single_key),
             (Rv::AtLeast(n), Some(cache)) if n > cache.revision() => {
                 Err(Status::too_large_resource_version(n, cache.revision(), FROM_CACHE))
             }
@@ -524,7 +534,7 @@ impl ApiServer {
                 Ok(cache_page(cache.list_shared(&prefix).collect(), &filter, &prefix, limit, store.revision()))
             }
             (Rv::Unset | Rv::Any | Rv::AtLeast(_), _) => {
-                list_from_etcd(store, &filter, &prefix, store.revision(), "", opts.limit)
+                list_from_etcd(store, &filter, &prefix, store.revision(), "", limit)
                     .map_err(|e| Status::internal(e.grpc_message()))
             }
         }
@@ -532,13 +542,23 @@ impl ApiServer {
 
     /// A list exactly at revision `n` (`resourceVersionMatch=Exact`, or N with a limit): from
     /// the watch cache's snapshot where the release keeps them and the window still covers
-    /// `n`, else from etcd (410 once compacted).
-    fn list_exact(&self, filter: &Filter, prefix: &str, n: Revision, limit: usize) -> Result<ListResponse, Status> {
+    /// `n` (a future `n` waits in the cache there), else from etcd (410 once compacted). One
+    /// key's read always goes to etcd.
+    fn list_exact(
+        &self,
+        filter: &Filter,
+        prefix: &str,
+        n: Revision,
+        limit: usize,
+        single_key: bool,
+    ) -> Result<ListResponse, Status> {
+        let snapshots = self.config.list_from_cache_snapshot && !single_key;
         if n > self.store.revision() {
-            return Err(Status::too_large_resource_version(n, self.store.revision(), FROM_ETCD));
+            let retry = if snapshots { FROM_CACHE } else { FROM_ETCD };
+            return Err(Status::too_large_resource_version(n, self.store.revision(), retry));
         }
         let snapshot = match self.cacher.serving_cache(filter.kind) {
-            Some(cache) if self.config.list_from_cache_snapshot => cache.snapshot_at(prefix, n),
+            Some(cache) if snapshots => cache.snapshot_at(prefix, n),
             _ => None,
         };
         match snapshot {
