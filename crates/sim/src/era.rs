@@ -128,10 +128,28 @@ impl Era {
         self == Era::V1_37
     }
 
-    /// The watch cache serves consistent reads and honours a list's limit (1.33 and later;
-    /// 1.30 sends such lists to etcd).
-    pub fn cache_pagination(self) -> bool {
+    /// apiserver's `CacheDelegator` (1.33 on): list options checked before either store is
+    /// asked, consistent reads and lists with a limit served by the watch cache; 1.30 sends
+    /// such lists to etcd and checks a resourceVersion where it reads it.
+    pub fn cache_delegator(self) -> bool {
         self != Era::V1_30
+    }
+
+    /// etcd's lists name a continue token's key with the slash after the list's prefix
+    /// (`/name`, 1.37; before, `name`).
+    pub fn etcd_continue_key_with_slash(self) -> bool {
+        self == Era::V1_37
+    }
+
+    /// Pods carry `metadata.generation` (1.33 on).
+    pub fn pod_generation(self) -> bool {
+        self != Era::V1_30
+    }
+
+    /// etcd's "required revision is a future revision" on a list is told as "too large
+    /// resource version" (1.37: `listReadError`); before, it passes as a 500.
+    pub fn future_revision_too_large(self) -> bool {
+        self == Era::V1_37
     }
 
     /// apiserver `ListFromCacheSnapshot` (alpha in 1.33, beta and on from 1.34): exact lists

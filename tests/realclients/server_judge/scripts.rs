@@ -204,7 +204,7 @@ pub fn named() -> Vec<Value> {
                 vec![
                     watch("resourceVersion=0", 1.0, vec![]),
                     watch("resourceVersion={rv:w1}", 1.0, vec![]),
-                    watch("resourceVersion={rv:w2}", 1.0, vec![create("c", "w3")]),
+                    watch("resourceVersion={rv:w2}", 3.0, vec![create("c", "w3")]),
                     watch("resourceVersion=zero", 1.0, vec![]),
                     watch("resourceVersion={rv:w1}&allowWatchBookmarks=true&labelSelector=app%3Dnone", 1.0, vec![]),
                 ],
@@ -238,7 +238,7 @@ pub fn named() -> Vec<Value> {
                 written(1),
                 vec![watch(
                     "resourceVersion={rv:w1}",
-                    1.5,
+                    3.0,
                     vec![
                         put("cm-0", json!({"metadata": {"name": "cm-0"}, "data": {"v": "2"}}), "w2"),
                         create("b", "w3"),
@@ -428,9 +428,10 @@ fn seeded_script(seed: u64) -> Value {
             }
             _ => {
                 let from = rv(&mut rng);
-                let writes = vec![create(rng.pick(&names), ""), delete(rng.pick(&names))];
+                // The writes wait until the watch has surely read its start.
+                let writes = vec![json!({"sleep_ms": 300}), create(rng.pick(&names), ""), delete(rng.pick(&names))];
                 let query = if from.is_empty() { "allowWatchBookmarks=false".to_string() } else { from };
-                watch(&query, 1.5, writes)
+                watch(&query, 2.0, writes)
             }
         };
         if step.get("seconds").is_none() && rng.below(8) == 0 {

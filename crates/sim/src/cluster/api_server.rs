@@ -24,7 +24,9 @@ use super::mvcc_store::{KeyRange, MvccError, MvccStore, Revision};
 use super::rbac::{Rbac, RequestAttributes, UserInfo};
 use super::registry;
 use super::selector::{FieldSelector, LabelSelector};
-use super::storage::{self, current, decode, decode_continue, list_from_etcd, prefix, CONTINUE_EXPIRED, LIST_TOO_OLD};
+use super::storage::{
+    self, current, decode, decode_continue, list_from_etcd, prefix, ContinueKey, CONTINUE_EXPIRED, LIST_TOO_OLD,
+};
 use super::watch::{ApiWatchId, Filter, WatchEvent, Watcher};
 use super::watch_cache::{WatchCache, DEFAULT_CAPACITY};
 
@@ -44,9 +46,16 @@ pub struct ApiServerConfig {
     /// `ListFromCacheSnapshot` (beta from 1.34): an exact list is served from the watch
     /// cache's snapshot at that revision while its window covers it, even after etcd compacted it.
     pub list_from_cache_snapshot: bool,
-    /// The watch cache honours a list's limit and serves consistent reads (from 1.33 here:
-    /// `ConsistentListFromCache` and `computeListLimit`); before, such lists went to etcd.
-    pub cache_pagination: bool,
+    /// The `CacheDelegator` (1.33 on): list options checked first, the watch cache honouring
+    /// a list's limit and serving consistent reads; before, such lists went to etcd.
+    pub cache_delegator: bool,
+    /// Pods get `metadata.generation` (1.33 on).
+    pub pod_generation: bool,
+    /// A list at a future revision from etcd is a "too large resource version" (1.37), not
+    /// etcd's own 500.
+    pub future_revision_too_large: bool,
+    /// How etcd's lists name the key a continue token goes on from (`/name` from 1.37).
+    pub etcd_continue_key: ContinueKey,
     /// How often a watcher gets a bookmark (`defaultBookmarkFrequency`: a minute; 0: never).
     pub bookmark_frequency_ms: u64,
     /// Added to the virtual clock for the timestamps objects get: 0 keeps the playground's
@@ -62,7 +71,10 @@ impl Default for ApiServerConfig {
             watch_cache_capacity: DEFAULT_CAPACITY,
             watch_list: true,
             list_from_cache_snapshot: true,
-            cache_pagination: true,
+            cache_delegator: true,
+            pod_generation: true,
+            future_revision_too_large: true,
+            etcd_continue_key: ContinueKey::WithSlash,
             bookmark_frequency_ms: 60_000,
             clock_offset_ms: 0,
         }
@@ -326,9 +338,9 @@ impl ApiServer {
         let kind = Self::kind_of(&obj)?;
         registry::defaulted_namespace(&mut obj);
         let now = self.wall_now();
-        let result = self
-            .authorize(user, "create", kind, "", &obj.metadata.namespace, None)
-            .and_then(|()| registry::create(&mut self.store, kind, obj, &mut self.uids, now));
+        let result = self.authorize(user, "create", kind, "", &obj.metadata.namespace, None).and_then(|()| {
+            registry::create(&mut self.store, kind, obj, &mut self.uids, now, self.config.pod_generation)
+        });
         self.propagate();
         self.finish("POST", kind, "", 201, result)
     }
@@ -442,7 +454,7 @@ impl ApiServer {
         // A consistent read from the watch cache first waits for it to reach etcd's current
         // revision, which a progress request lifts it to (`ConsistentListFromCache`).
         let consistent = opts.resource_version.is_empty() && opts.continue_token.is_empty();
-        if consistent && self.config.cache_pagination {
+        if consistent && self.config.cache_delegator {
             self.cacher.progress_notify_kind(kind, &self.store);
         }
         let result = self.do_list(user, kind, opts);
@@ -470,6 +482,7 @@ impl ApiServer {
         let prefix = prefix(kind, opts.namespace.as_deref());
         let store = &self.store;
         if !opts.continue_token.is_empty() {
+            let etcd_keys = self.config.etcd_continue_key;
             let (rev, start) = decode_continue(&opts.continue_token, &prefix)?;
             if !matches!(opts.resource_version.as_str(), "" | "0") {
                 return Err(Status::bad_request(
@@ -492,15 +505,17 @@ impl ApiServer {
                 ));
             }
             let rev = rev.unwrap_or_else(|| store.revision());
-            return list_from_etcd(store, &filter, &prefix, rev, &start, opts.limit).map_err(|e| match e {
+            return list_from_etcd(store, &filter, &prefix, rev, &start, opts.limit, etcd_keys).map_err(|e| match e {
                 // The 410 carries a token to go on from the same key at the latest revision.
                 MvccError::Compacted => Status::expired(CONTINUE_EXPIRED.into())
-                    .with_continue(storage::encode_continue(-1, &prefix, &start)),
+                    .with_continue(storage::encode_continue(-1, &prefix, &start, etcd_keys)),
                 other => Status::internal(other.grpc_message()),
             });
         }
-        let rv = parse_rv(&opts.resource_version)
-            .map_err(|why| Status::bad_request(format!("invalid resource version: {why}")))?;
+        let rv = parse_rv(&opts.resource_version).map_err(|why| match self.config.cache_delegator {
+            true => Status::bad_request(format!("invalid resource version: {why}")),
+            false => Status::unclassified(why),
+        })?;
         // A field selector naming one object in a namespace reads that one key (the registry's
         // `MatchesSingle`): no pages, and a legacy N with a limit is not exact.
         let single_key = opts.namespace.is_some() && filter.fields.single_name().is_some();
@@ -515,7 +530,7 @@ impl ApiServer {
         // That one key's legacy N with a limit is read from etcd at its latest revision.
         let legacy_exact_key = single_key && opts.limit > 0 && opts.resource_version_match.is_empty();
         let cache = self.cacher.serving_cache(kind).filter(|_| {
-            (limit == 0 || self.config.cache_pagination) && !(legacy_exact_key && matches!(rv, Rv::AtLeast(_)))
+            (limit == 0 || self.config.cache_delegator) && !(legacy_exact_key && matches!(rv, Rv::AtLeast(_)))
         });
         match (rv, cache) {
             (Rv::AtLeast(n), _) if exact => self.list_exact(&filter, &prefix, n, limit, single_key),
@@ -530,11 +545,11 @@ impl ApiServer {
             }
             // A consistent read: from the cache once it has caught up with etcd (from 1.31,
             // `ConsistentListFromCache`), else from etcd.
-            (Rv::Unset, Some(cache)) if self.config.cache_pagination => {
+            (Rv::Unset, Some(cache)) if self.config.cache_delegator => {
                 Ok(cache_page(cache.list_shared(&prefix).collect(), &filter, &prefix, limit, store.revision()))
             }
             (Rv::Unset | Rv::Any | Rv::AtLeast(_), _) => {
-                list_from_etcd(store, &filter, &prefix, store.revision(), "", limit)
+                list_from_etcd(store, &filter, &prefix, store.revision(), "", limit, self.config.etcd_continue_key)
                     .map_err(|e| Status::internal(e.grpc_message()))
             }
         }
@@ -554,8 +569,11 @@ impl ApiServer {
     ) -> Result<ListResponse, Status> {
         let snapshots = self.config.list_from_cache_snapshot && !single_key;
         if n > self.store.revision() {
-            let retry = if snapshots { FROM_CACHE } else { FROM_ETCD };
-            return Err(Status::too_large_resource_version(n, self.store.revision(), retry));
+            return Err(match (snapshots, self.config.future_revision_too_large) {
+                (true, _) => Status::too_large_resource_version(n, self.store.revision(), FROM_CACHE),
+                (false, true) => Status::too_large_resource_version(n, self.store.revision(), FROM_ETCD),
+                (false, false) => Status::unclassified(MvccError::FutureRevision.grpc_message()),
+            });
         }
         let snapshot = match self.cacher.serving_cache(filter.kind) {
             Some(cache) if snapshots => cache.snapshot_at(prefix, n),
@@ -563,10 +581,14 @@ impl ApiServer {
         };
         match snapshot {
             Some(state) => Ok(cache_page(state.values().collect(), filter, prefix, limit, n)),
-            None => list_from_etcd(&self.store, filter, prefix, n, "", limit).map_err(|e| match e {
-                MvccError::Compacted => Status::expired(LIST_TOO_OLD.into()),
-                other => Status::internal(other.grpc_message()),
-            }),
+            None => {
+                list_from_etcd(&self.store, filter, prefix, n, "", limit, self.config.etcd_continue_key).map_err(|e| {
+                    match e {
+                        MvccError::Compacted => Status::expired(LIST_TOO_OLD.into()),
+                        other => Status::internal(other.grpc_message()),
+                    }
+                })
+            }
         }
     }
 
@@ -683,7 +705,7 @@ fn cache_page(all: Vec<&Shared>, filter: &Filter, prefix: &str, limit: usize, rv
         (true, Some(last)) => {
             let key = storage_key(filter.kind, &last.metadata.namespace, &last.metadata.name);
             let remaining = filter.selects_everything().then_some(all.len() as i64 - limit as i64);
-            (storage::encode_continue(rv, prefix, &format!("{key}\0")), remaining)
+            (storage::encode_continue(rv, prefix, &format!("{key}\0"), ContinueKey::WithSlash), remaining)
         }
         _ => (String::new(), None),
     };

@@ -59,13 +59,15 @@ pub fn defaulted_namespace(obj: &mut ApiObject) {
 }
 
 /// POST: validates, defaults and stores a new object.
-/// `uids` counts the uids handed out: a valid object takes the next one.
+/// `uids` counts the uids handed out: a valid object takes the next one. `pod_generation`:
+/// a Pod starts at generation 1 (1.33 on; before, Pods have none).
 pub fn create(
     store: &mut MvccStore,
     kind: Kind,
     mut obj: ApiObject,
     uids: &mut u64,
     now_ms: u64,
+    pod_generation: bool,
 ) -> Result<ApiObject, Status> {
     if obj.metadata.name.is_empty() && !obj.metadata.generate_name.is_empty() {
         obj.metadata.name = generated_name(&obj.metadata.generate_name, *uids + 1);
@@ -81,7 +83,7 @@ pub fn create(
     obj.metadata.creation_timestamp = timestamp(now_ms);
     match kind {
         Kind::Pod => {
-            obj.metadata.generation = 1;
+            obj.metadata.generation = i64::from(pod_generation);
             obj.body.insert("status".into(), json!({"phase": "Pending"}));
         }
         Kind::ReplicaSet | Kind::Deployment => {
@@ -131,7 +133,8 @@ pub fn update(store: &mut MvccStore, kind: Kind, mut obj: ApiObject, status_only
                 Some(s) => obj.body.insert("status".into(), s.clone()),
                 None => obj.body.remove("status"),
             };
-            if obj.spec() != old.spec() {
+            // Only a kind that tracks generations counts them (a Pod before 1.33 has none).
+            if obj.spec() != old.spec() && old.metadata.generation > 0 {
                 obj.metadata.generation += 1;
             }
         }

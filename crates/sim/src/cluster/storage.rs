@@ -52,6 +52,7 @@ pub fn list_from_etcd(
     rev: Revision,
     start: &str,
     limit: usize,
+    key_form: ContinueKey,
 ) -> Result<ListResponse, MvccError> {
     let mut range = KeyRange::prefix(prefix);
     if !start.is_empty() {
@@ -62,7 +63,7 @@ pub fn list_from_etcd(
         kvs.push((kv.key.clone(), std::rc::Rc::new(decode(kv))));
         true
     })?;
-    Ok(page(kvs, filter, prefix, rev, limit))
+    Ok(page(kvs, filter, prefix, rev, limit, key_form))
 }
 
 /// One page of a list of `(key, object)` in key order, read at `rev`: keys are read in order
@@ -75,6 +76,7 @@ fn page(
     prefix: &str,
     rev: Revision,
     limit: usize,
+    key_form: ContinueKey,
 ) -> ListResponse {
     let mut items = Vec::new();
     let (mut last, mut more, mut keys) = (String::new(), false, 0i64);
@@ -96,7 +98,7 @@ fn page(
         false => (String::new(), None),
         true => {
             let remaining = filter.selects_everything().then_some(keys - limit as i64);
-            (encode_continue(rev, prefix, &format!("{last}\0")), remaining)
+            (encode_continue(rev, prefix, &format!("{last}\0"), key_form), remaining)
         }
     };
     ListResponse { items, resource_version: rev, continue_token, remaining_item_count }
@@ -104,11 +106,24 @@ fn page(
 
 pub const CONTINUE_EXPIRED: &str = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
 
+/// How a continue token names the key to go on from: after the list's prefix and its slash
+/// (`cm-0\0`: etcd's lists in 1.30 and 1.33) or after the prefix alone (`/cm-0\0`: the watch
+/// cache's, and etcd's from 1.37).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContinueKey {
+    AfterSlash,
+    WithSlash,
+}
+
 /// A continue token as the API server writes it (`storage.EncodeContinue`): URL-safe base64
 /// without padding of `{"v":"meta.k8s.io/v1","rv":<rev>,"start":"<next key>"}`, the key
-/// relative to the list's prefix and starting with `/`. `rev` -1: the latest revision.
-pub fn encode_continue(rev: Revision, prefix: &str, next_key: &str) -> String {
-    let start = format!("/{}", next_key.strip_prefix(prefix).unwrap_or(next_key));
+/// relative to the list's prefix. `rev` -1: the latest revision.
+pub fn encode_continue(rev: Revision, prefix: &str, next_key: &str, form: ContinueKey) -> String {
+    let relative = next_key.strip_prefix(prefix).unwrap_or(next_key);
+    let start = match form {
+        ContinueKey::AfterSlash => relative.to_string(),
+        ContinueKey::WithSlash => format!("/{relative}"),
+    };
     crate::base64::encode_url(json!({"v": "meta.k8s.io/v1", "rv": rev, "start": start}).to_string().as_bytes())
 }
 

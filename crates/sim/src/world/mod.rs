@@ -42,6 +42,7 @@ use crate::client::reflector::Reflector;
 use crate::client::shared_informer::SharedInformer;
 use crate::cluster::cacher::PROGRESS_NOTIFY_INTERVAL_MS;
 use crate::cluster::rbac::{PolicyRule, Role, RoleBinding, Subject};
+use crate::cluster::storage::ContinueKey;
 use crate::cluster::{ApiObject, ApiServer, ApiServerConfig, Kind, Status, UserInfo};
 use crate::controller::kubelet::Kubelet;
 use crate::controller::poller::Poller;
@@ -106,7 +107,13 @@ impl World {
         let api_config = ApiServerConfig {
             watch_list: config.era.watch_list_server(),
             list_from_cache_snapshot: config.era.list_from_cache_snapshot(),
-            cache_pagination: config.era.cache_pagination(),
+            cache_delegator: config.era.cache_delegator(),
+            pod_generation: config.era.pod_generation(),
+            future_revision_too_large: config.era.future_revision_too_large(),
+            etcd_continue_key: match config.era.etcd_continue_key_with_slash() {
+                true => ContinueKey::WithSlash,
+                false => ContinueKey::AfterSlash,
+            },
             ..config.api.clone()
         };
         let mut api = ApiServer::new(api_config);
