@@ -363,7 +363,7 @@ impl Rng {
 }
 
 /// How long a seeded script waits before a read the watch cache may serve.
-const CACHE_CATCH_UP_MS: u64 = 50;
+const CACHE_CATCH_UP_MS: u64 = 200;
 
 /// Requests per seeded script.
 pub const SEEDED_REQUESTS: usize = 25;

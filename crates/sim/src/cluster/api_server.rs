@@ -529,8 +529,10 @@ impl ApiServer {
         let limit = if rv == Rv::Any || single_key { 0 } else { opts.limit };
         // That one key's legacy N with a limit is read from etcd at its latest revision.
         let legacy_exact_key = single_key && opts.limit > 0 && opts.resource_version_match.is_empty();
+        // Before 1.33 any list that asks for a limit (but at "0") goes to etcd.
+        let asks_limit = opts.limit > 0 && rv != Rv::Any;
         let cache = self.cacher.serving_cache(kind).filter(|_| {
-            (limit == 0 || self.config.cache_delegator) && !(legacy_exact_key && matches!(rv, Rv::AtLeast(_)))
+            (!asks_limit || self.config.cache_delegator) && !(legacy_exact_key && matches!(rv, Rv::AtLeast(_)))
         });
         match (rv, cache) {
             (Rv::AtLeast(n), _) if exact => self.list_exact(&filter, &prefix, n, limit, single_key),
