@@ -368,7 +368,8 @@ const CACHE_CATCH_UP_MS: u64 = 200;
 /// Requests per seeded script.
 pub const SEEDED_REQUESTS: usize = 25;
 
-/// Seeds 1..=`count`: each a script of `SEEDED_REQUESTS` requests over five ConfigMap names —
+/// Seeds 1..=`count`: each a script of `SEEDED_REQUESTS` requests (and the consistent lists
+/// that sync a real watch cache before a read from it) over five ConfigMap names —
 /// creates, updates with and without (sometimes stale) resourceVersions, patches, deletes, gets,
 /// lists with every option, short watches — as the reader, the watcher or the administrator.
 pub fn seeded(count: u64) -> Vec<Value> {
@@ -444,12 +445,15 @@ fn seeded_script(seed: u64) -> Value {
             saves += 1;
             step["save"] = json!(format!("s{saves}"));
         }
-        // A real watch cache trails etcd by a few milliseconds; a read it may serve (RV "0",
-        // not older than N, a watch from N) waits that long, so that both sides answer from
-        // the same writes.
+        // A real watch cache trails etcd, the more the busier it is; before a read it may serve
+        // (RV "0", not older than N, any watch) a consistent list makes it catch up (1.33 on:
+        // it waits for etcd's revision), and a pause gives 1.30's the time to, so that both
+        // sides answer from the same writes.
         let query = step["query"].as_str().unwrap_or_default();
-        if step["method"] == "GET" && query.contains("resourceVersion=") && !query.contains("{future:") {
+        let cache_read = query.contains("resourceVersion=") || step.get("seconds").is_some();
+        if step["method"] == "GET" && cache_read && !query.contains("{future:") {
             steps.push(json!({"sleep_ms": CACHE_CATCH_UP_MS}));
+            steps.push(list("limit=1", ""));
         }
         steps.push(step);
     }
