@@ -1,14 +1,14 @@
 # informer-playground — two commands on a fresh machine:
 #   make serve   build and serve the playground on http://127.0.0.1:$(PORT)
-#   make test    run every test layer (native, browser, end-to-end, real clients)
+#   make test    run every test layer (native, browser, end-to-end, real clients and the server judge)
 # Both install whatever is missing first (scripts/setup.sh). One layer alone: make test-native,
-# test-web, test-e2e or test-real; the set-up alone: make setup.
+# test-web, test-e2e, test-real or judge-server; the set-up alone: make setup.
 
 PORT ?= 8080
 PUBLIC_URL ?= /
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: ttl serve dev test test-native test-web test-e2e test-real setup dist weight bench swarm fuzz load lighthouse setup-web setup-test fmt lint
+.PHONY: judge-server ttl serve dev test test-native test-web test-e2e test-real setup dist weight bench swarm fuzz load lighthouse setup-web setup-test fmt lint
 
 # The optimised build, as measured and as published; `make dev` rebuilds a debug build on
 # every edit.
@@ -34,6 +34,13 @@ test-e2e: setup-test
 
 test-real: setup-test
 	bash scripts/test.sh real
+
+# The server judge alone: the same request scripts to a real kube-apiserver of 1.30.14, 1.33.13
+# and 1.37.2 (built from the Go module proxy by the set-up) and to serve-api of that release;
+# prints what it compared and each difference side by side (target/judge-server-<release>.txt).
+# JUDGE_RELEASES=1.37 for one release, JUDGE_SCRIPTS=N seeded scripts (200).
+judge-server: setup-test
+	bash scripts/test.sh judge
 
 # What make test installs, alone.
 setup: setup-test

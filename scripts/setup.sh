@@ -84,7 +84,9 @@ ensure_go_peers() {
     fi
     say "building the Go peer $name (the first build downloads its modules)"
     flags=$(cat "$dir/ldflags" 2>/dev/null || true)
+    local built=$SECONDS
     (cd "$dir" && go build -ldflags "$flags" -o "../../../target/realclients/$name" .)
+    say "built $name in $((SECONDS - built)) s"
   done
   [ $((SECONDS - started)) -gt 1 ] && say "Go peers ready in $((SECONDS - started)) s"
   return 0

@@ -72,20 +72,31 @@ e2e() {
 }
 
 real() {
-  echo "== layer 4: real clients (kubectl, the Python client, client-go of each era)"
+  echo "== layer 4: real clients (kubectl, the Python client, client-go of each era) and the server judge"
   local started=$SECONDS
-  cargo test --features real-clients --test real_clients -- --nocapture 2>&1 | tee "$log/real"
+  cargo test --features real-clients --test real_clients --test judge_server -- --nocapture 2>&1 | tee "$log/real"
   local status=${PIPESTATUS[0]}
   echo "(layer 4 took $((SECONDS - started)) s)"
-  layer "real clients" "$status" $(count_cargo "$log/real")
+  layer "real clients and server judge" "$status" $(count_cargo "$log/real")
+}
+
+# The server judge alone: serve-api beside the real kube-apiserver of each release in
+# JUDGE_RELEASES (all three unless told).
+judge() {
+  echo "== the server judge (kube-apiserver ${JUDGE_RELEASES:-1.30,1.33,1.37} against serve-api)"
+  local started=$SECONDS
+  cargo test --features real-clients --test judge_server -- --nocapture 2>&1 | tee "$log/judge"
+  local status=${PIPESTATUS[0]}
+  echo "(the judge took $((SECONDS - started)) s)"
+  layer "server judge" "$status" $(count_cargo "$log/judge")
 }
 
 layers=("$@")
 [ ${#layers[@]} -gt 0 ] || layers=(native web e2e real)
 for name in "${layers[@]}"; do
   case "$name" in
-    native | web | e2e | real) "$name" ;;
-    *) echo "scripts/test.sh: no layer named '$name' (native, web, e2e, real)" >&2; exit 2 ;;
+    native | web | e2e | real | judge) "$name" ;;
+    *) echo "scripts/test.sh: no layer named '$name' (native, web, e2e, real, judge)" >&2; exit 2 ;;
   esac
 done
 

@@ -15,7 +15,7 @@
 //! managedFields) are masked by name; numbers inside messages too. Bookmarks and stream ends
 //! compare their times within `TIME_TOLERANCE_MS`.
 //!
-//! Releases: `JUDGE_RELEASES` (`1.37` in `make test`; `make judge-server` runs all three).
+//! Releases: `JUDGE_RELEASES` (all three unless told, in `make test` and `make judge-server`).
 //! Seeded scripts: `JUDGE_SCRIPTS` (200); `JUDGE_ONLY=name` keeps the named scripts whose
 //! names contain it (while a difference is being worked on); `JUDGE_DUMP=file` writes the
 //! scripts there. Under `CI=true` a real server that is missing or
