@@ -1,8 +1,10 @@
 //! The simulator's own client pipeline fed the conversation a real client had with
 //! serve-api: the judge of the real-client tests. serve-api records (`--record`) every request
 //! and answer, and every event it streamed; here the requests of one client (picked by its
-//! User-Agent) are replayed through a [`Reflector`], the era's FIFO and a
-//! [`SharedInformer`]: each request the reflector makes is matched with the next one the real
+//! User-Agent) are replayed through a [`ClientPipeline`] — the reflector, the era's queue and
+//! the informer, wired as the page's world wires them, and fed by the same rules (which
+//! commands feed the queue, what a pop takes, how it is processed) — : each request the
+//! reflector makes is matched with the next one the real
 //! client made — its parameters compared — and gets that request's recorded answer; each
 //! recorded event of the watch the reflector reads is handed to it, at the time it was sent.
 //! What the handler is told is collected, to be compared with what the real client's handler
@@ -11,13 +13,12 @@
 //! Timing is the recording's: backoffs end when the real client's next request came, a watch
 //! ends where its stream ended.
 
-use informer_sim::client::queue;
-use informer_sim::client::real_fifo::BATCH_SIZE;
-use informer_sim::client::reflector::{Command, Input, Reflector, ReflectorConfig};
-use informer_sim::client::shared_informer::{Notification, SharedInformer};
+use informer_sim::client::pipeline::ClientPipeline;
+use informer_sim::client::reflector::{Command, Input, ReflectorConfig};
+use informer_sim::client::shared_informer::Notification;
 use informer_sim::cluster::watch::WatchEvent;
 use informer_sim::cluster::{ApiObject, Kind, ListResponse, Shared, Status};
-use informer_sim::era::{Era, FifoKind};
+use informer_sim::era::Era;
 use informer_sim::kernel::Rng;
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -161,10 +162,9 @@ fn run(items: &mut VecDeque<Item>, era: Era, kind: Kind, namespace: Option<Strin
     let mut config = ReflectorConfig::new(kind);
     config.namespace = namespace;
     config.label_selector = selector.to_string();
-    let mut reflector = Reflector::new(config, era, 0);
-    let mut informer = SharedInformer::new(0, queue::for_era(era));
-    let listener = informer.add_event_handler("judge", 0, 0);
-    informer.start(0);
+    let mut pipeline = ClientPipeline::new(config, era, 0);
+    let listener = pipeline.informer.add_event_handler("judge", 0, 0);
+    pipeline.start(0);
     let mut rng = Rng::new(1);
     let mut out = Replayed::default();
     let mut reading: Option<u64> = None;
@@ -201,8 +201,15 @@ fn run(items: &mut VecDeque<Item>, era: Era, kind: Kind, namespace: Option<Strin
             }
             continue;
         };
-        let commands = reflector.handle(input, now, &mut rng);
+        let commands = pipeline.handle(input, now, &mut rng);
         for command in commands {
+            if ClientPipeline::feeds_queue(&command) {
+                if let Some(op) = pipeline.fifo_op(command) {
+                    pipeline.feed(op);
+                }
+                drain(&mut pipeline, listener, now, &mut out.told);
+                continue;
+            }
             match command {
                 Command::List(options) => {
                     let Some((query, answer, t)) = next_request(items) else { break 'run };
@@ -275,26 +282,20 @@ fn run(items: &mut VecDeque<Item>, era: Era, kind: Kind, namespace: Option<Strin
                 }
                 Command::StopWatch(_) => reading = None,
                 Command::Backoff(_) => pending.push_back(Input::BackoffElapsed),
-                Command::Replace { items: list, resource_version } => {
-                    let SharedInformer { fifo, indexer, .. } = &mut informer;
-                    fifo.replace(list, resource_version, indexer);
-                }
-                Command::Add(o) => informer.fifo.add(o),
-                Command::Update(o) => informer.fifo.update(o),
-                Command::Delete(o) => {
-                    let SharedInformer { fifo, indexer, .. } = &mut informer;
-                    fifo.delete(o, indexer);
-                }
-                Command::Bookmark(rv) => {
-                    informer.fifo.bookmark(rv);
-                }
-                Command::StartResync | Command::StopResync => {}
+                // Resync timers are the driver's and the replay runs none; what feeds the
+                // queue went to the pipeline above.
+                Command::StartResync
+                | Command::StopResync
+                | Command::Replace { .. }
+                | Command::Add(_)
+                | Command::Update(_)
+                | Command::Delete(_)
+                | Command::Bookmark(_) => {}
             }
-            drain(&mut informer, listener, era, now, &mut out.told);
         }
     }
     let mut cache: Vec<(String, String)> =
-        informer.indexer.shared().map(|o| (o.key(), o.resource_version().to_string())).collect();
+        pipeline.informer.indexer.shared().map(|o| (o.key(), o.resource_version().to_string())).collect();
     cache.sort();
     out.cache = cache;
     out
@@ -310,24 +311,11 @@ fn next_request(items: &mut VecDeque<Item>) -> Option<(std::collections::BTreeMa
     }
 }
 
-/// Pops and processes everything queued, collecting what the handler is told.
-fn drain(informer: &mut SharedInformer, listener: usize, era: Era, now: u64, told: &mut Vec<Told>) {
-    loop {
-        let popped = if era.fifo() == FifoKind::AtomicRealFifo {
-            informer.fifo.pop_batch(BATCH_SIZE)
-        } else {
-            informer.fifo.pop()
-        };
-        let Some(popped) = popped else { break };
-        if popped.keys > 1 {
-            informer.process_batch(popped.deltas, popped.is_in_initial_list);
-        } else {
-            for delta in popped.deltas {
-                informer.process_delta(delta, popped.is_in_initial_list);
-            }
-        }
-        informer.fifo.processed();
-    }
+/// Pops and processes everything queued (the hops the world takes a step each), collecting
+/// what the handler is told.
+fn drain(pipeline: &mut ClientPipeline, listener: usize, now: u64, told: &mut Vec<Told>) {
+    pipeline.settle();
+    let informer = &mut pipeline.informer;
     while let Some(n) = informer.next_notification(listener) {
         let (call, flag) = match &n {
             Notification::Add { is_in_initial_list, .. } => ("OnAdd", *is_in_initial_list),

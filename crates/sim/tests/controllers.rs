@@ -83,7 +83,11 @@ fn semantics_6_scaling_a_deployment_3_to_5_to_2_converges_hop_by_hop() {
         status(&w, Kind::Deployment, "web"),
         json!({"replicas": 2, "readyReplicas": 2, "updatedReplicas": 2, "availableReplicas": 2, "observedGeneration": 3})
     );
-    assert_eq!(w.informer_for(Kind::Pod).unwrap().informer.indexer.len(), 2, "the cache agrees with the store");
+    assert_eq!(
+        w.informer_for(Kind::Pod).unwrap().pipeline.informer.indexer.len(),
+        2,
+        "the cache agrees with the store"
+    );
 
     let writes = |want: WriteOp| {
         trace

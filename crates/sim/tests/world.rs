@@ -536,7 +536,7 @@ fn semantics_8_latency_delays_a_watch_stream_but_never_reorders_it() {
     // back to 0: the MODIFIED must still arrive before the DELETED that followed it.
     let mut w = informer_sim::world::scale(1, Era::CURRENT).unwrap();
     w.run_until(120, |_, _| false);
-    let pod = w.informer_for(Kind::Pod).unwrap().informer.indexer.objects().next().unwrap().clone();
+    let pod = w.informer_for(Kind::Pod).unwrap().pipeline.informer.indexer.objects().next().unwrap().clone();
     let name = pod.metadata.name.clone();
     w.act(Action::Fault(Fault::Latency(5_000)));
     w.act(Action::Patch {
@@ -559,9 +559,12 @@ fn semantics_8_latency_delays_a_watch_stream_but_never_reorders_it() {
     let deleted = events.iter().position(|k| *k == TraceKind::Deleted);
     assert!(modified < deleted, "MODIFIED before DELETED: {events:?}");
     let pods = w.informer_for(Kind::Pod).unwrap();
-    assert!(pods.informer.indexer.get_by_key(&format!("default/{name}")).is_none(), "the deleted Pod is not re-added");
+    assert!(
+        pods.pipeline.informer.indexer.get_by_key(&format!("default/{name}")).is_none(),
+        "the deleted Pod is not re-added"
+    );
     let stored = w.api.peek_list(&informer_sim::cluster::UserInfo::admin(), Kind::Pod, &Default::default()).unwrap();
-    let cached: Vec<String> = pods.informer.indexer.keys().cloned().collect();
+    let cached: Vec<String> = pods.pipeline.informer.indexer.keys().cloned().collect();
     assert_eq!(cached, stored.items.iter().map(|o| o.key()).collect::<Vec<_>>(), "the cache equals the store");
 }
 

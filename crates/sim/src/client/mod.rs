@@ -7,6 +7,7 @@ pub mod delta;
 pub mod delta_fifo;
 pub mod indexer;
 pub mod klog;
+pub mod pipeline;
 pub mod queue;
 pub mod rate_limiter;
 pub mod real_fifo;

@@ -57,6 +57,7 @@ pub fn judge(scenario: &Scenario, world: &World, trace: &[TraceEvent]) -> Vec<Ve
                             .map(|l| l.items.iter().map(|o| (o.key(), o.metadata.resource_version.clone())).collect())
                             .unwrap_or_default();
                         let cached: Vec<(String, String)> = stack
+                            .pipeline
                             .informer
                             .indexer
                             .objects()

@@ -270,7 +270,7 @@ impl Checker {
         }
         self.record_writes();
         for (i, stack) in self.world.informers.iter().enumerate() {
-            let rv: i64 = stack.reflector.last_sync_resource_version.parse().unwrap_or(0);
+            let rv: i64 = stack.pipeline.reflector.last_sync_resource_version.parse().unwrap_or(0);
             if rv < self.last_sync[i] {
                 return Err(self.fail(format!(
                     "{} reflector's lastSyncResourceVersion went back: {} → {rv}",
@@ -279,7 +279,7 @@ impl Checker {
             }
             self.last_sync[i] = rv;
             let kind = stack.config.reflector.kind;
-            for obj in stack.informer.indexer.objects() {
+            for obj in stack.pipeline.informer.indexer.objects() {
                 let key = format!("{}{}", prefix(kind, Some(&obj.metadata.namespace)), obj.metadata.name);
                 let mut stored = obj.clone();
                 stored.metadata.resource_version.clear();
@@ -322,18 +322,23 @@ impl Checker {
                 .iter()
                 .map(|o| (o.key(), o.metadata.resource_version.clone()))
                 .collect();
-            let cached: Vec<(String, String)> =
-                stack.informer.indexer.objects().map(|o| (o.key(), o.metadata.resource_version.clone())).collect();
+            let cached: Vec<(String, String)> = stack
+                .pipeline
+                .informer
+                .indexer
+                .objects()
+                .map(|o| (o.key(), o.metadata.resource_version.clone()))
+                .collect();
             if stored != cached {
                 return Err(self.fail(format!(
                     "the {} cache does not equal the store: store {stored:?}, cache {cached:?}",
                     scope.kind
                 )));
             }
-            if !stack.informer.fifo.is_empty() {
+            if !stack.pipeline.informer.fifo.is_empty() {
                 return Err(self.fail(format!("the {} FIFO did not drain", scope.kind)));
             }
-            if stack.informer.listeners.iter().any(|l| !l.buffer.is_empty()) {
+            if stack.pipeline.informer.listeners.iter().any(|l| !l.buffer.is_empty()) {
                 return Err(self.fail(format!("a {} handler's buffer did not drain", scope.kind)));
             }
         }

@@ -56,7 +56,7 @@ pub struct Glance {
 pub fn glance(world: &World) -> Glance {
     let store = world.api.store();
     let window = Kind::ALL.iter().find_map(|k| world.api.watch_cache(*k)).map(|c| (c.oldest_servable(), c.revision()));
-    let reflector = world.informers.first().map(|s| match s.reflector.phase {
+    let reflector = world.informers.first().map(|s| match s.pipeline.reflector.phase {
         Phase::Idle => ReflectorState::Idle,
         Phase::Listing => ReflectorState::Listing,
         Phase::Watching { .. } => ReflectorState::Watching,
@@ -74,7 +74,7 @@ pub fn glance(world: &World) -> Glance {
     let mut fifo = Vec::new();
     let mut fifo_len = 0;
     for stack in &world.informers {
-        let view = stack.informer.fifo.view(CHIPS);
+        let view = stack.pipeline.informer.fifo.view(CHIPS);
         fifo_len += view.len;
         fifo.extend(view.entries.into_iter().map(|e| (e.key, e.deltas.len())));
     }
@@ -88,8 +88,13 @@ pub fn glance(world: &World) -> Glance {
         locked,
         fifo_more: fifo_len.saturating_sub(fifo.len()),
         fifo,
-        objects: world.informers.iter().map(|s| s.informer.indexer.len()).sum(),
-        pending: world.informers.iter().flat_map(|s| s.informer.listeners.iter()).map(|l| l.buffer.len()).sum(),
+        objects: world.informers.iter().map(|s| s.pipeline.informer.indexer.len()).sum(),
+        pending: world
+            .informers
+            .iter()
+            .flat_map(|s| s.pipeline.informer.listeners.iter())
+            .map(|l| l.buffer.len())
+            .sum(),
         queued: queues.clone().map(|q| q.len()).sum(),
         processing: queues.map(|q| q.processing().count()).sum(),
         busy: world.workers.iter().filter(|w| !matches!(w, Worker::Idle)).count(),

@@ -215,7 +215,7 @@ fn reflectors(world: &World) -> InspectorView {
             .informers
             .iter()
             .map(|s| {
-                let r = &s.reflector;
+                let r = &s.pipeline.reflector;
                 ReflectorView {
                     kind: s.config.reflector.kind,
                     phase: phase(&r.phase),
@@ -238,7 +238,7 @@ fn fifos(world: &World) -> InspectorView {
         world
             .informers
             .iter()
-            .map(|s| FifoView { kind: s.config.reflector.kind, queue: s.informer.fifo.view(SHOWN) })
+            .map(|s| FifoView { kind: s.config.reflector.kind, queue: s.pipeline.informer.fifo.view(SHOWN) })
             .collect(),
     )
 }
@@ -246,7 +246,7 @@ fn fifos(world: &World) -> InspectorView {
 fn indexers(session: &Session) -> InspectorView {
     let world = session.world();
     let opened = session.opened().and_then(|key| {
-        let obj = world.informers.iter().find_map(|s| s.informer.indexer.get_by_key(key))?;
+        let obj = world.informers.iter().find_map(|s| s.pipeline.informer.indexer.get_by_key(key))?;
         let yaml = crate::console::yaml::to_yaml(&serde_json::to_value(obj).unwrap_or_default());
         Some(OpenedObject {
             title: format!("{} {}", obj.kind, obj.key()),
@@ -258,7 +258,7 @@ fn indexers(session: &Session) -> InspectorView {
         .informers
         .iter()
         .map(|s| {
-            let ix = &s.informer.indexer;
+            let ix = &s.pipeline.informer.indexer;
             IndexerView {
                 kind: s.config.reflector.kind,
                 objects: ix.len(),
@@ -278,7 +278,7 @@ fn handlers(world: &World) -> InspectorView {
             .informers
             .iter()
             .flat_map(|s| {
-                s.informer.listeners.iter().map(|l| HandlerView {
+                s.pipeline.informer.listeners.iter().map(|l| HandlerView {
                     kind: s.config.reflector.kind,
                     name: l.name.clone(),
                     buffered: l.buffer.len(),

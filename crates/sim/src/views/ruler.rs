@@ -27,8 +27,8 @@ pub fn ruler(session: &Session) -> Vec<(Mark, i64)> {
         marks.push((Mark::CacheOldest, cache.oldest_servable()));
         marks.push((Mark::Cache, cache.revision()));
     }
-    let reflector = stack.and_then(|s| s.reflector.last_sync_resource_version.parse().ok()).unwrap_or(0);
+    let reflector = stack.and_then(|s| s.pipeline.reflector.last_sync_resource_version.parse().ok()).unwrap_or(0);
     marks.push((Mark::Reflector, reflector));
-    marks.push((Mark::Indexer, stack.map_or(0, |s| s.informer.indexer.last_store_sync_resource_version())));
+    marks.push((Mark::Indexer, stack.map_or(0, |s| s.pipeline.informer.indexer.last_store_sync_resource_version())));
     marks
 }

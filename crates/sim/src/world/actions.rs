@@ -140,7 +140,7 @@ impl World {
                     .informers
                     .iter()
                     .find(|s| s.config.reflector.kind == *kind)
-                    .map_or(0, |s| s.informer.indexer.last_scanned);
+                    .map_or(0, |s| s.pipeline.informer.indexer.last_scanned);
                 Ok(CacheAnswer::Listed { found, examined })
             }
         }

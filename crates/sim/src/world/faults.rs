@@ -14,7 +14,7 @@ impl World {
             Fault::DisconnectWatch => {
                 let mut ids = Vec::new();
                 for i in 0..self.informers.len() {
-                    if let Some(id) = self.informers[i].reflector.current_watch() {
+                    if let Some(id) = self.informers[i].pipeline.reflector.current_watch() {
                         self.api.stop_watch(id);
                         self.informers[i].abandon(id);
                         self.later(0, Msg::WatchEnded(i, id));

@@ -2,14 +2,13 @@
 //! and the hops Reflector → DeltaFIFO → Pop → indexer → handlers (semantics §1–§4).
 
 use super::config::{InformerConfig, Route};
-use super::message::{FifoOp, Msg};
+use super::message::Msg;
 use super::outcome::{self, CallNote, EventType, ListParams, Listed, Next, Outcome, ResyncOutcome};
 use super::{Hop, World};
-use crate::client::delta_fifo::{Delta, DeltaType};
-use crate::client::queue::{self, Queued};
-use crate::client::real_fifo::BATCH_SIZE;
-use crate::client::reflector::{self, Command, Reflector};
-use crate::client::shared_informer::{Notification, SharedInformer};
+use crate::client::pipeline::{ClientPipeline, Fed, FedOutcome, FifoOp, ProcessOutcome};
+use crate::client::queue::Queued;
+use crate::client::reflector::{self, Command};
+use crate::client::shared_informer::Notification;
 use crate::client::workqueue::LOW_PRIORITY;
 use crate::cluster::api_server::ListOptions;
 use crate::cluster::api_server::{ListResponse, WatchOptions};
@@ -17,29 +16,17 @@ use crate::cluster::selector::LabelSelector;
 use crate::cluster::watch::{ApiWatchId, WatchEvent};
 use crate::cluster::ApiObject;
 use crate::cluster::Status;
-use crate::era::{Era, FifoKind};
+use crate::era::Era;
 use crate::kernel::{Millis, Stage, TraceKind};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 
-/// A popped item being processed: its deltas, oldest first, its `isInInitialList`, and
-/// whether it is a batch (`processDeltasInBatch`: applied in one step).
-#[derive(Clone, Debug)]
-struct Popping {
-    deltas: VecDeque<Delta>,
-    initial: bool,
-    batch: bool,
-}
-
-/// One informer and everything that feeds it.
+/// One informer and everything that feeds it: its client pipeline, and the world's side of
+/// driving it (the streams it reads, the hops scheduled, the timers' generations).
 #[derive(Clone, Debug)]
 pub struct InformerStack {
     pub config: InformerConfig,
-    pub reflector: Reflector,
-    pub informer: SharedInformer,
-    /// What was popped and is being processed.
-    popping: Option<Popping>,
-    /// `PopBatch` (the era's informers process in batches).
-    batches: bool,
+    /// The reflector, the era's queue and the informer, wired as in client-go.
+    pub pipeline: ClientPipeline,
     pop_pending: bool,
     listener_pending: Vec<bool>,
     /// Server-side watches whose events are forwarded to the reflector.
@@ -55,20 +42,17 @@ pub struct InformerStack {
 
 impl InformerStack {
     pub(super) fn new(config: InformerConfig, resync_ms: Millis, era: Era) -> Self {
-        let mut informer = SharedInformer::new(resync_ms, queue::for_era(era));
+        let mut pipeline = ClientPipeline::new(config.reflector.clone(), era, resync_ms);
         for h in &config.handlers {
-            informer.add_event_handler(&h.name, h.resync_ms.unwrap_or(resync_ms), 0);
+            pipeline.informer.add_event_handler(&h.name, h.resync_ms.unwrap_or(resync_ms), 0);
         }
         // Indexes are registered before the informer starts, as `IndexField` is at set-up.
-        informer.indexer.add_indexers(config.indexes.clone()).ok();
-        informer.start(0);
+        pipeline.informer.indexer.add_indexers(config.indexes.clone()).ok();
+        pipeline.start(0);
         InformerStack {
-            reflector: Reflector::new(config.reflector.clone(), era, 0),
-            batches: era.fifo() == FifoKind::AtomicRealFifo,
+            pipeline,
             listener_pending: vec![false; config.handlers.len()],
             config,
-            informer,
-            popping: None,
             pop_pending: false,
             open_watches: BTreeSet::new(),
             abandoned: BTreeSet::new(),
@@ -80,7 +64,7 @@ impl InformerStack {
 
     /// Objects in this informer's cache, and their size as JSON.
     pub fn cache_size(&self) -> (usize, usize) {
-        (self.informer.indexer.len(), self.informer.indexer.bytes())
+        (self.pipeline.informer.indexer.len(), self.pipeline.informer.indexer.bytes())
     }
 
     /// The client stops reading a watch.
@@ -159,13 +143,19 @@ impl World {
 
     /// Hands the reflector an input and carries out its commands; returns what it does next.
     fn run_reflector(&mut self, i: usize, input: reflector::Input) -> Vec<Next> {
-        let commands = self.informers[i].reflector.handle(input, self.now, &mut self.rng);
+        let commands = self.informers[i].pipeline.handle(input, self.now, &mut self.rng);
         commands.into_iter().filter_map(|c| self.carry_out(i, c)).collect()
     }
 
-    /// Carries out one reflector command; returns it as a next move when it is one.
+    /// Carries out one reflector command; returns it as a next move when it is one. What feeds
+    /// the queue becomes a FIFO hop, by the pipeline's rule.
     fn carry_out(&mut self, i: usize, command: Command) -> Option<Next> {
-        let fifo = |op| Msg::Fifo(i, op);
+        if ClientPipeline::feeds_queue(&command) {
+            if let Some(op) = self.informers[i].pipeline.fifo_op(command) {
+                self.later(0, Msg::Fifo(i, op));
+            }
+            return None;
+        }
         match command {
             Command::List(options) => {
                 let next = Next::List(list_params(&options));
@@ -185,29 +175,6 @@ impl World {
                 self.informers[i].abandon(id);
                 None
             }
-            Command::Replace { items, resource_version } => {
-                self.later(0, fifo(FifoOp::Replace(items, resource_version)));
-                None
-            }
-            Command::Add(o) => {
-                self.later(0, fifo(FifoOp::Add(o)));
-                None
-            }
-            Command::Update(o) => {
-                self.later(0, fifo(FifoOp::Update(o)));
-                None
-            }
-            Command::Delete(o) => {
-                self.later(0, fifo(FifoOp::Delete(o)));
-                None
-            }
-            Command::Bookmark(rv) => {
-                // Only FIFOs that queue bookmarks get a step for them.
-                if self.informers[i].batches {
-                    self.later(0, fifo(FifoOp::Bookmark(rv)));
-                }
-                None
-            }
             Command::Backoff(delay) => {
                 let stack = &mut self.informers[i];
                 stack.backoff_generation += 1;
@@ -218,7 +185,7 @@ impl World {
             Command::StartResync => {
                 let stack = &mut self.informers[i];
                 stack.resync_generation += 1;
-                let (period, generation) = (stack.informer.resync_check_period(), stack.resync_generation);
+                let (period, generation) = (stack.pipeline.informer.resync_check_period(), stack.resync_generation);
                 if period > 0 {
                     self.later(period, Msg::ResyncTick(i, generation));
                 }
@@ -228,12 +195,18 @@ impl World {
                 self.informers[i].resync_generation += 1;
                 None
             }
+            // The pipeline took every command that feeds the queue.
+            Command::Replace { .. }
+            | Command::Add(_)
+            | Command::Update(_)
+            | Command::Delete(_)
+            | Command::Bookmark(_) => None,
         }
     }
 
     fn schedule_pop(&mut self, i: usize) {
         let stack = &mut self.informers[i];
-        if !stack.pop_pending && stack.popping.is_none() && !stack.informer.fifo.is_empty() {
+        if !stack.pop_pending && stack.pipeline.can_pop() {
             stack.pop_pending = true;
             self.later(0, Msg::Pop(i));
         }
@@ -313,9 +286,10 @@ impl World {
 
     pub(super) fn deliver_watch_ended(&mut self, i: usize, id: ApiWatchId) -> Hop {
         self.informers[i].stream_clock.remove(&id);
-        let read = self.informers[i].reflector.current_watch() == Some(id);
+        let read = self.informers[i].pipeline.reflector.current_watch() == Some(id);
         let next = if read { self.run_reflector(i, reflector::Input::WatchEnded) } else { Vec::new() };
-        let rv = if read { self.informers[i].reflector.last_sync_resource_version.parse().unwrap_or(0) } else { 0 };
+        let rv =
+            if read { self.informers[i].pipeline.reflector.last_sync_resource_version.parse().unwrap_or(0) } else { 0 };
         let outcome = Outcome::WatchEnded { watch: id, read, next };
         Hop::new(Stage::ApiServer, Stage::Reflector, TraceKind::WatchClosed, "", rv, outcome)
     }
@@ -337,7 +311,7 @@ impl World {
         let key = event.object().map(ApiObject::key).unwrap_or_default();
         let rv = event.resource_version();
         let stack = &self.informers[i];
-        if stack.abandoned.contains(&id) || stack.reflector.current_watch() != Some(id) {
+        if stack.abandoned.contains(&id) || stack.pipeline.reflector.current_watch() != Some(id) {
             let outcome = Outcome::EventLost { watch: id, event: event_type };
             return Hop::new(Stage::ApiServer, Stage::Reflector, TraceKind::EventLost, &key, rv, outcome);
         }
@@ -358,18 +332,12 @@ impl World {
         let resync = if generation != self.informers[i].resync_generation {
             ResyncOutcome::Stopped
         } else {
-            let period = self.informers[i].informer.resync_check_period();
+            let period = self.informers[i].pipeline.informer.resync_check_period();
             self.later(period, Msg::ResyncTick(i, generation));
-            let now = self.now;
-            let informer = &mut self.informers[i].informer;
-            let resync = if informer.should_resync(now) {
-                let SharedInformer { fifo, indexer, .. } = informer;
-                match fifo.resync(indexer) {
-                    Queued::Deltas(deltas) => ResyncOutcome::Queued { deltas },
-                    Queued::Atomic => ResyncOutcome::SyncAll,
-                }
-            } else {
-                ResyncOutcome::NotDue
+            let resync = match self.informers[i].pipeline.resync(self.now) {
+                Some(Queued::Deltas(deltas)) => ResyncOutcome::Queued { deltas },
+                Some(Queued::Atomic) => ResyncOutcome::SyncAll,
+                None => ResyncOutcome::NotDue,
             };
             self.schedule_pop(i);
             resync
@@ -378,37 +346,21 @@ impl World {
     }
 
     pub(super) fn deliver_fifo(&mut self, i: usize, op: FifoOp) -> Hop {
-        let SharedInformer { fifo, indexer, .. } = &mut self.informers[i].informer;
-        let (kind, key, rv, op) = match op {
-            FifoOp::Replace(items, rv) => {
-                let objects = items.len();
-                let op = match fifo.replace(items, rv, indexer) {
-                    Queued::Deltas(_) => outcome::FifoOp::Replace { objects, resource_version: rv, queued: fifo.len() },
-                    Queued::Atomic => outcome::FifoOp::ReplacedAll { objects, resource_version: rv },
-                };
-                (TraceKind::Replace, String::new(), rv, op)
+        let FedOutcome { key, rv, fed, waiting } = self.informers[i].pipeline.feed(op);
+        let (kind, op) = match fed {
+            Fed::Added => (TraceKind::DeltaQueued, outcome::FifoOp::Added),
+            Fed::Updated => (TraceKind::DeltaQueued, outcome::FifoOp::Updated),
+            Fed::Deleted { ignored } => (TraceKind::DeltaQueued, outcome::FifoOp::Deleted { ignored }),
+            Fed::Bookmark { resource_version } => {
+                (TraceKind::DeltaQueued, outcome::FifoOp::Bookmark { resource_version })
             }
-            FifoOp::Add(o) => {
-                let (key, rv) = (o.key(), o.resource_version());
-                fifo.add(o);
-                (TraceKind::DeltaQueued, key, rv, outcome::FifoOp::Added)
+            Fed::Replaced { objects, resource_version, queued } => {
+                (TraceKind::Replace, outcome::FifoOp::Replace { objects, resource_version, queued })
             }
-            FifoOp::Update(o) => {
-                let (key, rv) = (o.key(), o.resource_version());
-                fifo.update(o);
-                (TraceKind::DeltaQueued, key, rv, outcome::FifoOp::Updated)
-            }
-            FifoOp::Delete(o) => {
-                let (key, rv) = (o.key(), o.resource_version());
-                let ignored = !fifo.delete(o, indexer);
-                (TraceKind::DeltaQueued, key, rv, outcome::FifoOp::Deleted { ignored })
-            }
-            FifoOp::Bookmark(rv) => {
-                fifo.bookmark(rv);
-                (TraceKind::DeltaQueued, String::new(), rv, outcome::FifoOp::Bookmark { resource_version: rv })
+            Fed::ReplacedAll { objects, resource_version } => {
+                (TraceKind::Replace, outcome::FifoOp::ReplacedAll { objects, resource_version })
             }
         };
-        let waiting = fifo.waiting(&key);
         self.schedule_pop(i);
         // An empty first list syncs the informer at once.
         self.start_workers_once_synced();
@@ -418,38 +370,21 @@ impl World {
     pub(super) fn deliver_pop(&mut self, i: usize) -> Hop {
         let stack = &mut self.informers[i];
         stack.pop_pending = false;
-        let popped = if stack.batches { stack.informer.fifo.pop_batch(BATCH_SIZE) } else { stack.informer.fifo.pop() };
-        let Some(popped) = popped else {
+        let Some(popped) = stack.pipeline.pop() else {
             return Hop::plain(Stage::Fifo, Stage::Informer, TraceKind::Pop, Outcome::PopEmpty);
         };
-        let deltas = popped.deltas.iter().map(|d| d.kind).collect();
-        let rv = popped.deltas.last().map_or(0, |d| d.object.resource_version());
-        let outcome = Outcome::Popped { deltas, initial_list: popped.is_in_initial_list, batch: popped.keys };
-        stack.popping =
-            Some(Popping { deltas: popped.deltas.into(), initial: popped.is_in_initial_list, batch: popped.keys > 1 });
+        let outcome = Outcome::Popped { deltas: popped.kinds, initial_list: popped.initial_list, batch: popped.keys };
         self.later(0, Msg::ProcessDelta(i));
-        Hop::new(Stage::Fifo, Stage::Informer, TraceKind::Pop, &popped.key, rv, outcome)
+        Hop::new(Stage::Fifo, Stage::Informer, TraceKind::Pop, &popped.key, popped.rv, outcome)
     }
 
     pub(super) fn deliver_process_delta(&mut self, i: usize) -> Hop {
-        let nothing =
-            || Hop::plain(Stage::Informer, Stage::Indexer, TraceKind::IndexerWrite, Outcome::NothingToProcess);
         let stack = &mut self.informers[i];
-        let Some(mut popping) = stack.popping.take() else { return nothing() };
-        let (applied, kind, tombstone) = if popping.batch {
-            let deltas: Vec<Delta> = popping.deltas.drain(..).collect();
-            let kind = deltas.first().map_or(DeltaType::Sync, |d| d.kind);
-            (stack.informer.process_batch(deltas, popping.initial), kind, false)
-        } else {
-            let Some(delta) = popping.deltas.pop_front() else {
-                stack.informer.fifo.processed();
-                self.schedule_pop(i);
-                return nothing();
-            };
-            let (kind, tombstone) = (delta.kind, delta.object.is_tombstone());
-            (stack.informer.process_delta(delta, popping.initial), kind, tombstone)
+        let Some(ProcessOutcome { applied, kind, batch, tombstone, more }) = stack.pipeline.process() else {
+            self.schedule_pop(i);
+            return Hop::plain(Stage::Informer, Stage::Indexer, TraceKind::IndexerWrite, Outcome::NothingToProcess);
         };
-        let listeners = stack.informer.listeners.len();
+        let listeners = stack.pipeline.informer.listeners.len();
         let mut wake = Vec::new();
         for (l, was_idle) in &applied.notified {
             if *was_idle && !stack.listener_pending[*l] {
@@ -457,12 +392,7 @@ impl World {
                 wake.push(*l);
             }
         }
-        let more = !popping.deltas.is_empty();
-        let batch = popping.batch;
-        if more {
-            stack.popping = Some(popping);
-        } else {
-            stack.informer.fifo.processed();
+        if !more {
             self.start_workers_once_synced();
         }
         for l in wake {
@@ -489,10 +419,10 @@ impl World {
     pub(super) fn deliver_listener(&mut self, i: usize, l: usize) -> Hop {
         let stack = &mut self.informers[i];
         stack.listener_pending[l] = false;
-        let Some(n) = stack.informer.next_notification(l) else {
+        let Some(n) = stack.pipeline.informer.next_notification(l) else {
             return Hop::plain(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, Outcome::NothingBuffered);
         };
-        if !stack.informer.listeners[l].buffer.is_empty() {
+        if !stack.pipeline.informer.listeners[l].buffer.is_empty() {
             stack.listener_pending[l] = true;
             self.later(0, Msg::ListenerRun(i, l));
         }

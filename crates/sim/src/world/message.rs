@@ -1,8 +1,9 @@
 //! The messages the world's scheduler carries, and the actions people (and scenarios) take.
 
+use crate::client::pipeline::FifoOp;
 use crate::cluster::api_server::{ListOptions, ListResponse, WatchOptions};
 use crate::cluster::watch::{ApiWatchId, WatchEvent};
-use crate::cluster::{ApiObject, Kind, Shared, Status};
+use crate::cluster::{ApiObject, Kind, Status};
 use crate::controller::reconciler::Write;
 use crate::kernel::{Millis, Stage};
 
@@ -107,16 +108,6 @@ impl Fault {
             Fault::RestartApiServer | Fault::Revoke(_) | Fault::Grant(_) | Fault::Latency(_) => Stage::ApiServer,
         }
     }
-}
-
-/// A FIFO operation the reflector sent.
-#[derive(Clone, Debug)]
-pub(super) enum FifoOp {
-    Replace(Vec<Shared>, i64),
-    Add(Shared),
-    Update(Shared),
-    Delete(Shared),
-    Bookmark(i64),
 }
 
 /// One scheduled message. `usize` fields name an informer (by index) or a worker.

@@ -215,16 +215,20 @@ impl World {
     /// reading the objects.
     pub fn footprint(&self) -> usize {
         self.api.stored_keys()
-            + self.informers.iter().map(|s| s.informer.fifo.len() + s.informer.indexer.len()).sum::<usize>()
+            + self
+                .informers
+                .iter()
+                .map(|s| s.pipeline.informer.fifo.len() + s.pipeline.informer.indexer.len())
+                .sum::<usize>()
     }
 
     /// The first informer (the controller's own kind).
     pub fn informer(&self) -> &SharedInformer {
-        &self.informers[0].informer
+        &self.informers[0].pipeline.informer
     }
 
     pub fn reflector(&self) -> &Reflector {
-        &self.informers[0].reflector
+        &self.informers[0].pipeline.reflector
     }
 
     /// The informer watching `kind`, if any.
@@ -387,7 +391,7 @@ impl World {
 
     /// Every reflector's log, one klog line each, in time order.
     pub fn log_lines(&self) -> Vec<String> {
-        let mut lines: Vec<_> = self.informers.iter().flat_map(|s| s.reflector.log.iter()).collect();
+        let mut lines: Vec<_> = self.informers.iter().flat_map(|s| s.pipeline.reflector.log.iter()).collect();
         lines.sort_by_key(|l| l.time_ms);
         lines.into_iter().map(ToString::to_string).collect()
     }

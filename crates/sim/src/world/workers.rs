@@ -78,19 +78,19 @@ struct WorldCache<'a> {
 impl Cache for WorldCache<'_> {
     fn get(&mut self, kind: Kind, namespace: &str, name: &str) -> Result<ApiObject, ReadError> {
         let stack = self.informers.iter().find(|s| s.config.reflector.kind == kind).ok_or_else(|| not_cached(kind))?;
-        if !stack.informer.has_synced() {
+        if !stack.pipeline.informer.has_synced() {
             return Err(ReadError::NotSynced(kind));
         }
-        cache_reader::get(&stack.informer.indexer, &stack.config.reflector, namespace, name)
+        cache_reader::get(&stack.pipeline.informer.indexer, &stack.config.reflector, namespace, name)
     }
 
     fn list(&mut self, kind: Kind, opts: &CacheList) -> Result<Vec<ApiObject>, ReadError> {
         let stack =
             self.informers.iter_mut().find(|s| s.config.reflector.kind == kind).ok_or_else(|| not_cached(kind))?;
-        if !stack.informer.has_synced() {
+        if !stack.pipeline.informer.has_synced() {
             return Err(ReadError::NotSynced(kind));
         }
-        cache_reader::list(&mut stack.informer.indexer, &stack.config.reflector, opts)
+        cache_reader::list(&mut stack.pipeline.informer.indexer, &stack.config.reflector, opts)
     }
 }
 
@@ -136,7 +136,7 @@ impl World {
             }
             let synced = controller.sources.iter().all(|&i| {
                 let stack = &self.informers[i];
-                stack.informer.has_synced()
+                stack.pipeline.informer.has_synced()
                     && (!handlers
                         || stack
                             .config
@@ -144,7 +144,7 @@ impl World {
                             .iter()
                             .enumerate()
                             .filter(|(_, h)| h.controller == c)
-                            .all(|(l, _)| stack.informer.handler_has_synced(l)))
+                            .all(|(l, _)| stack.pipeline.informer.handler_has_synced(l)))
             });
             if synced {
                 self.controllers[c].starting = true;
