@@ -318,6 +318,34 @@ pub fn named() -> Vec<Value> {
                 ],
             ),
         ),
+        // What the lessons' clients ask: client-go's reflector (its first LIST, the watch from
+        // the list's RV, 1.37's watch-list, the relist after a 410 at RV ""), a label- and
+        // namespace-scoped informer's, the console's `kubectl get` and `get -w`.
+        script(
+            "lesson-requests",
+            "plain",
+            with(
+                written(3),
+                vec![
+                    list("resourceVersion=0&limit=500", "l0"),
+                    list("limit=500", "l1"),
+                    watch("allowWatchBookmarks=true&resourceVersion={rv:l0}&timeoutSeconds=437&watch=true", 1.0, vec![put(
+                        "cm-1",
+                        json!({"metadata": {"name": "cm-1"}, "data": {"v": "2"}}),
+                        "w4",
+                    )]),
+                    watch(
+                        "allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&sendInitialEvents=true&timeoutSeconds=512&watch=true",
+                        3.0,
+                        vec![],
+                    ),
+                    list("labelSelector=app%3Dweb&limit=500&resourceVersion=0", ""),
+                    list("limit=500", ""),
+                    get(&format!("{CM}/cm-0"), ""),
+                    watch("resourceVersion={rv:w4}", 1.0, vec![delete("cm-2")]),
+                ],
+            ),
+        ),
         // Compaction.
         script(
             "after-compaction",
