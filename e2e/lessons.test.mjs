@@ -131,15 +131,17 @@ test("the facilitator's guide opens in the page in both languages, a lesson's na
     await page.waitForFunction(() => document.querySelector('select#scenario')?.value === 'resync');
 
     // The end of the run: the question first, then the recap and the article's question.
-    await page.getByLabel('Timeline').fill('42');
+    // (`informer-playground run resync` ends at step 47.)
+    const last = 47;
+    await page.getByLabel('Timeline').fill(String(last));
     assert.equal(await page.getByRole('region', { name: 'End of the lesson' }).count(), 0, 'not above an unanswered question');
     await page.getByRole('group', { name: 'Question 1' }).getByRole('button', { name: /^Nothing/ }).click();
     const end = page.getByRole('region', { name: 'End of the lesson' });
     assert.match(await end.textContent(), /Remember: A resync is not a relist/);
     assert.match(await end.textContent(), /To discuss.*long informer resync period/s);
-    await page.getByLabel('Timeline').fill('41');
+    await page.getByLabel('Timeline').fill(String(last - 1));
     assert.equal(await end.count(), 0, 'one step back, the run is not over');
-    await page.getByLabel('Timeline').fill('42');
+    await page.getByLabel('Timeline').fill(String(last));
     await end.scrollIntoViewIfNeeded();
     await screenshot(page, 'lesson-end-1280', { fullPage: false });
 

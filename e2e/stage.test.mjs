@@ -85,7 +85,7 @@ test('the host page drives an embed through its API and hears every step and ans
   try {
     const driven = page.frameLocator('#driven iframe');
     await driven.getByRole('button', { name: 'Step forward' }).waitFor();
-    // At step 24 the lesson has asked its question: the answer is told to the host page.
+    // At step 28 the lesson has asked its question: the answer is told to the host page.
     await driven.getByRole('group', { name: 'Question 1' }).getByRole('button').first().click();
     await page.locator('#said').filter({ hasText: /^question 1: (right|not right)$/ }).waitFor();
     await page.getByRole('button', { name: 'Step 1', exact: true }).click();
