@@ -51,7 +51,13 @@ fn script(name: &str, group: &str, steps: Vec<Value>) -> Value {
 /// The named scripts: the rows of the table the judge was asked to settle, then one or more
 /// for every list, watch and write option.
 pub fn named() -> Vec<Value> {
-    let written = |n: usize| (0..n).map(|i| create(&format!("cm-{i}"), &format!("w{}", i + 1))).collect::<Vec<_>>();
+    // `n` ConfigMaps, then what makes a real watch cache catch up with them (a pause and a
+    // consistent list), so that a read it serves next sees them, as the model's always does.
+    let written = |n: usize| {
+        let mut steps: Vec<Value> = (0..n).map(|i| create(&format!("cm-{i}"), &format!("w{}", i + 1))).collect();
+        steps.extend([json!({"sleep_ms": 200}), list("limit=1", "")]);
+        steps
+    };
     let with = |mut steps: Vec<Value>, more: Vec<Value>| {
         steps.extend(more);
         steps
