@@ -74,7 +74,7 @@ e2e() {
 real() {
   echo "== layer 4: real clients (kubectl, the Python client, client-go of each era) and the server judge"
   local started=$SECONDS
-  cargo test --features real-clients --test real_clients --test judge_server -- --nocapture 2>&1 | tee "$log/real"
+  cargo test --no-fail-fast --features real-clients --test real_clients --test judge_server -- --nocapture 2>&1 | tee "$log/real"
   local status=${PIPESTATUS[0]}
   echo "(layer 4 took $((SECONDS - started)) s)"
   layer "real clients and server judge" "$status" $(count_cargo "$log/real")

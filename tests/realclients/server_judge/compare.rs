@@ -77,8 +77,8 @@ impl Report {
     }
 }
 
-/// Runs every script on both sides and compares: timed ones together (in parallel), then the
-/// plain ones together, then each compaction one alone.
+/// Runs every script on both sides and compares: the timed ones beside the plain ones (each
+/// group in parallel), then each of the `alone` ones by itself.
 pub fn judge(release: &str, real: &Real, model: &Model, named: &[Value], seeded: &[Value]) -> Report {
     let started = Instant::now();
     let mut all: Vec<Value> = named.iter().chain(seeded).cloned().collect();
@@ -88,7 +88,7 @@ pub fn judge(release: &str, real: &Real, model: &Model, named: &[Value], seeded:
     }
     real.make_namespaces(&all.iter().map(|s| s["namespace"].as_str().unwrap().to_string()).collect::<Vec<_>>());
     let in_group = |g: &str| all.iter().filter(|s| s["group"] == g).cloned().collect::<Vec<_>>();
-    let (timed, plain, compaction) = (in_group("timed"), in_group("plain"), in_group("compaction"));
+    let (timed, plain, compaction) = (in_group("timed"), in_group("plain"), in_group("alone"));
     let both = |scripts: &[Value], parallel: bool| {
         std::thread::scope(|s| {
             let theirs = s.spawn(|| sides::run(real, scripts, parallel));

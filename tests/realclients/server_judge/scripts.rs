@@ -1,7 +1,8 @@
 //! The judge's request scripts: named ones, each about one behaviour, and ones generated from
 //! seeds. A script is data for `http-script`; `group` says how it may run: `plain` ones all at
-//! once, `timed` ones (a minute's bookmarks, a 3 s wait) at once beside each other, and
-//! `compaction` ones alone, since a compaction is the whole store's.
+//! once, `timed` ones (a 3 s wait) at once beside each other, and `alone` ones one by one
+//! after the rest: a compaction is the whole store's, and a quiet watch's bookmarks carry the
+//! watch cache's revision, which any ConfigMap written anywhere moves.
 
 use serde_json::{json, Value};
 
@@ -66,7 +67,7 @@ pub fn named() -> Vec<Value> {
         // The table's rows.
         script(
             "quiet-watch-bookmarks",
-            "timed",
+            "alone",
             vec![
                 create("a", "w1"),
                 list("", "l"),
@@ -355,7 +356,7 @@ pub fn named() -> Vec<Value> {
         // Compaction.
         script(
             "after-compaction",
-            "compaction",
+            "alone",
             with(
                 written(3),
                 vec![
