@@ -378,19 +378,12 @@ pub fn seed_count() -> u64 {
     std::env::var("JUDGE_SCRIPTS").ok().and_then(|v| v.parse().ok()).unwrap_or(200)
 }
 
-/// splitmix64: each seed's script is the same on every run.
-struct Rng(u64);
+/// The simulation's own generator (splitmix64): each seed's script is the same on every run.
+struct Rng(informer_sim::kernel::Rng);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.0.next_u64() % n as u64) as usize
     }
     fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
         xs[self.below(xs.len())]
@@ -412,7 +405,7 @@ pub fn seeded(count: u64) -> Vec<Value> {
 }
 
 fn seeded_script(seed: u64) -> Value {
-    let mut rng = Rng(seed);
+    let mut rng = Rng(informer_sim::kernel::Rng::new(seed));
     let names = ["a", "b", "c", "d", "e"];
     let mut steps = Vec::new();
     let mut saves = 0;
