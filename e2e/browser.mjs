@@ -30,6 +30,12 @@ export async function live(page) {
   await page.waitForSelector('html[data-live]');
 }
 
+/// Remembers a language as the page would, for every page the tab opens from now on: written
+/// before the page's own scripts run, so no page still starting can write its own over it.
+export async function rememberLanguage(page, lang) {
+  await page.addInitScript((lang) => localStorage.setItem('informer-playground.lang', lang), lang);
+}
+
 /// Saves a screenshot for people to look at (not compared by any test).
 export async function screenshot(page, name, { fullPage = true } = {}) {
   const dir = process.env.SCREENSHOT_DIR ?? 'target/screenshots';

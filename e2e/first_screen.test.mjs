@@ -3,7 +3,7 @@
 // view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DIST, launchChromium, live, openPlayground, screenshot } from './browser.mjs';
+import { DIST, launchChromium, live, openPlayground, rememberLanguage, screenshot } from './browser.mjs';
 import { serve } from '../scripts/static_server.mjs';
 
 /// Where the first screen's landmarks are drawn.
@@ -55,7 +55,7 @@ for (const [why, query, korean] of [['a link with parameters', '?scenario=stale-
   test(`the first screen stays hidden for ${why}`, async () => {
     const { page, close } = await openPlayground({ ready: false });
     try {
-      if (korean) await page.evaluate(() => localStorage.setItem('informer-playground.lang', 'ko'));
+      if (korean) await rememberLanguage(page, 'ko');
       await page.route(/\.wasm$/, (route) => route.abort());
       await page.goto(new URL(query, page.url()).href);
       await page.locator('h1').waitFor({ state: 'attached' });
@@ -83,7 +83,7 @@ for (const [lang, query, remembered, width, starting, failure, reload] of [
   test(`while the page starts it says so, and says so if it cannot start, in ${lang}`, async () => {
     const { page, errors, close } = await openPlayground({ ready: false, width, height: 720 });
     try {
-      if (remembered) await page.evaluate((lang) => localStorage.setItem('informer-playground.lang', lang), remembered);
+      if (remembered) await rememberLanguage(page, remembered);
       const url = new URL(query, page.url()).href;
       // The wasm held back until the notice has been seen.
       let release;
