@@ -28,7 +28,8 @@ USAGE:
 
 COMMANDS:
     run         Run a scenario headless: print its trace, one line per step, then whether each
-                of its expectations was met (exit code 1 when one was not). --fast-forward
+                of its expectations and each claim its texts make was met (exit code 1 when
+                one was not). --fast-forward
                 prints a bulk phase (thousands of steps of the same few kinds) as one line
                 naming what it passed over
     list        Print every bundled scenario's id and title
@@ -312,7 +313,8 @@ impl RunArgs {
         vec![if self.json { jump_json(&jump) } else { i18n::jump(&jump, i18n::Lang::En) }]
     }
 
-    /// Prints the trace (and the verdicts); returns whether every expectation was met.
+    /// Prints the trace (and the verdicts); returns whether every expectation and every claim of
+    /// the lesson's texts was met.
     fn execute(&self) -> Result<bool, String> {
         use std::io::Write;
         let (mut world, scenario) = self.world()?;
@@ -358,15 +360,16 @@ impl RunArgs {
             }
         }
         let Some(scenario) = scenario else { return Ok(true) };
-        let verdicts = scenario::judge(&scenario, &world, &trace);
+        let expected = scenario::judge(&scenario, &world, &trace).into_iter().map(|v| ("expect", v));
+        let claimed = scenario::judge_claims(&scenario, &world, &trace).into_iter().map(|v| ("claim", v));
         let mut all = true;
-        for v in &verdicts {
+        for (what, v) in expected.chain(claimed) {
             all &= v.met;
             let mark = if v.met { "met" } else { "NOT MET" };
             let line = if self.json {
-                serde_json::json!({"expectation": v.expectation, "met": v.met, "detail": v.detail}).to_string()
+                serde_json::json!({what: v.expectation, "met": v.met, "detail": v.detail}).to_string()
             } else {
-                format!("expect {mark}: {} ({})", v.expectation, v.detail)
+                format!("{what} {mark}: {} ({})", v.expectation, v.detail)
             };
             if writeln!(out, "{line}").is_err() {
                 break;

@@ -27,7 +27,7 @@ fn compact(json: &str) -> String {
 }
 
 /// A lesson's head: what the picker shows and what choosing a release needs (the summary is
-/// left empty, the releases' parts too).
+/// left empty; of the releases' parts, only a title of their own).
 fn head(text: &str) -> serde_json::Value {
     let lesson: serde_json::Value = serde_json::from_str(text).expect("a lesson is JSON");
     let mut head = serde_json::Map::new();
@@ -38,7 +38,11 @@ fn head(text: &str) -> serde_json::Value {
     }
     head.insert("summary".into(), serde_json::json!({"ko": "", "en": ""}));
     if let Some(eras) = lesson.get("eras").and_then(|e| e.as_object()) {
-        let parts: serde_json::Map<_, _> = eras.keys().map(|k| (k.clone(), serde_json::json!({}))).collect();
+        let title = |part: &serde_json::Value| match part.get("title") {
+            Some(title) => serde_json::json!({ "title": title }),
+            None => serde_json::json!({}),
+        };
+        let parts: serde_json::Map<_, _> = eras.iter().map(|(k, part)| (k.clone(), title(part))).collect();
         head.insert("eras".into(), parts.into());
     }
     head.into()

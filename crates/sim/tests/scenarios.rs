@@ -1,5 +1,6 @@
 //! The scenario library: every bundled lesson loads, runs to its end, meets its expectations,
-//! speaks both languages, fires every note and question, and matches the published schema.
+//! says only what its run shows in each release, speaks both languages, fires every note and
+//! question, asks questions worth answering, and matches the published schema.
 
 use informer_sim::scenario::{self, library, Scenario};
 use serde_json::Value;
@@ -20,9 +21,13 @@ fn every_bundled_scenario_runs_and_meets_its_expectations() {
         for era in lesson.declared_eras() {
             let s = lesson.in_era(era).expect("a declared era");
             let id = format!("{} in {era}", s.id);
-            let (_, trace, verdicts) = scenario::run(&s).unwrap_or_else(|e| panic!("{id}: {e}"));
+            let (world, trace, verdicts) = scenario::run(&s).unwrap_or_else(|e| panic!("{id}: {e}"));
             for v in verdicts.iter().filter(|v| !v.met) {
                 failures.push(format!("{id}: expectation not met: {} ({})", v.expectation, v.detail));
+            }
+            // What every note, question and recap says the run shows, it shows.
+            for v in scenario::judge_claims(&s, &world, &trace).iter().filter(|v| !v.met) {
+                failures.push(format!("{id}: claim not met: {} ({})", v.expectation, v.detail));
             }
             // Each note shows on a step of its own, in the order the file tells them (the
             // release's own notes first): a note sharing its step with a later one, or
@@ -41,6 +46,14 @@ fn every_bundled_scenario_runs_and_meets_its_expectations() {
             for (i, q) in s.questions.iter().enumerate() {
                 if scenario::find(&q.when, &trace).is_none() {
                     failures.push(format!("{id}: questions[{i}] never appears"));
+                }
+                // The explanation points at a step of the trace (the page links it).
+                match &q.explain_at {
+                    None => failures.push(format!("{id}: questions[{i}] has no explain_at")),
+                    Some(at) if scenario::find(at, &trace).is_none() => {
+                        failures.push(format!("{id}: questions[{i}].explain_at names no step"))
+                    }
+                    Some(_) => {}
                 }
             }
             assert!(!s.expect.is_empty(), "{id}: a lesson states what it shows");
@@ -396,32 +409,6 @@ fn the_built_in_lessons_are_the_published_files_without_whitespace() {
     }
 }
 
-/// The facilitator's guide fixes one Korean term per concept (its glossary lists the words
-/// not to use); no lesson and no word of the page may use those.
-#[test]
-fn the_lessons_and_the_page_use_the_glossarys_korean_terms() {
-    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
-    let guide = informer_sim::scenario::guide::bundled().unwrap();
-    let avoided: Vec<String> = guide.glossary.iter().flat_map(|t| t.avoid.clone()).collect();
-    assert!(avoided.len() >= 8, "the glossary lists the words to avoid: {avoided:?}");
-    let mut texts: Vec<(String, String)> = std::fs::read_dir(root.join("static/scenarios"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json") && !p.ends_with("schema.json"))
-        .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap()))
-        .collect();
-    texts.push(("the page's phrasebook".into(), informer_sim::i18n::korean_words().join("\n")));
-    let mut found = Vec::new();
-    for (file, text) in &texts {
-        for word in &avoided {
-            if text.contains(word.as_str()) {
-                found.push(format!("{file}: {word:?}"));
-            }
-        }
-    }
-    assert!(found.is_empty(), "words the glossary avoids:\n{}", found.join("\n"));
-}
-
 /// Play's default speed (steps a second) and the time a lesson may take at it.
 const DEFAULT_PLAY_SPEED: u64 = 4;
 const WORKSHOP_MINUTES: u64 = 10;
@@ -508,4 +495,57 @@ fn the_facilitators_guide_names_every_lesson_once_and_the_docs_are_written_from_
             format!("{left_out}: not in the guide")
         ]
     );
+}
+
+/// Questions worth answering, in each release: three choices or more, the right one not
+/// where a guess would look (no position right in more than 40 % of the questions, the longest
+/// choice right in at most a third, in either language), and some lessons asking twice.
+#[test]
+fn the_questions_of_each_release_make_a_room_think() {
+    let all = library::all().unwrap();
+    for era in informer_sim::era::Era::ALL {
+        let told: Vec<Scenario> = all.iter().filter_map(|lesson| lesson.in_era(era)).collect();
+        let questions: Vec<(&str, &scenario::format::Question)> =
+            told.iter().flat_map(|s| s.questions.iter().map(move |q| (s.id.as_str(), q))).collect();
+        let n = questions.len();
+        assert!(n >= told.len() - 1, "{era}: a question in every lesson but the sandbox");
+        for (id, q) in &questions {
+            assert!(q.choices.len() >= 3, "{era} {id}: {} choices: {:?}", q.choices.len(), q.ask.en);
+        }
+        for position in 0..4 {
+            let right = questions.iter().filter(|(_, q)| q.answer == position).count();
+            assert!(right * 5 <= n * 2, "{era}: choice {} is right in {right} of {n} questions", position + 1);
+        }
+        for lang in [scenario::Lang::En, scenario::Lang::Ko] {
+            let longest_right = questions
+                .iter()
+                .filter(|(_, q)| {
+                    let length = |t: &scenario::Text| t.get(lang).chars().count();
+                    let right = length(&q.choices[q.answer]);
+                    q.choices.iter().enumerate().all(|(i, c)| i == q.answer || length(c) < right)
+                })
+                .count();
+            assert!(longest_right * 3 <= n, "{era} {lang:?}: the longest choice is right in {longest_right} of {n}");
+        }
+        let asking_twice = told.iter().filter(|s| s.questions.len() >= 2).count();
+        assert!(asking_twice >= 2, "{era}: {asking_twice} lessons ask at the two moments worth predicting");
+    }
+}
+
+/// A claim a text makes that its run does not show is found: lesson 06 in 1.37 relists
+/// through a streaming WATCH, so a note saying "it LISTs again" there fails the check.
+#[test]
+fn a_text_claiming_what_its_run_does_not_show_is_found() {
+    let lesson = library::find("compaction-410-relist").unwrap();
+    let mut told = lesson.in_era(informer_sim::era::Era::V1_37).unwrap();
+    let (world, trace, _) = scenario::run(&told).unwrap();
+    assert!(scenario::judge_claims(&told, &world, &trace).iter().all(|v| v.met), "as bundled, every claim holds");
+    told.narration[0].claims = vec![scenario::Expectation::Requests { verb: "LIST".into(), at_least: Some(1), at_most: None }];
+    told.narration[0].claims_none = None;
+    let verdicts = scenario::judge_claims(&told, &world, &trace);
+    let broken: Vec<_> = verdicts.iter().filter(|v| !v.met).collect();
+    assert_eq!(broken.len(), 1, "{verdicts:?}");
+    assert!(broken[0].expectation.starts_with("narration[0]: Requests"), "{}", broken[0].expectation);
+    told.narration[0].claims.clear();
+    assert!(scenario::judge_claims(&told, &world, &trace).iter().any(|v| !v.met && v.detail.contains("claims_none")));
 }

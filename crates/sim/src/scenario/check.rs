@@ -2,7 +2,7 @@
 //! the field and what was expected, so that `validate` refuses whatever `run` cannot run and
 //! every check can fail.
 
-use super::format::{ControllerSpec, Event, Expectation, GetRead, ListRead, Note, Question, Scenario, Text};
+use super::format::{ControllerSpec, Event, Expectation, GetRead, ListRead, Note, Question, Recap, Scenario, Text};
 use super::pattern::Pattern;
 use super::ScenarioError;
 use crate::cluster::selector::{FieldSelector, LabelSelector};
@@ -112,6 +112,29 @@ fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), Sce
     }
 }
 
+/// What a text claims the run shows: checks like the expectations, or a reason for none, not
+/// both.
+fn check_claims(file: &str, field: &str, claims: &[Expectation], none: Option<&str>) -> Result<(), ScenarioError> {
+    if let Some(why) = none {
+        let what = match (claims.is_empty(), why.trim().is_empty()) {
+            (false, _) => "expected `claims` or `claims_none`, found both",
+            (true, true) => "expected why the text claims nothing the run shows, found no words",
+            (true, false) => return Ok(()),
+        };
+        return Err(ScenarioError::at(file, format!("{field}.claims_none"), what));
+    }
+    for (i, e) in claims.iter().enumerate() {
+        check_expectation(file, &format!("{field}.claims[{i}]"), e)?;
+    }
+    Ok(())
+}
+
+fn check_recap(file: &str, field: &str, recap: Option<&Recap>) -> Result<(), ScenarioError> {
+    let Some(recap) = recap else { return Ok(()) };
+    check_text(file, field, &recap.text())?;
+    check_claims(file, field, &recap.claims, recap.claims_none.as_deref())
+}
+
 /// The notes, questions and expectations of a lesson, or of one release of it (`prefix`
 /// names where they are: `""` or `eras["1.30"].`).
 fn check_part(
@@ -124,12 +147,17 @@ fn check_part(
     for (i, note) in narration.iter().enumerate() {
         Pattern::resolve(file, &format!("{prefix}narration[{i}].match"), &note.when)?;
         check_text(file, &format!("{prefix}narration[{i}].text"), &note.text)?;
+        check_claims(file, &format!("{prefix}narration[{i}]"), &note.claims, note.claims_none.as_deref())?;
     }
     for (i, q) in questions.iter().enumerate() {
         let field = format!("{prefix}questions[{i}]");
         Pattern::resolve(file, &format!("{field}.match"), &q.when)?;
         check_text(file, &format!("{field}.ask"), &q.ask)?;
         check_text(file, &format!("{field}.explain"), &q.explain)?;
+        if let Some(at) = &q.explain_at {
+            Pattern::resolve(file, &format!("{field}.explain_at"), at)?;
+        }
+        check_claims(file, &field, &q.claims, q.claims_none.as_deref())?;
         if !(2..=4).contains(&q.choices.len()) {
             return Err(ScenarioError::at(
                 file,
@@ -210,8 +238,17 @@ impl Scenario {
             self.action(file, &field, event)?;
         }
         check_part(file, "", &self.narration, &self.questions, &self.expect)?;
+        check_recap(file, "recap", self.recap.as_ref())?;
         for (era, part) in &self.eras {
-            check_part(file, &format!("eras[\"{era}\"]."), &part.narration, &part.questions, &part.expect)?;
+            let prefix = format!("eras[\"{era}\"].");
+            check_part(file, &prefix, &part.narration, &part.questions, &part.expect)?;
+            if let Some(title) = &part.title {
+                check_text(file, &format!("{prefix}title"), title)?;
+            }
+            if let Some(summary) = &part.summary {
+                check_text(file, &format!("{prefix}summary"), summary)?;
+            }
+            check_recap(file, &format!("{prefix}recap"), part.recap.as_ref())?;
         }
         self.check_numbers(file)?;
         self.config_for(file)?;

@@ -324,7 +324,7 @@ pub struct StepPattern {
     pub after: Option<Box<StepPattern>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Note {
@@ -335,9 +335,15 @@ pub struct Note {
     /// The stage to look at (its name in the trace, e.g. `reflector`).
     #[serde(default)]
     pub look_at: Option<Stage>,
+    /// What the text says the run shows, as checks of the finished run.
+    #[serde(default)]
+    pub claims: Vec<Expectation>,
+    /// Why the text says nothing the run could show (instead of `claims`).
+    #[serde(default)]
+    pub claims_none: Option<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Question {
@@ -348,6 +354,44 @@ pub struct Question {
     pub choices: Vec<Text>,
     pub answer: usize,
     pub explain: Text,
+    /// The step the explanation points at (the page links it: the timeline jumps there).
+    #[serde(default)]
+    pub explain_at: Option<StepPattern>,
+    /// What the right answer and the explanation say the run shows, as checks of the
+    /// finished run.
+    #[serde(default)]
+    pub claims: Vec<Expectation>,
+    /// Why they say nothing the run could show (instead of `claims`).
+    #[serde(default)]
+    pub claims_none: Option<String>,
+}
+
+/// The one thing to remember, in both languages, with what it says the run shows.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Recap {
+    pub ko: String,
+    pub en: String,
+    /// What the recap says the run shows, as checks of the finished run.
+    #[serde(default)]
+    pub claims: Vec<Expectation>,
+    /// Why it says nothing the run could show (instead of `claims`).
+    #[serde(default)]
+    pub claims_none: Option<String>,
+}
+
+impl Recap {
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Ko => &self.ko,
+            Lang::En => &self.en,
+        }
+    }
+
+    pub fn text(&self) -> Text {
+        Text { ko: self.ko.clone(), en: self.en.clone() }
+    }
 }
 
 /// A condition the run must meet at its end.
@@ -485,7 +529,7 @@ pub struct Scenario {
     /// The one thing to remember, shown when the run has ended (and every question is
     /// answered).
     #[serde(default)]
-    pub recap: Option<Text>,
+    pub recap: Option<Recap>,
     /// Questions for the room to discuss at the end (the articles' closing questions).
     #[serde(default)]
     pub discuss: Vec<Text>,
@@ -495,11 +539,19 @@ fn one_u64() -> u64 {
     1
 }
 
-/// What a lesson says and expects in one release only.
+/// What a lesson says and expects in one release only: its title, summary and recap there
+/// (when they differ from the lesson's), and notes, questions and expectations added to the
+/// lesson's.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct EraPart {
+    #[serde(default)]
+    pub title: Option<Text>,
+    #[serde(default)]
+    pub summary: Option<Text>,
+    #[serde(default)]
+    pub recap: Option<Recap>,
     #[serde(default)]
     pub narration: Vec<Note>,
     #[serde(default)]
@@ -519,6 +571,11 @@ impl Scenario {
         eras
     }
 
+    /// The lesson's title as told in `era`.
+    pub fn title_in(&self, era: Era) -> &Text {
+        self.eras.get(&era).and_then(|p| p.title.as_ref()).unwrap_or(&self.title)
+    }
+
     /// The lesson as told in `era`: its notes, questions and expectations for that release
     /// joined to those of every release (the release's own notes first: a lesson's
     /// release-specific part tells how it starts). `None` when the lesson does not run in
@@ -530,6 +587,9 @@ impl Scenario {
         let mut told = self.clone();
         told.era = era;
         if let Some(part) = told.eras.get(&era).cloned() {
+            told.title = part.title.unwrap_or(told.title);
+            told.summary = part.summary.unwrap_or(told.summary);
+            told.recap = part.recap.or(told.recap);
             told.narration.splice(0..0, part.narration);
             told.questions.extend(part.questions);
             told.expect.extend(part.expect);

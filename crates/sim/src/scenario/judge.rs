@@ -24,8 +24,61 @@ fn within(n: u64, at_least: Option<u64>, at_most: Option<u64>) -> bool {
 
 /// Judges the expectations against a finished run.
 pub fn judge(scenario: &Scenario, world: &World, trace: &[TraceEvent]) -> Vec<Verdict> {
-    scenario
-        .expect
+    judge_each(&scenario.expect, world, trace)
+}
+
+/// Where a text of the lesson is (`narration[2]`, `questions[0]`, `recap`), what it claims
+/// the run shows, and why it claims nothing when it does not.
+pub struct Said<'a> {
+    pub place: String,
+    pub claims: &'a [Expectation],
+    pub claims_none: Option<&'a str>,
+}
+
+/// Every text of a lesson (as told in one release) that speaks of its run: notes, questions
+/// (their right answer and explanation) and the recap.
+pub fn said(scenario: &Scenario) -> Vec<Said<'_>> {
+    let notes = scenario.narration.iter().enumerate().map(|(i, n)| Said {
+        place: format!("narration[{i}]"),
+        claims: &n.claims,
+        claims_none: n.claims_none.as_deref(),
+    });
+    let questions = scenario.questions.iter().enumerate().map(|(i, q)| Said {
+        place: format!("questions[{i}]"),
+        claims: &q.claims,
+        claims_none: q.claims_none.as_deref(),
+    });
+    let recap = scenario.recap.iter().map(|r| Said {
+        place: "recap".into(),
+        claims: &r.claims,
+        claims_none: r.claims_none.as_deref(),
+    });
+    notes.chain(questions).chain(recap).collect()
+}
+
+/// Judges what the lesson's texts claim against a finished run: one verdict per claim, named
+/// by the text it belongs to, and an unmet one for a text that neither claims nor says why not.
+pub fn judge_claims(scenario: &Scenario, world: &World, trace: &[TraceEvent]) -> Vec<Verdict> {
+    let mut verdicts = Vec::new();
+    for said in said(scenario) {
+        if said.claims.is_empty() && said.claims_none.is_none_or(|why| why.trim().is_empty()) {
+            verdicts.push(Verdict {
+                expectation: said.place.clone(),
+                met: false,
+                detail: "no claims, and no `claims_none` saying why".into(),
+            });
+        }
+        for mut v in judge_each(said.claims, world, trace) {
+            v.expectation = format!("{}: {}", said.place, v.expectation);
+            verdicts.push(v);
+        }
+    }
+    verdicts
+}
+
+/// Judges each expectation against a finished run.
+fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Vec<Verdict> {
+    expect
         .iter()
         .map(|e| {
             let (met, detail) = match e {

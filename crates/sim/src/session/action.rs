@@ -52,6 +52,9 @@ pub enum Action {
     SetLang(Lang),
     /// Answer a question of the scenario: (question, choice).
     Answer(usize, usize),
+    /// Go to the step a question's explanation points at (running ahead if it has not been
+    /// reached yet).
+    ShowExplained(usize),
 }
 
 impl Action {

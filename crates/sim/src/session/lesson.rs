@@ -79,15 +79,30 @@ impl Session {
     /// far, or within [`RUN_AHEAD`] steps beyond it.
     pub(super) fn next_note(&mut self) -> Option<u64> {
         let now = self.world().steps();
-        let after = |scenario: &crate::scenario::Scenario, trace: &[TraceEvent]| {
+        self.find_ahead(|scenario, trace| {
             scenario.narration.iter().filter_map(|n| crate::scenario::find(&n.when, trace)).filter(|s| *s > now).min()
-        };
+        })
+    }
+
+    /// The step question `index`'s explanation points at: in the branch's trace so far, or
+    /// within [`RUN_AHEAD`] steps beyond it.
+    pub(super) fn explained_step(&mut self, index: usize) -> Option<u64> {
+        self.find_ahead(|scenario, trace| {
+            let at = scenario.questions.get(index)?.explain_at.as_ref()?;
+            crate::scenario::find(at, trace)
+        })
+    }
+
+    /// A step `find` names in the branch's trace so far, or, running ahead, within
+    /// [`RUN_AHEAD`] steps beyond it (the world left where it was when there is none).
+    fn find_ahead(&mut self, find: impl Fn(&crate::scenario::Scenario, &[TraceEvent]) -> Option<u64>) -> Option<u64> {
+        let now = self.world().steps();
         let scenario = self.scenario.clone()?;
-        if let Some(step) = after(&scenario, &self.trace) {
+        if let Some(step) = find(&scenario, &self.trace) {
             return Some(step);
         }
         self.apply(Action::JumpTo(self.trace.len() as u64 + RUN_AHEAD));
-        let found = after(&scenario, &self.trace);
+        let found = find(&scenario, &self.trace);
         if found.is_none() {
             self.apply(Action::JumpTo(now));
         }

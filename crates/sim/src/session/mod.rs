@@ -247,6 +247,11 @@ impl Session {
                     self.apply(Action::JumpTo(step));
                 }
             }
+            Action::ShowExplained(index) => {
+                if let Some(step) = self.explained_step(index) {
+                    self.apply(Action::JumpTo(step));
+                }
+            }
             Action::JumpTo(n) => {
                 // Past the horizon the simulation runs ahead (at most `RUN_AHEAD` steps).
                 let n = n.min(self.trace.len() as u64 + RUN_AHEAD);

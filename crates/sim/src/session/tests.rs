@@ -48,6 +48,18 @@ fn next_note_goes_to_each_notes_step_in_turn_and_stops_after_the_last() {
 }
 use crate::kernel::TraceKind;
 
+#[test]
+fn an_explanation_shows_the_step_it_points_at_running_ahead_when_not_yet_reached() {
+    let mut s = Session::from_query("?scenario=compaction-410-relist");
+    let at = s.scenario.as_ref().unwrap().questions[0].explain_at.clone().expect("the question points at a step");
+    s.apply(Action::ShowExplained(0));
+    let step = s.world().steps();
+    assert_eq!(crate::scenario::find(&at, s.visible_trace()), Some(step), "it stands on the step explained");
+    s.apply(Action::JumpTo(0));
+    s.apply(Action::ShowExplained(7));
+    assert_eq!(s.world().steps(), 0, "no such question: it stays");
+}
+
 fn failed(s: &Session) -> String {
     match &s.message {
         Some(Message::Failed(text)) => text.clone(),

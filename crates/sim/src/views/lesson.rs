@@ -10,6 +10,8 @@ pub struct QuestionView {
     pub choices: Vec<crate::scenario::Text>,
     pub answer: usize,
     pub explain: crate::scenario::Text,
+    /// Whether the explanation points at a step the page can show.
+    pub explains_a_step: bool,
     pub given: Option<usize>,
 }
 
@@ -67,7 +69,7 @@ fn every_question_answered(session: &Session) -> bool {
 pub fn lesson(session: &Session) -> LessonView {
     let lessons = crate::scenario::library::index()
         .iter()
-        .map(|(_, s)| LessonEntry { id: s.id.clone(), title: s.title.clone(), extra: s.extra })
+        .map(|(_, s)| LessonEntry { id: s.id.clone(), title: s.title_in(session.era()).clone(), extra: s.extra })
         .collect();
     let eras = session
         .scenario()
@@ -90,6 +92,7 @@ pub fn lesson(session: &Session) -> LessonView {
                 choices: q.choices.clone(),
                 answer: q.answer,
                 explain: q.explain.clone(),
+                explains_a_step: q.explain_at.is_some(),
                 given,
             })
             .collect(),
@@ -97,6 +100,6 @@ pub fn lesson(session: &Session) -> LessonView {
             .scenario()
             .filter(|s| s.recap.is_some() || !s.discuss.is_empty())
             .filter(|_| session.lesson_ended() && every_question_answered(session))
-            .map(|s| Closing { recap: s.recap.clone(), discuss: s.discuss.clone() }),
+            .map(|s| Closing { recap: s.recap.as_ref().map(|r| r.text()), discuss: s.discuss.clone() }),
     }
 }

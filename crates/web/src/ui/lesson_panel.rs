@@ -68,6 +68,9 @@ pub fn lesson_panel(props: &Props) -> Html {
                 { match q.given {
                     Some(a) => html! { <p class="reveal" role="status">
                         <strong>{ if a == q.answer { tr!(lang, "Correct.") } else { tr!(lang, "Not quite.") } }</strong>{ " " }{ q.explain.get(lang) }
+                        if q.explains_a_step {
+                            { " " }<button type="button" class="link" onclick={props.on_action.reform(move |_| Action::ShowExplained(i))}>{ tr!(lang, "See it on the timeline") }</button>
+                        }
                     </p> },
                     None => html! { <p class="hint">{ tr!(lang, "Answer to continue; autoplay waits.") }</p> },
                 } }

@@ -1,0 +1,166 @@
+//! The Korean the playground shows: one term per concept, as the facilitator's guide's
+//! glossary fixes it (its `avoid` lists the words not to use), and, as proxies of a natural
+//! 합니다체, sentences that end in its forms, no English-style colon inside a Korean sentence
+//! and no particle after a placeholder that does not fit every value put there.
+
+use serde_json::Value;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+/// Every Korean text of a JSON document (the `ko` of each text), with where it is.
+fn korean_texts(path: &str, value: &Value, out: &mut Vec<(String, String)>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(ko)) = map.get("ko") {
+                out.push((path.to_string(), ko.clone()));
+            }
+            for (key, v) in map {
+                korean_texts(&format!("{path}.{key}"), v, out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                korean_texts(&format!("{path}[{i}]"), v, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The lessons' and the guide's Korean texts: (where, text).
+fn prose() -> Vec<(String, String)> {
+    let mut texts = Vec::new();
+    let lessons = std::fs::read_dir(root().join("static/scenarios")).unwrap().map(|e| e.unwrap().path());
+    for path in lessons.filter(|p| p.extension().is_some_and(|e| e == "json") && !p.ends_with("schema.json")) {
+        let value: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        korean_texts(&name, &value, &mut texts);
+    }
+    let mut guide: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("static/guide.json")).unwrap()).unwrap();
+    guide.as_object_mut().unwrap().remove("glossary");
+    korean_texts("guide.json", &guide, &mut texts);
+    texts
+}
+
+/// `text` without what is inside backticks (code, log lines, field names).
+fn outside_code(text: &str) -> String {
+    text.split('`').step_by(2).collect::<Vec<_>>().join(" ")
+}
+
+/// Whether `word` occurs in `text`: as a whole word when it is written in Latin letters
+/// (`key` is not in `keyFunc`, `revision` not in `mod_revision`).
+fn uses(text: &str, word: &str) -> bool {
+    if !word.is_ascii() {
+        return text.contains(word);
+    }
+    let part_of_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(part_of_word) && !after.is_some_and(part_of_word)
+    })
+}
+
+fn is_hangul(c: char) -> bool {
+    ('가'..='힣').contains(&c)
+}
+
+#[test]
+fn no_korean_text_uses_a_word_the_glossary_rules_out() {
+    let guide = informer_sim::scenario::guide::bundled().unwrap();
+    let avoided: Vec<String> = guide.glossary.iter().flat_map(|t| t.avoid.clone()).collect();
+    for must in ["객체", "relist", "Costs", "하위 리소스"] {
+        assert!(avoided.iter().any(|w| w == must), "the glossary rules out {must:?}");
+    }
+    let mut texts = prose();
+    texts.extend(informer_sim::i18n::korean_words().into_iter().map(|w| ("the page's phrasebook".into(), w.to_string())));
+    let mut found = Vec::new();
+    for (place, text) in &texts {
+        let prose = outside_code(text);
+        found.extend(avoided.iter().filter(|w| uses(&prose, w)).map(|w| format!("{place}: {w:?} in {text:?}")));
+    }
+    assert!(found.is_empty(), "words the glossary rules out:\n{}", found.join("\n"));
+}
+
+/// The sentences of a Korean text, each with the mark that ends it (none at the text's end
+/// without one). A mark ends a sentence only before a space or the end (`1.37` is one word).
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut chars = text.trim().chars().peekable();
+    while let Some(c) = chars.next() {
+        current.push(c);
+        if matches!(c, '.' | '?' | '!') && chars.peek().is_none_or(|n| n.is_whitespace()) {
+            out.push(current.trim().to_string());
+            current.clear();
+        }
+    }
+    if !current.trim().is_empty() {
+        out.push(current.trim().to_string());
+    }
+    out
+}
+
+/// Whether a Korean sentence ends as 합니다체 does: `…다.`, a question `…까?` (or the
+/// softer `…까요?`, `…나요?`, `…가요?`), a polite request `…세요.`.
+fn ends_politely(sentence: &str) -> bool {
+    let bare = sentence.trim_end_matches(['"', '\'', ')', '」', '”']);
+    ["다.", "까?", "까요?", "나요?", "가요?", "세요.", "다!"].iter().any(|end| bare.ends_with(end))
+}
+
+/// Texts that are sentences, not fragments: titles and answer choices are fragments.
+fn is_prose(place: &str) -> bool {
+    !(place.ends_with(".title") || place.contains(".choices["))
+}
+
+#[test]
+fn korean_sentences_end_in_the_formal_polite_style_and_have_no_english_colon() {
+    let mut wrong = Vec::new();
+    for (place, text) in prose().iter().filter(|(place, _)| is_prose(place)) {
+        let text = outside_code(text);
+        for sentence in sentences(&text).iter().filter(|s| s.chars().any(is_hangul)) {
+            if !ends_politely(sentence) {
+                wrong.push(format!("{place}: ends as 합니다체 does not: {sentence:?}"));
+            }
+            // `A: B` inside a Korean sentence reads as English; a Korean sentence says it.
+            if sentence.contains(": ") {
+                wrong.push(format!("{place}: an English-style colon: {sentence:?}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{} Korean sentences:\n{}", wrong.len(), wrong.join("\n"));
+}
+
+/// Particles whose form follows the last sound of the word before them.
+const PARTICLES: [&str; 10] = ["을", "를", "은", "는", "이", "가", "과", "와", "으로", "로"];
+
+#[test]
+fn no_particle_follows_a_placeholder_it_does_not_fit_for_every_value() {
+    let mut wrong = Vec::new();
+    for word in informer_sim::i18n::korean_words() {
+        for (at, _) in word.match_indices('}') {
+            let rest = &word[at + 1..];
+            let Some(particle) = PARTICLES.iter().find(|p| rest.starts_with(**p)) else { continue };
+            // A particle is a word's end: `{n}개` or `{n}이상` is a word going on.
+            let next = rest[particle.len()..].chars().next();
+            if !next.is_some_and(is_hangul) {
+                wrong.push(format!("{word:?}: {particle:?} after a placeholder"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_checks_find_what_they_look_for() {
+    assert!(uses("relist를 합니다", "relist") && !uses("relisted", "relist"));
+    assert!(!uses("`mod_revision`", "revision") && uses("revision이", "revision"));
+    assert_eq!(outside_code("a `b c` d"), "a   d");
+    assert_eq!(sentences("v1.37에서 다릅니다. 왜일까요? 끝"), ["v1.37에서 다릅니다.", "왜일까요?", "끝"]);
+    assert!(ends_politely("다시 LIST합니다.") && ends_politely("무엇을 할까요?") && ends_politely("보세요."));
+    assert!(!ends_politely("다시 LIST함.") && !ends_politely("다시 LIST해요.") && !ends_politely("끝"));
+}
