@@ -62,7 +62,7 @@ test("the console's presets ask about what the lesson's controller watches, as i
     await page.getByRole('button', { name: 'Can the controller list configmaps?' }).click();
     assert.match(await log.textContent(), /\$ kubectl auth can-i list configmaps --as=system:serviceaccount:default:playground-controller\nno\s*$/);
     await page.getByRole('button', { name: '한국어' }).click();
-    assert.equal(await page.getByRole('button', { name: '컨트롤러가 configmaps를 list할 수 있나?' }).count(), 1);
+    assert.equal(await page.getByRole('button', { name: '컨트롤러에 configmaps list 권한이 있습니까?' }).count(), 1);
     assert.deepEqual(errors, []);
   } finally {
     await close();

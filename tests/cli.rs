@@ -99,7 +99,7 @@ fn list_validate_and_run_serve_scenario_authors() {
     std::fs::write(&good, include_str!("../static/scenarios/05-disconnect-and-resume.json")).unwrap();
     let (code, out, _) = run(&["validate", good.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.ends_with("ok (disconnect-and-resume: 3 narration notes, 1 questions, 3 expectations)\n"), "{out}");
+    assert!(out.ends_with("ok (disconnect-and-resume: 4 narration notes, 2 questions, 3 expectations)\n"), "{out}");
 
     let bad = dir.join("bad.json");
     std::fs::write(
@@ -117,9 +117,15 @@ fn list_validate_and_run_serve_scenario_authors() {
     let (code, out, _) = run(&["run", failing.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(out.contains("expect NOT MET: Reconciles"), "{out}");
+    // So does a note that claims nothing about its run and does not say why.
+    let unclaimed = dir.join("unclaimed.json");
+    std::fs::write(&unclaimed, r#"{"id": "x", "title": {"ko": "t", "en": "t"}, "summary": {"ko": "s", "en": "s"}, "narration": [{"match": {"on": "workers start"}, "text": {"ko": "시작합니다.", "en": "It starts."}}], "run": {"until_ms": 100}}"#).unwrap();
+    let (code, out, _) = run(&["run", unclaimed.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(out.contains("claim NOT MET: narration[0] (no claims, and no `claims_none` saying why)"), "{out}");
     let (code, out, _) = run(&["run", "stale-read"]);
     assert_eq!(code, 0);
-    assert!(out.contains("expect met: Steps"), "{out}");
+    assert!(out.contains("expect met: Steps") && out.contains("claim met: narration[0]: "), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

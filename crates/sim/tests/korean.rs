@@ -46,9 +46,11 @@ fn prose() -> Vec<(String, String)> {
     texts
 }
 
-/// `text` without what is inside backticks (code, log lines, field names).
+/// `text` without what is inside backticks (code, log lines, field names) or braces (a
+/// placeholder's name).
 fn outside_code(text: &str) -> String {
-    text.split('`').step_by(2).collect::<Vec<_>>().join(" ")
+    let prose = text.split('`').step_by(2).collect::<Vec<_>>().join(" ");
+    prose.split('{').map(|part| part.split_once('}').map_or(part, |(_, after)| after)).collect::<Vec<_>>().join(" ")
 }
 
 /// Whether `word` occurs in `text`: as a whole word when it is written in Latin letters
@@ -77,7 +79,9 @@ fn no_korean_text_uses_a_word_the_glossary_rules_out() {
         assert!(avoided.iter().any(|w| w == must), "the glossary rules out {must:?}");
     }
     let mut texts = prose();
-    texts.extend(informer_sim::i18n::korean_words().into_iter().map(|w| ("the page's phrasebook".into(), w.to_string())));
+    texts.extend(
+        informer_sim::i18n::korean_words().into_iter().map(|w| ("the page's phrasebook".into(), w.to_string())),
+    );
     let mut found = Vec::new();
     for (place, text) in &texts {
         let prose = outside_code(text);
@@ -109,6 +113,14 @@ fn sentences(text: &str) -> Vec<String> {
 /// softer `…까요?`, `…나요?`, `…가요?`), a polite request `…세요.`.
 fn ends_politely(sentence: &str) -> bool {
     let bare = sentence.trim_end_matches(['"', '\'', ')', '」', '”']);
+    // A closing aside written before the mark, as Korean does: `…사라집니다(가정 상황).`
+    let bare =
+        match (bare.chars().last(), bare.strip_suffix(|c| matches!(c, '.' | '?')).and_then(|b| b.strip_suffix(')'))) {
+            (Some(mark), Some(aside)) => {
+                aside.rfind('(').map_or(bare.to_string(), |open| format!("{}{mark}", &aside[..open]))
+            }
+            _ => bare.to_string(),
+        };
     ["다.", "까?", "까요?", "나요?", "가요?", "세요.", "다!"].iter().any(|end| bare.ends_with(end))
 }
 
@@ -160,7 +172,9 @@ fn the_checks_find_what_they_look_for() {
     assert!(uses("relist를 합니다", "relist") && !uses("relisted", "relist"));
     assert!(!uses("`mod_revision`", "revision") && uses("revision이", "revision"));
     assert_eq!(outside_code("a `b c` d"), "a   d");
+    assert_eq!(outside_code("{key} 사라짐"), "  사라짐");
     assert_eq!(sentences("v1.37에서 다릅니다. 왜일까요? 끝"), ["v1.37에서 다릅니다.", "왜일까요?", "끝"]);
     assert!(ends_politely("다시 LIST합니다.") && ends_politely("무엇을 할까요?") && ends_politely("보세요."));
+    assert!(ends_politely("사라집니다(가정 상황).") && !ends_politely("사라짐(가정 상황)."));
     assert!(!ends_politely("다시 LIST함.") && !ends_politely("다시 LIST해요.") && !ends_politely("끝"));
 }

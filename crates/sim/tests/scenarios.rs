@@ -540,7 +540,8 @@ fn a_text_claiming_what_its_run_does_not_show_is_found() {
     let mut told = lesson.in_era(informer_sim::era::Era::V1_37).unwrap();
     let (world, trace, _) = scenario::run(&told).unwrap();
     assert!(scenario::judge_claims(&told, &world, &trace).iter().all(|v| v.met), "as bundled, every claim holds");
-    told.narration[0].claims = vec![scenario::Expectation::Requests { verb: "LIST".into(), at_least: Some(1), at_most: None }];
+    told.narration[0].claims =
+        vec![scenario::Expectation::Requests { verb: "LIST".into(), at_least: Some(1), at_most: None }];
     told.narration[0].claims_none = None;
     let verdicts = scenario::judge_claims(&told, &world, &trace);
     let broken: Vec<_> = verdicts.iter().filter(|v| !v.met).collect();

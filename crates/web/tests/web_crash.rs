@@ -33,7 +33,7 @@ async fn a_panic_shows_the_crash_panel_with_a_link_to_the_state_in_both_language
     yew::scheduler::flush().await;
     let panel = document.query_selector(".crash[role=alert]").unwrap().expect("the crash panel");
     assert_eq!(panel.get_attribute("lang").as_deref(), Some("ko"));
-    assert_eq!(text(&panel, "h2"), "playground가 멈췄습니다: 버그입니다");
+    assert_eq!(text(&panel, "h2"), "playground가 멈췄습니다. 버그입니다");
     assert!(text(&panel, "pre").contains("crash button pressed"));
     let link = panel.query_selector("a").unwrap().unwrap();
     let href = link.get_attribute("href").unwrap();

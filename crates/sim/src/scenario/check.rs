@@ -84,7 +84,16 @@ fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), Sce
             bounds(file, field, *at_least, *at_most)
         }
         Expectation::Reconciles { at_least, at_most } => bounds(file, field, *at_least, *at_most),
-        Expectation::CacheList { field: path, value, labels, found, examined_at_most, error, .. } => {
+        Expectation::CacheList {
+            field: path,
+            value,
+            labels,
+            found,
+            examined_at_least,
+            examined_at_most,
+            error,
+            ..
+        } => {
             if path.is_some() != value.is_some() {
                 return Err(ScenarioError::at(
                     file,
@@ -99,11 +108,11 @@ fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), Sce
             if let Some(labels) = labels {
                 label_selector(file, &format!("{field}.labels"), labels)?;
             }
-            if error.is_none() && found.is_none() && examined_at_most.is_none() {
+            if error.is_none() && found.is_none() && examined_at_least.is_none() && examined_at_most.is_none() {
                 return Err(ScenarioError::at(
                     file,
                     field,
-                    "expected `found`, `examined_at_most` or `error`: a check that states nothing cannot fail",
+                    "expected `found`, `examined_at_least`, `examined_at_most` or `error`: a check that states nothing cannot fail",
                 ));
             }
             Ok(())
@@ -277,6 +286,12 @@ impl Scenario {
         over("run.until_ms", self.run.until_ms, limits::MAX_RUN_MS)?;
         over("run.max_steps", self.run.max_steps, limits::MAX_STEPS)?;
         over("load_pods", self.load_pods as u64, limits::MAX_LOAD as u64)?;
+        if let Some(labelled) = &self.load_labels {
+            under("load_labels.every", labelled.every as u64, 1, "one Pod in every so many")?;
+            if labelled.labels.is_empty() {
+                return Err(ScenarioError::at(file, "load_labels.labels", "expected a label or more, found none"));
+            }
+        }
         over("config.latency_ms", c.latency_ms, limits::MAX_LATENCY_MS)?;
         under("config.max_concurrent", c.max_concurrent as u64, 1, "one worker or more")?;
         over("config.max_concurrent", c.max_concurrent as u64, limits::MAX_WORKERS as u64)?;

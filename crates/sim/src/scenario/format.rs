@@ -431,7 +431,7 @@ pub enum Expectation {
     },
     /// A controller-runtime List from the first informer's cache: with an exact field match
     /// and/or a label selector; either it fails with `error`, or it finds `found` objects
-    /// having examined at most `examined_at_most`.
+    /// having examined at least `examined_at_least` and at most `examined_at_most`.
     CacheList {
         #[serde(default)]
         namespace: Option<String>,
@@ -443,6 +443,8 @@ pub enum Expectation {
         labels: Option<String>,
         #[serde(default)]
         found: Option<usize>,
+        #[serde(default)]
+        examined_at_least: Option<usize>,
         #[serde(default)]
         examined_at_most: Option<usize>,
         #[serde(default)]
@@ -464,6 +466,15 @@ pub enum Expectation {
         #[serde(default)]
         at_most: Option<u64>,
     },
+}
+
+/// Labels for some of a scale lesson's load Pods: the first of every `every`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct LoadLabels {
+    pub every: usize,
+    pub labels: BTreeMap<String, String>,
 }
 
 /// How long a run lasts: until this virtual time, and at most this many steps.
@@ -511,6 +522,10 @@ pub struct Scenario {
     /// Extra Pods (namespace `load`, no owner) for scale lessons.
     #[serde(default)]
     pub load_pods: usize,
+    /// Labels every `every`-th load Pod carries (over `app=load`): the few a selector looks
+    /// for among many.
+    #[serde(default)]
+    pub load_labels: Option<LoadLabels>,
     #[serde(default)]
     pub config: Config,
     /// Writes and faults at virtual times, in time order.

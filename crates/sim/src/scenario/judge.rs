@@ -142,7 +142,16 @@ fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Ve
                     let n = world.costs().requests.get(verb.as_str()).copied().unwrap_or(0);
                     (within(n, *at_least, *at_most), format!("{n}"))
                 }
-                Expectation::CacheList { namespace, field, value, labels, found, examined_at_most, error } => {
+                Expectation::CacheList {
+                    namespace,
+                    field,
+                    value,
+                    labels,
+                    found,
+                    examined_at_least,
+                    examined_at_most,
+                    error,
+                } => {
                     let mut world = world.clone();
                     let read = ClientRead::List {
                         kind: world.informers.first().map_or(Kind::Pod, |s| s.config.reflector.kind),
@@ -155,7 +164,9 @@ fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Ve
                         (Err(e), None) => (false, e.to_string()),
                         (Ok(CacheAnswer::Listed { found: n, .. }), Some(_)) => (false, format!("found {n} objects")),
                         (Ok(CacheAnswer::Listed { found: n, examined }), None) => {
-                            let ok = found.is_none_or(|f| f == n) && examined_at_most.is_none_or(|m| examined <= m);
+                            let ok = found.is_none_or(|f| f == n)
+                                && examined_at_least.is_none_or(|m| examined >= m)
+                                && examined_at_most.is_none_or(|m| examined <= m);
                             (ok, format!("found {n}, examined {examined}"))
                         }
                         (Ok(CacheAnswer::Got), _) => (false, "a Get's answer to a List".into()),

@@ -81,9 +81,12 @@ impl Scenario {
                     .map_err(|e| ScenarioError::at(&file, format!("objects[{i}]"), e.to_string()))?,
             );
         }
+        let labelled = |i: usize| self.load_labels.as_ref().filter(|l| l.every > 0 && i % l.every == 0);
         objects.extend((0..self.load_pods).map(|i| {
-            ApiObject::new(Kind::Pod, "load", &format!("load-{i:05}"))
-                .with_label("app", "load")
+            let pod = ApiObject::new(Kind::Pod, "load", &format!("load-{i:05}")).with_label("app", "load");
+            let labels = labelled(i).map(|l| l.labels.iter()).into_iter().flatten();
+            labels
+                .fold(pod, |pod, (key, value)| pod.with_label(key, value))
                 .with("spec", serde_json::json!({"nodeName": format!("node-{}", i % 100), "containers": [{"name": "main", "image": "busybox:1.36"}]}))
         }));
         let mut world = World::new(config, objects).map_err(|e| ScenarioError::at(&file, "objects", e.to_string()))?;

@@ -1,4 +1,5 @@
-//! What the run costs: requests by verb, bytes sent, cached objects, reconciles, and a small
+//! What the run costs: requests by verb (what a real server's `apiserver_request_total`
+//! counts), bytes sent, cached objects, reconciles, and a small
 //! chart of API requests against watch events over the last steps — the polling-versus-watch
 //! story at a glance.
 
@@ -42,6 +43,7 @@ pub fn cost_panel(props: &Props) -> Html {
     );
     html! {
         <>
+            <p class="hint">{ tr!(lang, "API requests by verb: on a real server, the apiserver_request_total metric counts them") }</p>
             <dl class="figures costs" aria-label={tr!(lang, "Costs")}>
                 { for v.requests.iter().map(|(verb, n)| html! { <div><dt>{ verb }</dt><dd>{ n }</dd></div> }) }
                 <div><dt>{ tr!(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
