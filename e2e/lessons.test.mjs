@@ -16,10 +16,15 @@ test('three lessons from the picker, with narration and a question', async () =>
     assert.match(await narration(page), /The Reflector starts ListAndWatch/);
     await forward(page);
     await forward(page);
-    assert.match(await narration(page), /resourceVersion, 4/);
+    assert.match(await narration(page), /moves etcd's revision to 6/);
     const question = page.getByRole('group', { name: 'Question 1' });
     await question.getByRole('button', { name: "The LIST response's resourceVersion" }).click();
     assert.match(await question.textContent(), /Correct\./);
+    // The explanation points at the step it explains: the WATCH from the list's resourceVersion.
+    await question.getByRole('button', { name: 'See it on the timeline' }).click();
+    await page.locator('.step-count').filter({ hasText: /step 20\b/ }).waitFor();
+    assert.match(await page.getByRole('log', { name: 'Event log' }).locator('.line').first().textContent(), /WATCH request/);
+    await page.getByLabel('Timeline').fill('2');
     await page.keyboard.press('ArrowLeft');
     assert.match(await narration(page), /The Reflector starts ListAndWatch/, 'the narration rewinds with the step');
     await screenshot(page, 'lesson-1280');

@@ -22,7 +22,7 @@ const TYPES = {
 };
 
 /// Trunk's and the loader's file names end in a content hash: `informer-web-9ebdf31d8ce6fa59_bg.wasm`.
-const HASHED = /-[0-9a-f]{16}(_bg)?\.[a-z]+$/;
+const HASHED = /-[0-9a-f]{8,16}(_bg)?\.[a-z]+$/;
 
 export const STRICT_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";

@@ -21,6 +21,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("Presenter mode", "발표 모드"),
     ("Share", "공유"),
     ("Revisions", "리비전"),
+    ("Where the article is wrong or out of date", "글과 다른 점"),
     ("Next note", "다음 설명"),
     ("{n}. {title} (beyond the articles)", "{n}. {title} (글 밖의 심화)"),
     ("no {verb}", "{verb} 권한 없음"),

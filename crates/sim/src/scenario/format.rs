@@ -335,6 +335,10 @@ pub struct Note {
     /// The stage to look at (its name in the trace, e.g. `reflector`).
     #[serde(default)]
     pub look_at: Option<Stage>,
+    /// The note sets right what one of the two articles says (wrong, or out of date in this
+    /// release); the page marks it.
+    #[serde(default)]
+    pub corrects_article: bool,
     /// What the text says the run shows, as checks of the finished run.
     #[serde(default)]
     pub claims: Vec<Expectation>,

@@ -3,8 +3,7 @@
 
 use super::{Action, Session, RUN_AHEAD, SNAPSHOT_EVERY};
 use crate::era::Era;
-use crate::kernel::Stage;
-use crate::scenario::{library, Lang, Text};
+use crate::scenario::{library, Lang};
 use crate::session::link::{Notice, Problem};
 use crate::world::{History, TraceEvent};
 
@@ -50,11 +49,10 @@ impl Session {
         self.scenario.as_ref().and_then(|s| library::find(&s.id)).map_or(Era::CURRENT, |l| l.era)
     }
 
-    /// The narration note in force at the current step, and the stage it points at.
-    pub fn narration(&self) -> Option<(&Text, Option<Stage>)> {
+    /// The narration note in force at the current step.
+    pub fn narration(&self) -> Option<&crate::scenario::format::Note> {
         let scenario = self.scenario.as_ref()?;
-        let (_, note) = crate::scenario::note_at(scenario, self.visible_trace())?;
-        Some((&note.text, note.look_at))
+        crate::scenario::note_at(scenario, self.visible_trace()).map(|(_, note)| note)
     }
 
     /// The questions that have come up by now: (index, question, answer given).

@@ -142,7 +142,8 @@ fn a_scenario_narrates_asks_and_resets_to_itself() {
     assert_eq!(s.lang, Lang::Ko);
     assert!(s.narration().is_none(), "nothing is said before the first step");
     s.apply(Action::StepForward);
-    let (text, look) = s.narration().unwrap();
+    let note = s.narration().unwrap();
+    let (text, look) = (&note.text, note.look_at);
     assert!(text.ko.starts_with("Reflector가 ListAndWatch를 시작합니다"));
     assert_eq!(look, Some(crate::kernel::Stage::Reflector));
     s.apply(Action::JumpTo(3));

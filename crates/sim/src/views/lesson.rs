@@ -50,6 +50,8 @@ pub struct LessonEntry {
 pub struct Narration {
     pub text: crate::scenario::Text,
     pub look_at: Option<Stage>,
+    /// The note sets right what an article says: the page marks it.
+    pub corrects_article: bool,
 }
 
 /// The end of a lesson: its recap and its questions for the room.
@@ -82,7 +84,11 @@ pub fn lesson(session: &Session) -> LessonView {
         eras,
         current: session.scenario().map(|s| s.id.clone()),
         summary: session.scenario().filter(|_| every_question_answered(session)).map(|s| s.summary.clone()),
-        narration: session.narration().map(|(text, look_at)| Narration { text: text.clone(), look_at }),
+        narration: session.narration().map(|note| Narration {
+            text: note.text.clone(),
+            look_at: note.look_at,
+            corrects_article: note.corrects_article,
+        }),
         questions: session
             .questions()
             .into_iter()

@@ -36,9 +36,12 @@ pub fn lesson_panel(props: &Props) -> Html {
     let next_note_button = html! {
         <button type="button" class="small secondary next-note" aria-keyshortcuts="N" onclick={next_note}>{ tr!(lang, "Next note") }</button>
     };
-    let narration = v.narration.as_ref().map(|Narration { text, look_at: look }| {
+    let narration = v.narration.as_ref().map(|Narration { text, look_at: look, corrects_article }| {
         html! {
-            <div class="narration" aria-live="polite">
+            <div class={classes!("narration", corrects_article.then_some("corrects-article"))} aria-live="polite">
+                if *corrects_article {
+                    <p class="article-mark">{ tr!(lang, "Where the article is wrong or out of date") }</p>
+                }
                 <p lang={lang.code()}>{ text.get(lang) }</p>
                 <div class="narration-foot">
                     if let Some(stage) = look {
