@@ -18,7 +18,7 @@ test('three lessons from the picker, with narration and a question', async () =>
     await forward(page);
     assert.match(await narration(page), /moves etcd's revision to 6/);
     const question = page.getByRole('group', { name: 'Question 1' });
-    await question.getByRole('button', { name: "The LIST response's resourceVersion" }).click();
+    await question.getByRole('button', { name: "The LIST response's own resourceVersion" }).click();
     assert.match(await question.textContent(), /Correct\./);
     // The explanation points at the step it explains: the WATCH from the list's resourceVersion.
     await question.getByRole('button', { name: 'See it on the timeline' }).click();

@@ -11,6 +11,13 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
+/// Checks the page never runs (a lesson's expectations, its texts' claims), passed over
+/// unread where the `checks` feature is off: only the command line and the tests judge runs.
+#[cfg(not(feature = "checks"))]
+fn unread<'de, D: serde::Deserializer<'de>>(reader: D) -> Result<Vec<Expectation>, D::Error> {
+    serde::de::IgnoredAny::deserialize(reader).map(|_| Vec::new())
+}
+
 /// Text in both languages of the playground.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -341,6 +348,7 @@ pub struct Note {
     pub corrects_article: bool,
     /// What the text says the run shows, as checks of the finished run.
     #[serde(default)]
+    #[cfg_attr(not(feature = "checks"), serde(deserialize_with = "unread"))]
     pub claims: Vec<Expectation>,
     /// Why the text says nothing the run could show (instead of `claims`).
     #[serde(default)]
@@ -364,6 +372,7 @@ pub struct Question {
     /// What the right answer and the explanation say the run shows, as checks of the
     /// finished run.
     #[serde(default)]
+    #[cfg_attr(not(feature = "checks"), serde(deserialize_with = "unread"))]
     pub claims: Vec<Expectation>,
     /// Why they say nothing the run could show (instead of `claims`).
     #[serde(default)]
@@ -379,6 +388,7 @@ pub struct Recap {
     pub en: String,
     /// What the recap says the run shows, as checks of the finished run.
     #[serde(default)]
+    #[cfg_attr(not(feature = "checks"), serde(deserialize_with = "unread"))]
     pub claims: Vec<Expectation>,
     /// Why it says nothing the run could show (instead of `claims`).
     #[serde(default)]
@@ -543,6 +553,7 @@ pub struct Scenario {
     pub questions: Vec<Question>,
     /// What the run must show; `cargo test` checks every bundled lesson.
     #[serde(default)]
+    #[cfg_attr(not(feature = "checks"), serde(deserialize_with = "unread"))]
     pub expect: Vec<Expectation>,
     pub run: RunLength,
     /// The one thing to remember, shown when the run has ended (and every question is
@@ -576,6 +587,7 @@ pub struct EraPart {
     #[serde(default)]
     pub questions: Vec<Question>,
     #[serde(default)]
+    #[cfg_attr(not(feature = "checks"), serde(deserialize_with = "unread"))]
     pub expect: Vec<Expectation>,
 }
 
