@@ -81,7 +81,7 @@ impl Scenario {
                     .map_err(|e| ScenarioError::at(&file, format!("objects[{i}]"), e.to_string()))?,
             );
         }
-        let labelled = |i: usize| self.load_labels.as_ref().filter(|l| l.every > 0 && i % l.every == 0);
+        let labelled = |i: usize| self.load_labels.as_ref().filter(|l| i.is_multiple_of(l.every));
         objects.extend((0..self.load_pods).map(|i| {
             let pod = ApiObject::new(Kind::Pod, "load", &format!("load-{i:05}")).with_label("app", "load");
             let labels = labelled(i).map(|l| l.labels.iter()).into_iter().flatten();
