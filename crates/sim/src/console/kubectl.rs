@@ -176,7 +176,20 @@ fn get(args: &Args, namespace: &str, world: &World) -> Result<Outcome, String> {
             None => "No resources found".into(),
         },
         Some("wide") | None => table(kind, &objects, world.now(), args.all_namespaces),
-        Some(other) => return Err(format!("error: unable to match a printer suitable for the output format {other:?}, allowed formats are: json,yaml,wide")),
+        Some(format) if format.starts_with("jsonpath=") => {
+            let object = match name {
+                Some(_) => serde_json::to_value(&*objects[0]).unwrap_or_default(),
+                // kubectl prints a list as a `List` with an empty resourceVersion.
+                None => serde_json::json!({
+                    "apiVersion": "v1",
+                    "items": objects.iter().map(|o| serde_json::to_value(&**o).unwrap_or_default()).collect::<Vec<_>>(),
+                    "kind": "List",
+                    "metadata": {"resourceVersion": ""},
+                }),
+            };
+            crate::console::jsonpath::print(&format["jsonpath=".len()..], &object)?
+        }
+        Some(other) => return Err(format!("error: unable to match a printer suitable for the output format {other:?}, allowed formats are: json,jsonpath,yaml,wide")),
     };
     Ok(if args.watch { Outcome::Watch(kind, scope, text) } else { Outcome::Output(text) })
 }

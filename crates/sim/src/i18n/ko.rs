@@ -22,6 +22,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("Share", "공유"),
     ("Revisions", "리비전"),
     ("Where the article is wrong or out of date", "글과 다른 점"),
+    ("Run in the console: {line}", "콘솔에서 실행: {line}"),
     ("Next note", "다음 설명"),
     ("{n}. {title} (beyond the articles)", "{n}. {title} (글 밖의 심화)"),
     ("no {verb}", "{verb} 권한 없음"),

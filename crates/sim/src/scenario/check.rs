@@ -157,6 +157,18 @@ fn check_part(
         Pattern::resolve(file, &format!("{prefix}narration[{i}].match"), &note.when)?;
         check_text(file, &format!("{prefix}narration[{i}].text"), &note.text)?;
         check_claims(file, &format!("{prefix}narration[{i}]"), &note.claims, note.claims_none.as_deref())?;
+        for (j, line) in note.offer.iter().enumerate() {
+            if !line.starts_with("kubectl ") || line.len() > limits::MAX_CONSOLE_BYTES {
+                return Err(ScenarioError::at(
+                    file,
+                    format!("{prefix}narration[{i}].offer[{j}]"),
+                    format!(
+                        "expected a console line starting with `kubectl ` of at most {} bytes, found {line:?}",
+                        limits::MAX_CONSOLE_BYTES
+                    ),
+                ));
+            }
+        }
     }
     for (i, q) in questions.iter().enumerate() {
         let field = format!("{prefix}questions[{i}]");

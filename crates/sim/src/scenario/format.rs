@@ -346,6 +346,9 @@ pub struct Note {
     /// release); the page marks it.
     #[serde(default)]
     pub corrects_article: bool,
+    /// Console lines the note offers to run (`kubectl get pods -w`): a button each.
+    #[serde(default)]
+    pub offer: Vec<String>,
     /// What the text says the run shows, as checks of the finished run.
     #[serde(default)]
     #[cfg_attr(not(feature = "checks"), serde(deserialize_with = "unread"))]

@@ -272,3 +272,30 @@ fn refused_input_behind_the_horizon_keeps_the_branch() {
     s.apply(Action::Fault(Fault::CompactStore));
     assert_eq!(s.history().horizon(), 11, "a fault that reaches the world starts a branch");
 }
+
+#[test]
+fn every_console_line_a_note_offers_runs_where_the_note_shows() {
+    let mut offered = 0;
+    for lesson in crate::scenario::library::all().unwrap() {
+        for era in lesson.declared_eras() {
+            let told = lesson.in_era(era).unwrap();
+            if told.narration.iter().all(|n| n.offer.is_empty()) {
+                continue;
+            }
+            let trace = crate::scenario::run(&told).unwrap().1;
+            for note in told.narration.iter().filter(|n| !n.offer.is_empty()) {
+                let step = crate::scenario::find(&note.when, &trace).unwrap();
+                let mut s = Session::from_query(&format!("?scenario={}&era={era}", lesson.id));
+                s.apply(Action::JumpTo(step));
+                for line in &note.offer {
+                    s.apply(Action::Kubectl(line.clone()));
+                    let out = s.console_text();
+                    let answer = &out[out.rfind(&format!("$ {line}")).expect("the line is echoed")..];
+                    assert!(!answer.contains("error"), "{} in {era}: {answer}", lesson.id);
+                    offered += 1;
+                }
+            }
+        }
+    }
+    assert!(offered >= 6, "the hands-on commands: {offered}");
+}

@@ -52,6 +52,8 @@ pub struct Narration {
     pub look_at: Option<Stage>,
     /// The note sets right what an article says: the page marks it.
     pub corrects_article: bool,
+    /// Console lines the note offers to run.
+    pub offer: Vec<String>,
 }
 
 /// The end of a lesson: its recap and its questions for the room.
@@ -88,6 +90,7 @@ pub fn lesson(session: &Session) -> LessonView {
             text: note.text.clone(),
             look_at: note.look_at,
             corrects_article: note.corrects_article,
+            offer: note.offer.clone(),
         }),
         questions: session
             .questions()

@@ -36,13 +36,24 @@ pub fn lesson_panel(props: &Props) -> Html {
     let next_note_button = html! {
         <button type="button" class="small secondary next-note" aria-keyshortcuts="N" onclick={next_note}>{ tr!(lang, "Next note") }</button>
     };
-    let narration = v.narration.as_ref().map(|Narration { text, look_at: look, corrects_article }| {
+    let narration = v.narration.as_ref().map(|Narration { text, look_at: look, corrects_article, offer }| {
+        let offers = offer.iter().map(|line| {
+            let run = props.on_action.reform({
+                let line = line.clone();
+                move |_| Action::Kubectl(line.clone())
+            });
+            let name = trf!(lang, "Run in the console: {line}", &[("line", line)]);
+            html! { <button type="button" class="small secondary offer mono" aria-label={name} onclick={run}>{ format!("$ {line}") }</button> }
+        });
         html! {
             <div class={classes!("narration", corrects_article.then_some("corrects-article"))} aria-live="polite">
                 if *corrects_article {
                     <p class="article-mark">{ tr!(lang, "Where the article is wrong or out of date") }</p>
                 }
                 <p lang={lang.code()}>{ text.get(lang) }</p>
+                if !offer.is_empty() {
+                    <div class="offers">{ for offers }</div>
+                }
                 <div class="narration-foot">
                     if let Some(stage) = look {
                         <p class="look-at">{ format!("{}: {}", tr!(lang, "Look at"), tr(lang, label(*stage, era))) }</p>
