@@ -333,7 +333,7 @@ impl Scenario {
                     over(&format!("timeline[{i}].replicas"), *replicas as u64, limits::MAX_REPLICAS as u64)?
                 }
                 Event::Latency { ms, .. } => over(&format!("timeline[{i}].ms"), *ms, limits::MAX_LATENCY_MS)?,
-                Event::Create { object, .. } => {
+                Event::Create { object, .. } | Event::ApiCreate { object, .. } => {
                     let obj: ApiObject = serde_json::from_value(object.clone())
                         .map_err(|e| ScenarioError::at(file, format!("timeline[{i}].object"), e.to_string()))?;
                     limits::check_object(&obj)
@@ -348,11 +348,14 @@ impl Scenario {
     /// The world action a timeline event stands for.
     pub(super) fn action(&self, file: &str, field: &str, event: &Event) -> Result<Action, ScenarioError> {
         Ok(match event {
-            Event::Create { object, .. } => {
+            Event::Create { object, .. } | Event::ApiCreate { object, .. } => {
                 let obj: ApiObject = serde_json::from_value(object.clone())
                     .map_err(|e| ScenarioError::at(file, format!("{field}.object"), e.to_string()))?;
                 kind(file, &format!("{field}.object.kind"), &obj.kind)?;
-                Action::Create(obj)
+                match event {
+                    Event::ApiCreate { .. } => Action::ApiCreate(obj),
+                    _ => Action::Create(obj),
+                }
             }
             Event::Patch { kind: k, namespace, name, set, labels, .. } => Action::Patch {
                 kind: kind(file, &format!("{field}.kind"), k)?,

@@ -210,6 +210,12 @@ pub enum Event {
     /// The controller lists through the APIReader: a LIST on the API server (a field match
     /// becomes a `fieldSelector`).
     ApiList(ListRead),
+    /// The controller creates an object through its client (controller-runtime's `Create`),
+    /// with its own credentials: the answer carries the object as stored.
+    ApiCreate {
+        at_ms: u64,
+        object: Value,
+    },
 }
 
 /// A `Get` of one object, as a timeline event.
@@ -246,6 +252,7 @@ impl Event {
     pub fn at_ms(&self) -> u64 {
         match self {
             Event::Create { at_ms, .. }
+            | Event::ApiCreate { at_ms, .. }
             | Event::Patch { at_ms, .. }
             | Event::Delete { at_ms, .. }
             | Event::DeleteOne { at_ms, .. }

@@ -2,7 +2,8 @@
 //! update, scale, patch, delete, the console's `kubectl get -w`, and faults. Each is one step
 //! from the user to the API server (or to the stage a fault hits). A timeline's reads are the
 //! controller's: from its cache (reconciler → indexer) or through the APIReader (reconciler →
-//! API server, with the controller's credentials).
+//! API server, with the controller's credentials), as is a timeline's `api-create` (the
+//! controller's own Create, whose answer carries the object as stored).
 
 use super::message::Action;
 use super::outcome::{self, Outcome};
@@ -105,6 +106,12 @@ impl World {
                 (from, to) = (Stage::Reconciler, Stage::Indexer);
                 let answer = self.read_cache(&read);
                 (TraceKind::CacheRead, read_key(&read), Outcome::CacheRead { read, answer })
+            }
+            Action::ApiCreate(obj) => {
+                from = Stage::Reconciler;
+                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
+                let user = self.controller_user().clone();
+                write(UserVerb::Create, key, kind, self.api.create(&user, obj))
             }
             Action::ApiRead(read) => {
                 from = Stage::Reconciler;

@@ -49,6 +49,8 @@ pub enum Action {
     CacheRead(crate::controller::cache_reader::ClientRead),
     /// A controller reads through the APIReader, from the API server.
     ApiRead(crate::controller::cache_reader::ClientRead),
+    /// A controller creates an object through its client, with its own credentials.
+    ApiCreate(ApiObject),
 }
 
 /// The faults a person injects (ARCHITECTURE.md: "faults do what upstream does").
