@@ -17,9 +17,10 @@ layer() {
   shift
   CARGO_TARGET_DIR="$PWD/$out/cargo" cargo build --quiet --release --target wasm32-unknown-unknown \
     --manifest-path scripts/weight/Cargo.toml "$@"
-  wasm-bindgen --target web --out-dir "$out/$name" "$out/cargo/wasm32-unknown-unknown/release/simulation_weight.wasm"
-  wasm-opt -Oz "${features[@]}" "$out/$name/simulation_weight_bg.wasm" -o "$out/$name.wasm"
-  wasm-opt -Oz -g "${features[@]}" "$out/$name/simulation_weight_bg.wasm" -o "$out/$name-names.wasm"
+  # (No wasm-bindgen step: the layers beneath the page import nothing from JavaScript.)
+  local built="$out/cargo/wasm32-unknown-unknown/release/simulation_weight.wasm"
+  wasm-opt -Oz "${features[@]}" "$built" -o "$out/$name.wasm"
+  wasm-opt -Oz -g "${features[@]}" "$built" -o "$out/$name-names.wasm"
 }
 layer world
 layer session --features session
