@@ -8,7 +8,7 @@ PORT ?= 8080
 PUBLIC_URL ?= /
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: judge-server ttl serve dev test test-native test-web test-e2e test-real setup dist weight bench swarm fuzz load lighthouse setup-web setup-test fmt lint
+.PHONY: judge-server ttl room serve dev test test-native test-web test-e2e test-real setup dist weight bench swarm fuzz load lighthouse setup-web setup-test fmt lint
 
 # The optimised build, as measured and as published; `make dev` rebuilds a debug build on
 # every edit.
@@ -82,6 +82,11 @@ lighthouse: dist
 # median of TTL_RUNS (5). Also printed by make lighthouse.
 ttl: dist
 	node scripts/time-to-live.mjs
+
+# The release bundle served to a room: on this machine's first network address, with the
+# address and a QR code printed (scripts/room.mjs).
+room: dist
+	node scripts/room.mjs
 
 setup-web:
 	@bash scripts/setup.sh web

@@ -7,10 +7,12 @@ export { launchChromium };
 
 export const DIST = process.env.DIST_DIR ?? 'dist';
 
-export async function openPlayground({ width = 1280, height = 720, query = '', dist = DIST, base = '/', page: path = '', ready = true } = {}) {
+/// Opens the playground in a fresh browser. Its service worker is blocked unless asked for
+/// (`serviceWorkers: 'allow'`): a worker answers requests before `page.route` can see them.
+export async function openPlayground({ width = 1280, height = 720, query = '', dist = DIST, base = '/', page: path = '', ready = true, serviceWorkers = 'block' } = {}) {
   const server = await serve(dist, base);
   const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width, height } });
+  const page = await browser.newPage({ viewport: { width, height }, serviceWorkers });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -21,7 +23,7 @@ export async function openPlayground({ width = 1280, height = 720, query = '', d
     await browser.close();
     server.close();
   };
-  return { page, errors, close };
+  return { page, errors, close, server };
 }
 
 /// Waits until the page has rendered and answers input: before, the build-time first screen

@@ -1,4 +1,4 @@
-// A static file server for the built bundle, on loopback only. Serves `root` under
+// A static file server for the built bundle, on loopback unless a `host` is given. Serves `root` under
 // `base` (a PUBLIC_URL such as /playground/), so sub-path deployments are tested as built;
 // with `gzip`, compressed as a static host serves it (for Lighthouse); with `precompressed`, the
 // build's `.br` or `.gz` beside a file, as the browser accepts (browsers ask for brotli only
@@ -27,7 +27,7 @@ const HASHED = /-[0-9a-f]{8,16}(_bg)?\.[a-z]+$/;
 export const STRICT_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 
-export function serve(root, base = '/', { gzip = false, precompressed = false, immutable = false, tls = null, csp = STRICT_CSP } = {}) {
+export function serve(root, base = '/', { gzip = false, precompressed = false, immutable = false, tls = null, csp = STRICT_CSP, host = '127.0.0.1', port = 0 } = {}) {
   const answer = async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (!path.startsWith(base)) {
@@ -57,7 +57,7 @@ export function serve(root, base = '/', { gzip = false, precompressed = false, i
     }
   };
   const server = tls ? createSecureServer(tls, answer) : createServer(answer);
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  return new Promise((resolve, reject) => server.once('error', reject).listen(port, host, () => resolve(server)));
 }
 
 /// The build's compressed copy of `path` the request accepts, brotli first.

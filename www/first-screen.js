@@ -2,7 +2,8 @@
 // no link parameters), so a link with parameters or a remembered Korean page hides it until
 // the page renders its own view (crates/web/src/ui/first_screen.rs). The notice shown while the page
 // starts speaks the language the page will open in (`data-lang`): the link's, else the
-// remembered one outside embeds, as crates/web/src/ui/app.rs decides.
+// remembered one outside embeds, as crates/web/src/ui/app.rs decides. Outside embeds it
+// registers the service worker that keeps the playground working offline.
 const root = document.documentElement;
 try {
   const link = new URLSearchParams(location.search);
@@ -12,6 +13,11 @@ try {
   const named = ['ko', 'en'].includes(link.get('lang')) ? link.get('lang') : null;
   const lang = named ?? (embed ? 'en' : remembered);
   if (lang === 'ko') root.setAttribute('data-lang', 'ko');
+  // Offline after the first visit (www/sw.js), once this load is done: never beside it.
+  const worker = new URL('sw.js', document.currentScript.src);
+  if ('serviceWorker' in navigator && !embed) {
+    addEventListener('load', () => navigator.serviceWorker.register(worker).catch(() => {}));
+  }
 } catch {
   root.setAttribute('data-fresh', '');
 }

@@ -20,6 +20,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("Requeue: true → AddRateLimited: again in {delay} ms (requeues {requeues})", "Requeue: true → AddRateLimited: {delay} ms 뒤 다시 (requeue {requeues}회)"),
     ("Presenter mode", "발표 모드"),
     ("Share", "공유"),
+    ("This page is open at this machine's own address: no one else can open the link. To share it with a room, serve the bundle on the network (make room).", "이 페이지는 이 컴퓨터 자신의 주소로 열려 있습니다. 다른 사람은 이 링크를 열 수 없습니다. 방 안의 사람들과 나누려면 번들을 네트워크에 띄우세요(make room)."),
     ("Revisions", "리비전"),
     ("Where the article is wrong or out of date", "글과 다른 점"),
     ("Run in the console: {line}", "콘솔에서 실행: {line}"),

@@ -15,8 +15,33 @@ pub struct Guide {
     pub intro: Text,
     pub prepare: Vec<Text>,
     pub parts: Vec<Part>,
+    /// A 90-minute session: the lessons to play, by id, between an introduction, a break and
+    /// the discussion.
+    pub short_track: Track,
     pub closing: Text,
     pub glossary: Vec<Term>,
+}
+
+/// A shorter session than the parts' full order: blocks in time order, and what it leaves out.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Track {
+    pub title: Text,
+    pub blocks: Vec<Block>,
+    /// The lessons it leaves out, and how to mention them.
+    pub left_out: Text,
+}
+
+/// A block of a track: talk for `minutes` (an introduction, a break, the discussion), or lessons
+/// played back to back, each for the minutes its entry in the parts gives.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Block {
+    #[serde(default)]
+    pub minutes: u32,
+    #[serde(default)]
+    pub lessons: Vec<String>,
+    pub say: Text,
 }
 
 /// A part of the workshop: its lessons in the order to teach them.
@@ -58,6 +83,23 @@ impl Guide {
     /// Minutes of the parts that are not extra.
     pub fn minutes(&self) -> u32 {
         self.parts.iter().filter(|p| !p.extra).flat_map(|p| &p.lessons).map(|e| e.minutes).sum()
+    }
+
+    /// A lesson's minutes, as its entry in the parts gives them.
+    pub fn lesson_minutes(&self, id: &str) -> Option<u32> {
+        self.parts.iter().flat_map(|p| &p.lessons).find(|e| e.id == id).map(|e| e.minutes)
+    }
+
+    /// A block's minutes: its own, or its lessons'.
+    pub fn block_minutes(&self, block: &Block) -> u32 {
+        block.minutes + block.lessons.iter().filter_map(|id| self.lesson_minutes(id)).sum::<u32>()
+    }
+
+    /// The short track's minutes: (all of it, its lessons).
+    pub fn track_minutes(&self) -> (u32, u32) {
+        let blocks = &self.short_track.blocks;
+        let lessons = blocks.iter().flat_map(|b| &b.lessons).filter_map(|id| self.lesson_minutes(id)).sum();
+        (blocks.iter().map(|b| self.block_minutes(b)).sum(), lessons)
     }
 }
 
@@ -113,6 +155,23 @@ mod native {
                 problems.push(format!("{}: not in the guide", s.id));
             }
         }
+        let mut played: Vec<&str> = Vec::new();
+        for block in &guide.short_track.blocks {
+            if block.lessons.is_empty() == (block.minutes == 0) {
+                problems
+                    .push(format!("short track: a block is talk with minutes or lessons without: {:?}", block.say.en));
+            }
+            for id in &block.lessons {
+                if !named.contains(&id.as_str()) || played.contains(&id.as_str()) {
+                    problems.push(format!("short track: {id}: not a lesson of the parts, or played twice"));
+                }
+                played.push(id);
+            }
+        }
+        let (all, lessons) = guide.track_minutes();
+        if all != 90 || !(60..=70).contains(&lessons) {
+            problems.push(format!("short track: {all} minutes with {lessons} of lessons, expected 90 with about 65"));
+        }
         problems
     }
 
@@ -160,6 +219,30 @@ mod native {
                 out.push_str(&format!("| {n}. {} | {time} | {} | {recap} |\n", s.title.get(lang), entry.say.get(lang)));
             }
         }
+        let track = &guide.short_track;
+        let (all, played) = guide.track_minutes();
+        out.push_str(&format!(
+            "\n### {} ({})\n\n",
+            track.title.get(lang),
+            match lang {
+                Lang::Ko => format!("{all}분, 레슨 {played}분"),
+                Lang::En => format!("{all} minutes, {played} of lessons"),
+            }
+        ));
+        out.push_str(words("| 시간 | 무엇을 | 레슨 |\n|---|---|---|\n", "| Time | What | Lessons |\n|---|---|---|\n"));
+        for block in &track.blocks {
+            let time = match lang {
+                Lang::Ko => format!("{}분", guide.block_minutes(block)),
+                Lang::En => format!("{} min", guide.block_minutes(block)),
+            };
+            let lessons: Vec<String> = block
+                .lessons
+                .iter()
+                .filter_map(|id| lesson(id).map(|(n, s)| format!("{n}. {}", s.title_in(s.era).get(lang))))
+                .collect();
+            out.push_str(&format!("| {time} | {} | {} |\n", block.say.get(lang), lessons.join(" → ")));
+        }
+        out.push_str(&format!("\n{}\n", track.left_out.get(lang)));
         out.push_str(&format!("\n{}\n", guide.closing.get(lang)));
         out.push_str(&format!("\n### {}\n\n", words("용어집", "Glossary")));
         out.push_str(words(
@@ -194,5 +277,18 @@ mod tests {
             let e = Guide::parse(&text).unwrap_err();
             assert!(e.starts_with("guide.json: ") && e.contains(error), "{e}");
         }
+    }
+
+    #[cfg(feature = "bundled")]
+    #[test]
+    fn the_short_track_takes_ninety_minutes_with_about_sixty_five_of_lessons_of_the_parts() {
+        let mut guide = bundled().unwrap();
+        assert_eq!(problems(&guide), Vec::<String>::new());
+        assert_eq!(guide.track_minutes(), (90, 63));
+        guide.short_track.blocks[1].lessons.push("no-such-lesson".into());
+        guide.short_track.blocks[0].minutes += 5;
+        let found = problems(&guide);
+        assert!(found.iter().any(|p| p.contains("no-such-lesson: not a lesson of the parts")), "{found:?}");
+        assert!(found.iter().any(|p| p.contains("95 minutes")), "{found:?}");
     }
 }

@@ -74,11 +74,34 @@ fn contents(guide: &Guide, lang: Lang, on_action: &Callback<Action>, on_close: &
             </table>
         </> }
     });
+    let track = &guide.short_track;
+    let title_of = |id: &str| {
+        let (n, (_, lesson)) = lessons.iter().enumerate().find(|(_, (_, s))| s.id == id)?;
+        Some((n + 1, lesson.title.get(lang).to_string()))
+    };
+    let blocks = track.blocks.iter().map(|block| {
+        let played = block.lessons.iter().filter_map(|id| {
+            let (n, title) = title_of(id)?;
+            Some(html! { <li><button type="button" class="link" onclick={open(id)}>{ format!("{n}. {title}") }</button></li> })
+        });
+        html! {
+            <tr>
+                <td>{ trf!(lang, "{n} min", &[("n", &guide.block_minutes(block))]) }</td>
+                <td lang={lang.code()}>{ block.say.get(lang) }if !block.lessons.is_empty() { <ul class="track-lessons">{ for played }</ul> }</td>
+            </tr>
+        }
+    });
     html! { <>
         <p>{ guide.intro.get(lang) }</p>
         <p>{ trf!(lang, "The two parts take about {n} minutes.", &[("n", &guide.minutes())]) }</p>
         <ul>{ for guide.prepare.iter().map(|tip| html! { <li>{ tip.get(lang) }</li> }) }</ul>
         { for parts }
+        <h3>{ track.title.get(lang) }</h3>
+        <table>
+            <thead><tr><th scope="col">{ tr!(lang, "Time") }</th><th scope="col">{ tr!(lang, "What to say") }</th></tr></thead>
+            <tbody>{ for blocks }</tbody>
+        </table>
+        <p lang={lang.code()}>{ track.left_out.get(lang) }</p>
         <p class="closing-discussion">{ guide.closing.get(lang) }</p>
         <h3>{ tr!(lang, "Glossary") }</h3>
         <table>

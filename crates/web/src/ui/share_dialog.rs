@@ -85,6 +85,9 @@ pub fn share_dialog(props: &Props) -> Html {
                     if let Some(src) = (*qr).clone() {
                         <img class="qr" {src} alt={tr!(lang, "QR code of the link")} />
                     }
+                    if opened_on_loopback() {
+                        <p class="warning" role="note">{ tr!(lang, "This page is open at this machine's own address: no one else can open the link. To share it with a room, serve the bundle on the network (make room).") }</p>
+                    }
                 }
                 <label for="share-snippet">{ tr!(lang, "Embed in a page") }</label>
                 <div class="share-row">
@@ -104,6 +107,12 @@ pub fn share_dialog(props: &Props) -> Html {
             </div>
         </div>
     }
+}
+
+/// Whether the page was opened at a loopback address, which a link cannot take to anyone else.
+fn opened_on_loopback() -> bool {
+    let host = web_sys::window().and_then(|w| w.location().hostname().ok()).unwrap_or_default();
+    host == "localhost" || host.starts_with("127.") || host == "[::1]"
 }
 
 /// Runs `then` once the QR script is on the page (adding it the first time).

@@ -1,0 +1,35 @@
+// Offline after the first visit: the service worker (www/sw.js) keeps the bundle and every
+// lesson, so a reload with the network down opens the playground, and a lesson, and steps.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { live, openPlayground } from './browser.mjs';
+
+test('after one visit the playground and its lessons open with the network down', async () => {
+  const { page, errors, close } = await openPlayground({ serviceWorkers: 'allow' });
+  try {
+    // The worker installs once the first load is done, keeping the whole bundle.
+    const kept = await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      const names = await caches.keys();
+      const cache = await caches.open(names.find((n) => n.startsWith('informer-playground-')));
+      return (await cache.keys()).map((r) => new URL(r.url).pathname);
+    });
+    assert.ok(kept.some((p) => p.endsWith('.wasm')), `the module is kept: ${kept.join(', ')}`);
+    assert.ok(kept.some((p) => p.endsWith('09-stale-read.json')), 'every lesson is kept');
+    await page.context().setOffline(true);
+    await page.reload();
+    await live(page);
+    await page.getByLabel('Scenario').selectOption('stale-read');
+    await page.waitForURL(/scenario=stale-read/);
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    await page.locator('.step-count').filter({ hasText: /step 1\b/ }).waitFor();
+    // A link to a lesson opens offline too: every address is the same page.
+    await page.goto(new URL('?scenario=resync&lang=ko', page.url()).href);
+    await live(page);
+    await page.getByRole('button', { name: '한 단계 앞으로' }).click();
+    await page.locator('.step-count').filter({ hasText: /1단계/ }).waitFor();
+    assert.deepEqual(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e)), []);
+  } finally {
+    await close();
+  }
+});

@@ -1,0 +1,58 @@
+// The service worker (registered by first-screen.js where the browser allows one: HTTPS and
+// loopback): after the first visit the playground opens with the network down, any lesson
+// too. The build (scripts/service-worker.mjs) writes the bundle's files and their version
+// below. The page itself is fetched network-first, so the first reload after a new build shows
+// the new bundle; hashed files never change under their name and are served from the cache
+// first; everything else (lessons, the guide) network-first with the cache behind it.
+const VERSION = '';
+const BUNDLE = [];
+const CACHE = `informer-playground-${VERSION}`;
+const HASHED = /-[0-9a-f]{8,16}(_bg)?\.[a-z]+$/;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(BUNDLE.map((file) => new URL(file, self.registration.scope)))));
+  self.skipWaiting();
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => Promise.all(names.filter((n) => n.startsWith('informer-playground-') && n !== CACHE).map((n) => caches.delete(n))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+/// The network's answer, kept for next time; the cache's when the network fails.
+async function networkFirst(request, cacheKey) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(cacheKey, response.clone());
+    return response;
+  } catch (failure) {
+    const kept = await cache.match(cacheKey);
+    if (kept) return kept;
+    throw failure;
+  }
+}
+
+async function cacheFirst(request) {
+  const kept = await caches.match(request);
+  return kept ?? fetch(request);
+}
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== self.location.origin || !url.href.startsWith(self.registration.scope)) return;
+  if (request.mode === 'navigate') {
+    // Every address of the page is the same file: the link's parameters are read by the page.
+    const file = url.pathname.endsWith('/') ? `${url.pathname}index.html` : url.pathname;
+    event.respondWith(networkFirst(request, new URL(file, url.origin)));
+  } else if (HASHED.test(url.pathname)) {
+    event.respondWith(cacheFirst(request));
+  } else {
+    event.respondWith(networkFirst(request, new URL(url.pathname, url.origin)));
+  }
+});
