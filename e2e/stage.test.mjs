@@ -344,3 +344,25 @@ test('Edit opens an object of the cluster as its manifest in the write form', as
     await close();
   }
 });
+
+for (const lang of ['en', 'ko']) {
+  test(`on a 390×844 phone the first viewport holds the step controls and the stage, every control a 44 px target (${lang})`, async () => {
+    const { page, errors, close } = await openPlayground({ width: 390, height: 844, query: `?scenario=stale-read&step=12&lang=${lang}` });
+    try {
+      const step = page.locator('.controls button.step-forward');
+      for (const [what, locator] of [['the step controls', step], ['the stage', page.locator('.stage-frame')]]) {
+        const box = await locator.boundingBox();
+        assert.ok(box && box.y >= 0 && box.y + box.height <= 844 && box.x >= 0 && box.x + box.width <= 390, `${what} inside the first viewport: ${JSON.stringify(box)}`);
+      }
+      const small = await page.locator('button:visible, select:visible').evaluateAll((controls) =>
+        controls.map((c) => [c.textContent.trim().slice(0, 30) || c.getAttribute('aria-label'), c.getBoundingClientRect()])
+          .filter(([, r]) => r.height < 44 || r.width < 44)
+          .map(([name, r]) => `${name} ${Math.round(r.width)}×${Math.round(r.height)}`));
+      assert.deepEqual(small, [], 'touch targets of 44 px or more');
+      await screenshot(page, `phone-${lang}-390`, { fullPage: false });
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+}
