@@ -165,3 +165,28 @@ test("the facilitator's guide opens in the page in both languages, a lesson's na
     await close();
   }
 });
+
+test('a finished lesson is marked in the picker after a reload, and the clean slate forgets it', async () => {
+  const { page, errors, close } = await openPlayground({ query: '?scenario=resync' });
+  try {
+    const timeline = page.getByLabel('Timeline');
+    await timeline.fill(await timeline.getAttribute('max'));
+    await page.getByRole('group', { name: 'Question 1' }).getByRole('button').first().click();
+    await page.locator('.closing').waitFor();
+    const option = () => page.locator('#scenario option[value="resync"]').textContent();
+    assert.match(await option(), /^✓ 14\./);
+    await page.reload();
+    await live(page);
+    assert.match(await option(), /^✓ 14\./, 'kept on the device');
+    assert.doesNotMatch(await page.locator('#scenario option[value="stale-read"]').textContent(), /✓/);
+    await page.getByRole('button', { name: 'Forget my progress' }).click();
+    assert.match(await option(), /^14\./);
+    assert.equal(await page.getByRole('button', { name: 'Forget my progress' }).count(), 0);
+    await page.reload();
+    await live(page);
+    assert.match(await option(), /^14\./, 'forgotten on the device too');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

@@ -24,6 +24,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("Revisions", "리비전"),
     ("Where the article is wrong or out of date", "글과 다른 점"),
     ("Run in the console: {line}", "콘솔에서 실행: {line}"),
+    ("Forget my progress", "진행 기록 지우기"),
     ("Next note", "다음 설명"),
     ("{n}. {title} (beyond the articles)", "{n}. {title} (글 밖의 심화)"),
     ("no {verb}", "{verb} 권한 없음"),

@@ -5,8 +5,37 @@ use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
 use informer_sim::session::Action;
 use informer_sim::views::diagram::label;
+use informer_sim::views::progress::Progress;
 use informer_sim::views::{Closing, LessonEntry, LessonView, Narration};
 use yew::prelude::*;
+
+/// Where the person's progress is kept on their device.
+const PROGRESS_KEY: &str = "informer-playground.progress";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The person's progress, read once, and kept as the lesson view shows more done.
+#[hook]
+fn use_progress(view: &LessonView) -> UseStateHandle<Progress> {
+    let progress = use_state(|| {
+        Progress::read(&storage().and_then(|s| s.get_item(PROGRESS_KEY).ok().flatten()).unwrap_or_default())
+    });
+    {
+        let progress = progress.clone();
+        use_effect_with(view.clone(), move |view| {
+            let mut next = (*progress).clone();
+            if next.record(view) {
+                if let Some(storage) = storage() {
+                    let _ = storage.set_item(PROGRESS_KEY, &next.write());
+                }
+                progress.set(next);
+            }
+        });
+    }
+    progress
+}
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -19,6 +48,16 @@ pub struct Props {
 pub fn lesson_panel(props: &Props) -> Html {
     let era = use_context::<informer_sim::era::Era>().unwrap_or_default();
     let (lang, v) = (props.lang, &props.view);
+    let progress = use_progress(v);
+    let clean_slate = {
+        let progress = progress.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(storage) = storage() {
+                let _ = storage.remove_item(PROGRESS_KEY);
+            }
+            progress.set(Progress::default());
+        })
+    };
     let current = v.current.clone().unwrap_or_default();
     let on_pick = props
         .on_action
@@ -99,11 +138,15 @@ pub fn lesson_panel(props: &Props) -> Html {
                     <option value="" selected={current.is_empty()}>{ tr!(lang, "Free play (Deployment, Pods, kubelet)") }</option>
                     { for v.lessons.iter().enumerate().map(|(n, LessonEntry { id, title, extra })| html! {
                         <option value={id.clone()} selected={*id == current}>{
-                            if *extra { trf!(lang, "{n}. {title} (beyond the articles)", &[("n", &(n + 1)), ("title", &title.get(lang))]) }
-                            else { format!("{}. {}", n + 1, title.get(lang)) }
+                            format!("{}{}", if progress.mark(id).finished { "✓ " } else { "" },
+                                if *extra { trf!(lang, "{n}. {title} (beyond the articles)", &[("n", &(n + 1)), ("title", &title.get(lang))]) }
+                                else { format!("{}. {}", n + 1, title.get(lang)) })
                         }</option>
                     }) }
                 </select>
+                if !progress.is_empty() {
+                    <button type="button" class="small secondary clean-slate" onclick={clean_slate}>{ tr!(lang, "Forget my progress") }</button>
+                }
                 <label class="inline" for="era">{ tr!(lang, "Kubernetes release") }</label>
                 <select id="era" onchange={on_era}>
                     { for v.eras.iter().map(|e| html! {
