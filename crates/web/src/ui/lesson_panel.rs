@@ -5,7 +5,7 @@ use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
 use informer_sim::session::Action;
 use informer_sim::views::diagram::label;
-use informer_sim::views::progress::Progress;
+use informer_sim::views::progress::{self, Progress};
 use informer_sim::views::{Closing, LessonEntry, LessonView, Narration};
 use yew::prelude::*;
 
@@ -24,9 +24,10 @@ fn use_progress(view: &LessonView) -> UseStateHandle<Progress> {
     });
     {
         let progress = progress.clone();
-        use_effect_with(view.clone(), move |view| {
+        let done = progress::done(view).map(|(id, mark)| (id.to_string(), mark));
+        use_effect_with(done, move |done| {
             let mut next = (*progress).clone();
-            if next.record(view) {
+            if done.as_ref().is_some_and(|(id, mark)| next.record((id, *mark))) {
                 if let Some(storage) = storage() {
                     let _ = storage.set_item(PROGRESS_KEY, &next.write());
                 }
