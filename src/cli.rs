@@ -21,6 +21,7 @@ USAGE:
     informer-playground validate <FILE.json>
     informer-playground schema
     informer-playground guide
+    informer-playground handout
     informer-playground swarm (--seed N [--trace] | --seeds N [--from M])
     informer-playground serve-api [--scenario S] [--era E] [--seed N] [--address A] [--port P]
                                   [--speed X] [--kubeconfig FILE] [--record FILE] [--json] [--quiet]
@@ -36,6 +37,8 @@ COMMANDS:
     validate    Check a scenario file against the format, with precise messages
     schema      Print the JSON Schema of a scenario file (derived from the format's types)
     guide       Print the facilitator's guide (docs/facilitator-guide.md) from static/guide.json
+    handout     Print the printable handout (www/handout.html): the pipeline per release, the
+                numbers with their sources, the articles' errata, the lessons' QR codes
     swarm       Random worlds under every fault, invariants checked at every step: one seed
                 (with --trace, every step) or many; a failure prints its shrunk schedule
     serve-api   Serve the cluster over HTTP as kube-apiserver does, in real time, and write a
@@ -131,6 +134,11 @@ pub fn run(args: Vec<String>) -> Result<(), CliError> {
         Some("guide") => {
             let guide = informer_sim::scenario::guide::bundled().map_err(CliError::Broken)?;
             print!("{}", informer_sim::scenario::guide::markdown(&guide));
+            Ok(())
+        }
+        Some("handout") => {
+            let guide = informer_sim::scenario::guide::bundled().map_err(CliError::Broken)?;
+            print!("{}", informer_sim::scenario::guide::handout(&guide));
             Ok(())
         }
         Some("validate") => {

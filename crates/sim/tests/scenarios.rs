@@ -483,6 +483,14 @@ fn the_facilitators_guide_names_every_lesson_once_and_the_docs_are_written_from_
         docs == guide::markdown(&guide),
         "docs/facilitator-guide.md is out of date: run `cargo run -q -- guide > docs/facilitator-guide.md`"
     );
+    let handout = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/handout.html")).unwrap();
+    assert!(
+        handout == guide::handout(&guide),
+        "www/handout.html is out of date: run `cargo run -q -- handout > www/handout.html`"
+    );
+    for erratum in ["64-bit", "CacheSyncTimeout", "SyncPeriod", "sendInitialEvents=true"] {
+        assert!(handout.contains(erratum), "the handout lists the articles' errata: {erratum}");
+    }
     let mut broken = guide.clone();
     let first = broken.parts[0].lessons[0].clone();
     broken.parts[0].lessons.push(first.clone());

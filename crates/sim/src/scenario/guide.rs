@@ -20,6 +20,44 @@ pub struct Guide {
     pub short_track: Track,
     pub closing: Text,
     pub glossary: Vec<Term>,
+    /// The printable one-page summary (the command line writes it; the page passes over it).
+    #[cfg_attr(not(feature = "bundled"), serde(deserialize_with = "unread"))]
+    pub handout: Handout,
+}
+
+/// Skips what only the command line uses.
+#[cfg(not(feature = "bundled"))]
+fn unread<'de, D: serde::Deserializer<'de>>(reader: D) -> Result<Handout, D::Error> {
+    serde::de::IgnoredAny::deserialize(reader).map(|_| Handout::default())
+}
+
+/// The handout's own parts: the pipeline per release and the numbers that matter, with their
+/// sources (the errata come from the lessons' notes that correct the articles, the glossary and
+/// the lessons from the guide).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Handout {
+    pub title: Text,
+    pub pipelines: Vec<Pipeline>,
+    pub numbers: Vec<Number>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pipeline {
+    pub era: crate::era::Era,
+    pub ko: String,
+    pub en: String,
+}
+
+/// A number worth remembering, what it is, and where upstream sets it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Number {
+    pub value: String,
+    pub ko: String,
+    pub en: String,
+    pub source: String,
 }
 
 /// A shorter session than the parts' full order: blocks in time order, and what it leaves out.
@@ -185,6 +223,94 @@ mod native {
             section(&mut out, guide, lang);
         }
         out
+    }
+
+    /// Text safe inside HTML.
+    fn escape(text: &str) -> String {
+        text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    }
+
+    /// The printable handout (`www/handout.html`): per language, the pipeline per release, the
+    /// numbers with their sources, what the articles say that a release does otherwise (from
+    /// the lessons' marked notes), the lessons with QR codes of their links (drawn by
+    /// `handout.js`); then the glossary.
+    pub fn handout(guide: &Guide) -> String {
+        let h = &guide.handout;
+        let mut out = format!(
+            "<!doctype html>\n<!-- Written by `informer-playground handout` from static/guide.json and the lessons: edit those. -->\n<html lang=\"ko\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{} · {}</title>\n<link rel=\"icon\" href=\"data:,\">\n<link rel=\"stylesheet\" href=\"handout.css\">\n<script src=\"qrcode.js\" defer></script>\n<script src=\"handout.js\" defer></script>\n</head>\n<body>\n",
+            escape(&h.title.ko),
+            escape(&h.title.en)
+        );
+        for lang in [Lang::Ko, Lang::En] {
+            let words = |ko: &'static str, en: &'static str| if lang == Lang::Ko { ko } else { en };
+            out.push_str(&format!("<section lang=\"{}\">\n<h1>{}</h1>\n", lang.code(), escape(h.title.get(lang))));
+            out.push_str(&format!("<h2>{}</h2>\n<table>\n", words("릴리스별 파이프라인", "The pipeline per release")));
+            for p in &h.pipelines {
+                let text = if lang == Lang::Ko { &p.ko } else { &p.en };
+                out.push_str(&format!("<tr><th scope=\"row\">{}</th><td>{}</td></tr>\n", p.era, escape(text)));
+            }
+            out.push_str(&format!("</table>\n<h2>{}</h2>\n<table>\n", words("기억할 숫자", "The numbers that matter")));
+            for n in &h.numbers {
+                let text = if lang == Lang::Ko { &n.ko } else { &n.en };
+                out.push_str(&format!(
+                    "<tr><th scope=\"row\">{}</th><td>{}</td><td class=\"source\">{}</td></tr>\n",
+                    escape(&n.value),
+                    escape(text),
+                    escape(&n.source)
+                ));
+            }
+            out.push_str(&format!(
+                "</table>\n<h2>{}</h2>\n<ul class=\"errata\">\n",
+                words("글과 다른 점", "Where the articles are wrong or out of date")
+            ));
+            for (eras, title, text) in errata(lang) {
+                // Code marks are for the page's own notes; printed, the words stand alone.
+                let text = text.replace('`', "");
+                out.push_str(&format!("<li><strong>{} ({eras})</strong> {}</li>\n", escape(&title), escape(&text)));
+            }
+            out.push_str(&format!("</ul>\n<h2>{}</h2>\n<ol class=\"lessons\">\n", words("레슨", "The lessons")));
+            for (n, s) in library::all().unwrap_or_default().iter().enumerate() {
+                let title = escape(s.title_in(s.era).get(lang));
+                out.push_str(&format!(
+                    "<li><img data-link=\"./?scenario={}&amp;lang={}\" alt=\"{}\" width=\"72\" height=\"72\"><span>{}. {title}</span></li>\n",
+                    s.id,
+                    lang.code(),
+                    escape(&format!("QR: {title}")),
+                    n + 1,
+                ));
+            }
+            out.push_str("</ol>\n</section>\n");
+        }
+        out.push_str("<section class=\"glossary\">\n<h2>용어집 · Glossary</h2>\n<table>\n");
+        for term in &guide.glossary {
+            out.push_str(&format!(
+                "<tr><th scope=\"row\">{}</th><td lang=\"ko\">{}</td><td lang=\"ko\" class=\"source\">{}</td></tr>\n",
+                escape(&term.english),
+                escape(&term.korean),
+                escape(&term.avoid.join(", "))
+            ));
+        }
+        out.push_str("</table>\n</section>\n</body>\n</html>\n");
+        out
+    }
+
+    /// What the lessons' marked notes set right, with the releases each holds in (the same
+    /// words in several releases listed once).
+    fn errata(lang: Lang) -> Vec<(String, String, String)> {
+        let mut found: Vec<(Vec<String>, String, String)> = Vec::new();
+        for lesson in library::all().unwrap_or_default() {
+            for era in lesson.declared_eras() {
+                let Some(told) = lesson.in_era(era) else { continue };
+                for note in told.narration.iter().filter(|n| n.corrects_article) {
+                    let (title, text) = (told.title.get(lang).to_string(), note.text.get(lang).to_string());
+                    match found.iter_mut().find(|(_, t, x)| *t == title && *x == text) {
+                        Some((eras, _, _)) => eras.push(era.to_string()),
+                        None => found.push((vec![era.to_string()], title, text)),
+                    }
+                }
+            }
+        }
+        found.into_iter().map(|(eras, title, text)| (eras.join(", "), title, text)).collect()
     }
 
     fn section(out: &mut String, guide: &Guide, lang: Lang) {
