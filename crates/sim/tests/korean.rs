@@ -124,9 +124,10 @@ fn ends_politely(sentence: &str) -> bool {
     ["다.", "까?", "까요?", "나요?", "가요?", "세요.", "다!"].iter().any(|end| bare.ends_with(end))
 }
 
-/// Texts that are sentences, not fragments: titles and answer choices are fragments.
+/// Texts that are sentences, not fragments: titles, answer choices and the handout's pipeline
+/// diagrams are fragments.
 fn is_prose(place: &str) -> bool {
-    !(place.ends_with(".title") || place.contains(".choices["))
+    !(place.ends_with(".title") || place.contains(".choices[") || place.contains(".pipelines["))
 }
 
 #[test]
