@@ -306,6 +306,27 @@ test('lessons load on demand: the first screen fetches none, opening one fetches
   }
 });
 
+test("a lesson's link asks for the lesson's file at once, beside the wasm, and the page takes that answer", async () => {
+  const { page, errors, close } = await openPlayground({ ready: false });
+  const fetched = [];
+  page.on('request', (r) => r.url().includes('/scenarios/') && fetched.push(new URL(r.url()).pathname));
+  try {
+    let wasmDone = null;
+    let lessonAsked = null;
+    page.on('requestfinished', (r) => r.url().endsWith('.wasm') && (wasmDone ??= Date.now()));
+    page.on('request', (r) => r.url().includes('/scenarios/') && (lessonAsked ??= Date.now()));
+    await page.goto(new URL('?scenario=stale-read', page.url()).href);
+    await live(page);
+    assert.equal(await page.locator('link[rel="preload"][href*="/scenarios/"]').getAttribute('href'), new URL('scenarios/09-stale-read.json', page.url()).href);
+    assert.deepEqual(fetched, ['/scenarios/09-stale-read.json'], 'one request: the page took the preload');
+    assert.ok(lessonAsked <= wasmDone, 'asked for before the module had arrived');
+    assert.match(await page.locator('#scenario').inputValue(), /stale-read/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('Next note (N) goes to the step of each narration note in turn', async () => {
   const { page, errors, close } = await openPlayground({ query: '?scenario=disconnect-and-resume' });
   try {

@@ -4,7 +4,7 @@
 // controls do nothing; crates/web/src/ui/first_screen.rs replaces it once the page is drawn), after the
 // mount's <noscript>; hidden by first-screen.js where the link or a remembered language asks
 // for another view. Fails the build if the page does not render.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from './chromium.mjs';
 import { serve } from './static_server.mjs';
@@ -41,7 +41,13 @@ try {
   await browser.close();
   server.close();
 }
-const guard = `<script src="${base}first-screen.js"></script>`;
+// The lessons' files (`NN-id.json`), so first-screen.js can ask for a linked lesson's file
+// at once, beside the wasm, instead of after it.
+const lessons = readdirSync(join(stage, 'scenarios'))
+  .filter((f) => /^\d+-[a-z0-9-]+\.json$/.test(f))
+  .map((f) => f.slice(0, -'.json'.length))
+  .join(' ');
+const guard = `<script src="${base}first-screen.js" data-lessons="${lessons}"></script>`;
 writeFileSync(
   indexPath,
   html

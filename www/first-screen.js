@@ -2,8 +2,9 @@
 // no link parameters), so a link with parameters or a remembered Korean page hides it until
 // the page renders its own view (crates/web/src/ui/first_screen.rs). The notice shown while the page
 // starts speaks the language the page will open in (`data-lang`): the link's, else the
-// remembered one outside embeds, as crates/web/src/ui/app.rs decides. Outside embeds it
-// registers the service worker that keeps the playground working offline.
+// remembered one outside embeds, as crates/web/src/ui/app.rs decides. A linked lesson's file is
+// asked for at once; outside embeds it registers the service worker that keeps the playground
+// working offline.
 const root = document.documentElement;
 try {
   const link = new URLSearchParams(location.search);
@@ -13,6 +14,14 @@ try {
   const named = ['ko', 'en'].includes(link.get('lang')) ? link.get('lang') : null;
   const lang = named ?? (embed ? 'en' : remembered);
   if (lang === 'ko') root.setAttribute('data-lang', 'ko');
+  // A linked lesson's file, asked for now, beside the wasm: the page's own fetch of it then
+  // takes this answer (crates/web/src/ui/lessons.rs).
+  const lesson = (document.currentScript.dataset.lessons ?? '').split(' ').find((f) => f.replace(/^\d+-/, '') === link.get('scenario'));
+  if (lesson) {
+    const preload = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous' });
+    preload.href = new URL(`scenarios/${lesson}.json`, document.currentScript.src).href;
+    document.head.append(preload);
+  }
   // Offline after the first visit (www/sw.js), once this load is done: never beside it.
   const worker = new URL('sw.js', document.currentScript.src);
   if ('serviceWorker' in navigator && !embed) {
