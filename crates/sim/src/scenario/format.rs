@@ -11,11 +11,12 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-/// Checks the page never runs (a lesson's expectations, its texts' claims), passed over
-/// unread where the `checks` feature is off: only the command line and the tests judge runs.
-#[cfg(not(feature = "checks"))]
-fn unread<'de, D: serde::Deserializer<'de>>(reader: D) -> Result<Vec<Expectation>, D::Error> {
-    serde::de::IgnoredAny::deserialize(reader).map(|_| Vec::new())
+/// A field the page never uses, passed over unread (its default in its place): a lesson's
+/// checks where the `checks` feature is off (only the command line and the tests judge runs),
+/// the guide's handout where `bundled` is (only the command line writes it).
+#[cfg(any(not(feature = "checks"), not(feature = "bundled")))]
+pub(super) fn unread<'de, D: serde::Deserializer<'de>, T: Default>(reader: D) -> Result<T, D::Error> {
+    serde::de::IgnoredAny::deserialize(reader).map(|_| T::default())
 }
 
 /// Text in both languages of the playground.

@@ -21,14 +21,8 @@ pub struct Guide {
     pub closing: Text,
     pub glossary: Vec<Term>,
     /// The printable one-page summary (the command line writes it; the page passes over it).
-    #[cfg_attr(not(feature = "bundled"), serde(deserialize_with = "unread"))]
+    #[cfg_attr(not(feature = "bundled"), serde(deserialize_with = "super::format::unread"))]
     pub handout: Handout,
-}
-
-/// Skips what only the command line uses.
-#[cfg(not(feature = "bundled"))]
-fn unread<'de, D: serde::Deserializer<'de>>(reader: D) -> Result<Handout, D::Error> {
-    serde::de::IgnoredAny::deserialize(reader).map(|_| Handout::default())
 }
 
 /// The handout's own parts: the pipeline per release and the numbers that matter, with their

@@ -29,15 +29,15 @@ pub fn judge(scenario: &Scenario, world: &World, trace: &[TraceEvent]) -> Vec<Ve
 
 /// Where a text of the lesson is (`narration[2]`, `questions[0]`, `recap`), what it claims
 /// the run shows, and why it claims nothing when it does not.
-pub struct Said<'a> {
-    pub place: String,
-    pub claims: &'a [Expectation],
-    pub claims_none: Option<&'a str>,
+struct Said<'a> {
+    place: String,
+    claims: &'a [Expectation],
+    claims_none: Option<&'a str>,
 }
 
 /// Every text of a lesson (as told in one release) that speaks of its run: notes, questions
 /// (their right answer and explanation) and the recap.
-pub fn said(scenario: &Scenario) -> Vec<Said<'_>> {
+fn said(scenario: &Scenario) -> Vec<Said<'_>> {
     let notes = scenario.narration.iter().enumerate().map(|(i, n)| Said {
         place: format!("narration[{i}]"),
         claims: &n.claims,
