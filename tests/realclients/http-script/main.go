@@ -8,8 +8,8 @@
 //	 "faults": "https://… (serve-api) or empty", "etcd": "http://127.0.0.1:2379 or empty",
 //	 "scripts": [{"name": …, "namespace": …, "steps": [Step, …]}, …]}
 //
-// and writes one JSON line per script: {"name": …, "steps": [Answer, …]}. Scripts run one after
-// another, or all at once with -parallel (the few that take real time).
+// and writes one JSON line per script: {"name": …, "steps": [Answer, …]}. Scripts run -at-once
+// at a time: 1 (the default) one after another, 0 all together (the few that wait on the clock).
 //
 // A step's path, query and body may name what an earlier step saved: {ns}, {rv:NAME} (the
 // resourceVersion its answer carried: an object's or a list's), {rv+1:NAME}, {future:NAME} (a
@@ -22,6 +22,7 @@ import (
 	"bufio"
 	"crypto/tls"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -199,7 +200,13 @@ func (r *run) step(s Step) Answer {
 	return answer
 }
 
-// watch reads a stream for s.Seconds, running s.During once the answer's headers arrived.
+// afterDuring bounds how long a watch is still read, past its window, for the events of its
+// During writes: a busy machine's watch cache may deliver them seconds after the writes
+// answered. Both sides get the same rule; an idle one never needs it.
+const afterDuring = 8 * time.Second
+
+// watch reads a stream for s.Seconds, running s.During once the answer's headers arrived, and
+// past the window until the events of the During writes arrived (at most afterDuring more).
 func (r *run) watch(s Step) Answer {
 	start := time.Now()
 	resp, err := r.request(s)
@@ -234,10 +241,13 @@ func (r *run) watch(s Step) Answer {
 		}
 		done <- during
 	}()
-	timer := time.NewTimer(time.Duration(s.Seconds * float64(time.Second)))
-	defer timer.Stop()
+	windowLength := time.Duration(s.Seconds * float64(time.Second))
+	window := time.NewTimer(windowLength)
+	defer window.Stop()
 	var during []Answer
-	duringDone := false
+	duringDone, windowOver := false, false
+	var awaited []change
+	var limit <-chan time.Time
 	for answer.Ended == "" {
 		select {
 		case e, open := <-events:
@@ -246,9 +256,20 @@ func (r *run) watch(s Step) Answer {
 				break
 			}
 			answer.Events = append(answer.Events, e)
+			awaited = seen(awaited, e)
 		case during = <-done:
 			duringDone = true
-		case <-timer.C:
+			awaited = changesMade(s.During, during)
+			for _, e := range answer.Events {
+				awaited = seen(awaited, e)
+			}
+			limit = time.After(windowLength + afterDuring - time.Since(start))
+		case <-window.C:
+			windowOver = true
+		case <-limit:
+			awaited = nil
+		}
+		if windowOver && duringDone && len(awaited) == 0 {
 			answer.Ended = "client"
 		}
 	}
@@ -258,6 +279,61 @@ func (r *run) watch(s Step) Answer {
 	}
 	answer.During = during
 	return answer
+}
+
+// change is what a write made that a watch of its namespace is to show: an event for the
+// object named, DELETED or at resourceVersion rv or later.
+type change struct {
+	name    string
+	deleted bool
+	rv      uint64
+}
+
+// changesMade lists the changes the successful writes among steps made.
+func changesMade(steps []Step, answers []Answer) []change {
+	var made []change
+	for i, a := range answers {
+		step := steps[i]
+		if step.Method == "" || step.Method == "GET" || a.Status < 200 || a.Status >= 300 {
+			continue
+		}
+		if step.Method == "DELETE" {
+			made = append(made, change{name: step.Path[strings.LastIndex(step.Path, "/")+1:], deleted: true})
+			continue
+		}
+		if name, rv := nameAndVersion(a.Body); name != "" {
+			made = append(made, change{name: name, rv: rv})
+		}
+	}
+	return made
+}
+
+// seen drops the changes event shows.
+func seen(awaited []change, e Event) []change {
+	name, rv := nameAndVersion(e.Object)
+	kept := awaited[:0]
+	for _, c := range awaited {
+		shown := c.name == name && (c.deleted && e.Type == "DELETED" || !c.deleted && rv >= c.rv)
+		if !shown {
+			kept = append(kept, c)
+		}
+	}
+	return kept
+}
+
+// nameAndVersion reads metadata.name and metadata.resourceVersion of an object.
+func nameAndVersion(object json.RawMessage) (string, uint64) {
+	var o struct {
+		Metadata struct {
+			Name            string `json:"name"`
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(object, &o) != nil {
+		return "", 0
+	}
+	rv, _ := strconv.ParseUint(o.Metadata.ResourceVersion, 10, 64)
+	return o.Metadata.Name, rv
 }
 
 func (r *run) fault(name string) error {
@@ -316,28 +392,29 @@ func (in *Input) runScript(s Script) Result {
 }
 
 func main() {
-	parallel := len(os.Args) > 1 && os.Args[1] == "-parallel"
+	atOnce := flag.Int("at-once", 1, "how many scripts run at a time (0: all)")
+	flag.Parse()
 	var in Input
 	if err := json.NewDecoder(os.Stdin).Decode(&in); err != nil {
 		fmt.Fprintln(os.Stderr, "http-script: reading the scripts:", err)
 		os.Exit(2)
 	}
-	results := make([]Result, len(in.Scripts))
-	if parallel {
-		var wg sync.WaitGroup
-		for i, s := range in.Scripts {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				results[i] = in.runScript(s)
-			}()
-		}
-		wg.Wait()
-	} else {
-		for i, s := range in.Scripts {
-			results[i] = in.runScript(s)
-		}
+	slots := *atOnce
+	if slots <= 0 || slots > len(in.Scripts) {
+		slots = max(len(in.Scripts), 1)
 	}
+	results := make([]Result, len(in.Scripts))
+	free := make(chan struct{}, slots)
+	var wg sync.WaitGroup
+	for i, s := range in.Scripts {
+		free <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-free; wg.Done() }()
+			results[i] = in.runScript(s)
+		}()
+	}
+	wg.Wait()
 	out := bufio.NewWriter(os.Stdout)
 	for _, result := range results {
 		line, _ := json.Marshal(result)

@@ -89,23 +89,24 @@ pub fn judge(release: &str, real: &Real, model: &Model, named: &[Value], seeded:
     real.make_namespaces(&all.iter().map(|s| s["namespace"].as_str().unwrap().to_string()).collect::<Vec<_>>());
     let in_group = |g: &str| all.iter().filter(|s| s["group"] == g).cloned().collect::<Vec<_>>();
     let (timed, plain, compaction) = (in_group("timed"), in_group("plain"), in_group("alone"));
-    let both = |scripts: &[Value], parallel: bool| {
+    let both = |scripts: &[Value], at_once: usize| {
         std::thread::scope(|s| {
-            let theirs = s.spawn(|| sides::run(real, scripts, parallel));
-            let ours = sides::run(model, scripts, parallel);
+            let theirs = s.spawn(|| sides::run(real, scripts, at_once));
+            let ours = sides::run(model, scripts, at_once);
             (theirs.join().expect("the real side's runner"), ours)
         })
     };
     let mut pairs = Vec::new();
-    // The timed scripts wait on the clock, not the machine: they run beside the rest.
+    // The timed scripts wait on the clock, not the machine: they run beside the rest, every
+    // group all together.
     std::thread::scope(|s| {
-        let slow = s.spawn(|| both(&timed, true));
-        let fast = both(&plain, true);
+        let slow = s.spawn(|| both(&timed, 0));
+        let fast = both(&plain, 0);
         pairs.push((plain.clone(), fast));
         pairs.push((timed.clone(), slow.join().expect("the timed scripts")));
     });
     for script in &compaction {
-        pairs.push((vec![script.clone()], both(std::slice::from_ref(script), false)));
+        pairs.push((vec![script.clone()], both(std::slice::from_ref(script), 1)));
     }
     let mut report = Report {
         release: release.into(),

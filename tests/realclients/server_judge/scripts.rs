@@ -409,6 +409,9 @@ fn seeded_script(seed: u64) -> Value {
     let names = ["a", "b", "c", "d", "e"];
     let mut steps = Vec::new();
     let mut saves = 0;
+    // The saves of single objects: an update's precondition names one of these, never a list's
+    // resourceVersion, which any script's write in another namespace may move on.
+    let mut object_saves: Vec<usize> = Vec::new();
     for _ in 0..SEEDED_REQUESTS {
         let name = rng.pick(&names);
         let saved = if saves == 0 { None } else { Some(format!("s{}", 1 + rng.below(saves))) };
@@ -425,10 +428,9 @@ fn seeded_script(seed: u64) -> Value {
             }
             3 | 4 => {
                 let mut meta = json!({"name": name});
-                if let Some(s) = &saved {
-                    if rng.below(2) == 0 {
-                        meta["resourceVersion"] = json!(format!("{{rv:{s}}}"));
-                    }
+                if !object_saves.is_empty() && rng.below(2) == 0 {
+                    let s = object_saves[rng.below(object_saves.len())];
+                    meta["resourceVersion"] = json!(format!("{{rv:s{s}}}"));
                 }
                 put(name, json!({"metadata": meta, "data": {"k": rng.pick(&["3", "4"])}}), "")
             }
@@ -472,6 +474,10 @@ fn seeded_script(seed: u64) -> Value {
         {
             saves += 1;
             step["save"] = json!(format!("s{saves}"));
+            let a_list = step["method"] == "GET" && step["path"] == CM;
+            if !a_list {
+                object_saves.push(saves);
+            }
         }
         // A real watch cache trails etcd, the more the busier it is; before a read it may serve
         // (RV "0", not older than N, any watch) a consistent list makes it catch up (1.33 on:

@@ -60,14 +60,15 @@ pub trait Side {
     fn name(&self) -> String;
 }
 
-/// Sends `scripts` to `side` through `http-script`; one result per script, in order.
-pub fn run(side: &dyn Side, scripts: &[Value], parallel: bool) -> Vec<Value> {
+/// Sends `scripts` to `side` through `http-script`, `at_once` at a time (0: all together); one
+/// result per script, in order.
+pub fn run(side: &dyn Side, scripts: &[Value], at_once: usize) -> Vec<Value> {
     let mut input = json!({"base": side.base(), "tokens": tokens(), "scripts": scripts});
     for (k, v) in side.fault_route().as_object().unwrap() {
         input[k] = v.clone();
     }
     let mut child = Command::new(clients().join("http-script"))
-        .args(parallel.then_some("-parallel"))
+        .arg(format!("-at-once={at_once}"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -88,7 +89,7 @@ fn status_of(side: &dyn Side, method: &str, path: &str, body: Option<Value>, as_
     if let Some(body) = body {
         step["body"] = body;
     }
-    let result = run(side, &[json!({"name": "set-up", "namespace": "", "steps": [step]})], false);
+    let result = run(side, &[json!({"name": "set-up", "namespace": "", "steps": [step]})], 1);
     result[0]["steps"][0]["status"].as_i64().unwrap_or(0)
 }
 
@@ -212,7 +213,7 @@ impl Real {
             .iter()
             .map(|n| json!({"method": "POST", "path": "/api/v1/namespaces", "body": {"metadata": {"name": n}}}))
             .collect();
-        let result = run(self, &[json!({"name": "namespaces", "namespace": "", "steps": steps})], false);
+        let result = run(self, &[json!({"name": "namespaces", "namespace": "", "steps": steps})], 1);
         for (name, answer) in names.iter().zip(result[0]["steps"].as_array().into_iter().flatten()) {
             assert_eq!(answer["status"], 201, "namespace {name}: {answer}");
         }
