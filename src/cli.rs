@@ -34,7 +34,8 @@ COMMANDS:
                 prints a bulk phase (thousands of steps of the same few kinds) as one line
                 naming what it passed over
     list        Print every bundled scenario's id and title
-    validate    Check a scenario file against the format, with precise messages
+    validate    Check a scenario file against the format, with precise messages, and
+                play its challenges: each solution meets its goal, the lesson alone does not
     schema      Print the JSON Schema of a scenario file (derived from the format's types)
     guide       Print the facilitator's guide (docs/facilitator-guide.md) from static/guide.json
     handout     Print the printable handout (www/handout.html): the pipeline per release, the
@@ -144,11 +145,16 @@ pub fn run(args: Vec<String>) -> Result<(), CliError> {
         Some("validate") => {
             let path = args.get(1).ok_or_else(|| CliError::Usage("validate needs a scenario file".into()))?;
             let s = load_file(path).map_err(|e| CliError::No(Some(e)))?;
+            let problems = informer_sim::session::challenge_problems(&s);
+            if !problems.is_empty() {
+                return Err(CliError::No(Some(format!("{path}: {}", problems.join("\n")))));
+            }
             println!(
-                "{path}: ok ({}: {} narration notes, {} questions, {} expectations)",
+                "{path}: ok ({}: {} narration notes, {} questions, {} challenges, {} expectations)",
                 s.id,
                 s.narration.len(),
                 s.questions.len(),
+                s.challenges.len(),
                 s.expect.len()
             );
             Ok(())

@@ -656,3 +656,46 @@ fn the_reviewed_lessons_show_their_point_in_each_release() {
     let lesson = library::find("compaction-410-relist").unwrap();
     assert_ne!(lesson.title_in(V1_37).en, lesson.title_in(V1_30).en, "06's title names a LIST only where there is one");
 }
+
+/// Every bundled challenge, in every release its lesson runs in: the lesson alone does not
+/// meet its goal, its solution does; each part of the guide has one.
+#[test]
+fn every_challenge_is_solved_by_its_solution_and_not_by_the_lesson_alone() {
+    let mut problems = Vec::new();
+    let mut lessons_with_challenges = Vec::new();
+    for (_, entry) in library::index() {
+        let lesson = library::find(&entry.id).unwrap();
+        problems.extend(informer_sim::session::challenge_problems(lesson));
+        if !lesson.challenges.is_empty() {
+            lessons_with_challenges.push(lesson.id.clone());
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let guide = informer_sim::scenario::guide::bundled().unwrap();
+    for part in &guide.parts {
+        assert!(
+            part.lessons.iter().any(|l| lessons_with_challenges.contains(&l.id)),
+            "the part {:?} has no lesson with a challenge",
+            part.title.en
+        );
+    }
+}
+
+/// The checks can fail: a goal the lesson meets alone, a solution that falls short and a move
+/// the console refuses are each found.
+#[test]
+fn a_challenge_met_without_moves_or_not_met_by_its_solution_is_refused() {
+    let lesson = library::find("disconnect-and-resume").unwrap().clone();
+    let problems_with = |edit: &dyn Fn(&mut informer_sim::scenario::format::Challenge)| {
+        let mut broken = lesson.clone();
+        edit(&mut broken.challenges[0]);
+        informer_sim::session::challenge_problems(&broken).join("\n")
+    };
+    assert_eq!(problems_with(&|_| {}), "", "as bundled");
+    let met_alone = problems_with(&|c| c.goal = vec![scenario::Expectation::CacheMatchesStore]);
+    assert!(met_alone.contains("meets the goal without a move"), "{met_alone}");
+    let short = problems_with(&|c| c.solution.truncate(1));
+    assert!(short.contains("the solution does not meet the goal") && short.contains("CacheGet"), "{short}");
+    let refused = problems_with(&|c| c.solution[1].console = Some("kubectl create configmap e".into()));
+    assert!(refused.contains("is refused: error: must specify -f -"), "{refused}");
+}

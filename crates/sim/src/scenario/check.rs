@@ -271,8 +271,47 @@ impl Scenario {
             }
             check_recap(file, &format!("{prefix}recap"), part.recap.as_ref())?;
         }
+        self.check_challenges(file)?;
         self.check_numbers(file)?;
         self.config_for(file)?;
+        Ok(())
+    }
+
+    /// A challenge's words, goal and moves, as written (whether its solution meets its goal
+    /// and its start does not is `crate::session::challenge_problems`'s, which plays them).
+    fn check_challenges(&self, file: &str) -> Result<(), ScenarioError> {
+        let mut ids = std::collections::BTreeSet::new();
+        for (i, c) in self.challenges.iter().enumerate() {
+            let field = format!("challenges[{i}]");
+            if c.id.is_empty() || !c.id.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-') {
+                let why = format!("expected lower-case letters, digits and '-', found {:?}", c.id);
+                return Err(ScenarioError::at(file, format!("{field}.id"), why));
+            }
+            if !ids.insert(&c.id) {
+                return Err(ScenarioError::at(file, format!("{field}.id"), format!("{:?} is used twice", c.id)));
+            }
+            check_text(file, &format!("{field}.task"), &c.task)?;
+            check_text(file, &format!("{field}.solved"), &c.solved)?;
+            for (h, hint) in c.hints.iter().enumerate() {
+                check_text(file, &format!("{field}.hints[{h}]"), hint)?;
+            }
+            if c.goal.is_empty() {
+                return Err(ScenarioError::at(file, format!("{field}.goal"), "expected a check or more, found none"));
+            }
+            for (g, e) in c.goal.iter().enumerate() {
+                check_expectation(file, &format!("{field}.goal[{g}]"), e)?;
+            }
+            if c.solution.is_empty() {
+                return Err(ScenarioError::at(
+                    file,
+                    format!("{field}.solution"),
+                    "expected a move or more, found none",
+                ));
+            }
+            for (m, mv) in c.solution.iter().enumerate() {
+                mv.kind().map_err(|why| ScenarioError::at(file, format!("{field}.solution[{m}]"), why))?;
+            }
+        }
         Ok(())
     }
 

@@ -574,6 +574,44 @@ pub struct Scenario {
     /// Questions for the room to discuss at the end (the articles' closing questions).
     #[serde(default)]
     pub discuss: Vec<Text>,
+    /// Tasks for the learner, checked as they act.
+    #[serde(default)]
+    pub challenges: Vec<Challenge>,
+}
+
+/// A task for the learner in a lesson's world: a goal the page checks as they act (console
+/// lines, fault buttons, writes), hints shown one at a time, and a solution that meets it.
+/// The lesson's run without the learner's actions must not meet the goal; the solution must,
+/// in every release the lesson runs in (`informer-playground validate` checks both).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Challenge {
+    /// Its id within the lesson: lower-case letters, digits, `-`.
+    pub id: String,
+    pub task: Text,
+    /// Checks of the run so far, in the forms of `expect`; met all at once, the task is done.
+    /// They should stay met once met (at least, never at most).
+    pub goal: Vec<Expectation>,
+    /// Hints, shown one at a time.
+    #[serde(default)]
+    pub hints: Vec<Text>,
+    /// Said when the goal is met: what the learner's actions showed.
+    pub solved: Text,
+    /// Moves that meet the goal.
+    pub solution: Vec<Move>,
+}
+
+/// One of the learner's moves, at a step: a fault (by its timeline name) or a console line.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Move {
+    pub at_step: u64,
+    #[serde(default)]
+    pub fault: Option<String>,
+    #[serde(default)]
+    pub console: Option<String>,
 }
 
 fn one_u64() -> u64 {
@@ -600,6 +638,27 @@ pub struct EraPart {
     #[serde(default)]
     #[cfg_attr(not(feature = "checks"), serde(deserialize_with = "unread"))]
     pub expect: Vec<Expectation>,
+}
+
+/// What a [`Move`] does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    Fault(crate::world::Fault),
+    Console(String),
+}
+
+impl Move {
+    /// What the move does, or why it does nothing.
+    pub fn kind(&self) -> Result<MoveKind, String> {
+        match (&self.fault, &self.console) {
+            (Some(name), None) => crate::world::Fault::named(name).map(MoveKind::Fault).ok_or_else(|| {
+                format!("unknown fault {name:?}, expected one of {}", crate::world::Fault::NAMES.join(", "))
+            }),
+            (None, Some(line)) if !line.trim().is_empty() => Ok(MoveKind::Console(line.clone())),
+            (None, Some(_)) => Err("expected a console line, found an empty one".into()),
+            _ => Err("expected one of `fault` or `console`".into()),
+        }
+    }
 }
 
 impl Scenario {

@@ -76,6 +76,11 @@ pub fn judge_claims(scenario: &Scenario, world: &World, trace: &[TraceEvent]) ->
     verdicts
 }
 
+/// Judges a challenge's goal against the run so far: one verdict per check.
+pub fn judge_goal(goal: &[Expectation], world: &World, trace: &[TraceEvent]) -> Vec<Verdict> {
+    judge_each(goal, world, trace)
+}
+
 /// Judges each expectation against a finished run.
 fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Vec<Verdict> {
     expect

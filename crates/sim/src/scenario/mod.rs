@@ -14,7 +14,7 @@ pub mod pattern;
 
 pub use check::VERBS;
 pub use format::{Expectation, Lang, Scenario, Text};
-pub use judge::{judge, judge_claims, Verdict};
+pub use judge::{judge, judge_claims, judge_goal, Verdict};
 
 use crate::cluster::{ApiObject, Kind};
 use crate::world::{TraceEvent, World};

@@ -55,6 +55,9 @@ pub enum Action {
     /// Go to the step a question's explanation points at (running ahead if it has not been
     /// reached yet).
     ShowExplained(usize),
+    /// Play a challenge's solution: the lesson from its start with the solution's moves, up to
+    /// the step its goal is met.
+    PlaySolution(usize),
 }
 
 impl Action {

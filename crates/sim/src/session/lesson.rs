@@ -35,11 +35,16 @@ impl Session {
         if let Some(seed) = seed {
             scenario.seed = seed;
         }
-        let world = scenario.world().map_err(|e| Problem::LessonBroken { why: e.to_string() })?;
+        Self::playing(scenario).map_err(|why| Problem::LessonBroken { why })
+    }
+
+    /// A session playing a lesson as told in one release (`Scenario::in_era`).
+    pub fn playing(scenario: crate::scenario::Scenario) -> Result<Self, String> {
+        let world = scenario.world().map_err(|e| e.to_string())?;
         let mut session = Self::new(scenario.seed);
         session.history = History::new(world, SNAPSHOT_EVERY);
         session.seed = scenario.seed;
-        session.era = era;
+        session.era = scenario.era;
         session.scenario = Some(scenario);
         Ok(session)
     }

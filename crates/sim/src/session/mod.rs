@@ -11,6 +11,7 @@
 //! one rule when a branch starts ([`Session::branch`]).
 
 mod action;
+mod challenge;
 mod console;
 mod lesson;
 pub mod link;
@@ -19,6 +20,7 @@ mod tests;
 mod travel;
 
 pub use action::{Action, Message};
+pub use challenge::{challenge_problems, ChallengeState};
 
 use crate::cluster::Kind;
 use crate::era::Era;
@@ -69,6 +71,9 @@ pub struct Session {
     log: StepLog<(u64, Action)>,
     seed: u64,
     load: usize,
+    /// The world shows a challenge's solution played (`Action::PlaySolution`), not the
+    /// learner's own moves.
+    solution_played: bool,
 }
 
 impl Default for Session {
@@ -106,6 +111,7 @@ impl Session {
             log: StepLog::default(),
             seed,
             load,
+            solution_played: false,
         }
     }
 
@@ -229,7 +235,8 @@ impl Session {
         let recorded = action.acts_on_world().then(|| (self.world().steps(), action.clone()));
         // A jump stays shown until the world moves or is replaced.
         let (jumped, here) = (self.jump.take(), self.world().steps());
-        let keeps_world = !matches!(action, Action::Reset | Action::LoadScenario(_) | Action::SetEra(_));
+        let keeps_world =
+            !matches!(action, Action::Reset | Action::LoadScenario(_) | Action::SetEra(_) | Action::PlaySolution(_));
         match action {
             Action::StepForward => {
                 self.step_forward();
@@ -252,6 +259,7 @@ impl Session {
                     self.apply(Action::JumpTo(step));
                 }
             }
+            Action::PlaySolution(index) => self.play_solution(index),
             Action::JumpTo(n) => {
                 // Past the horizon the simulation runs ahead (at most `RUN_AHEAD` steps).
                 let n = n.min(self.trace.len() as u64 + RUN_AHEAD);

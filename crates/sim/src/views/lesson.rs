@@ -31,6 +31,9 @@ pub struct LessonView {
     pub summary: Option<crate::scenario::Text>,
     pub narration: Option<Narration>,
     pub questions: Vec<QuestionView>,
+    pub challenges: Vec<ChallengeView>,
+    /// The world shows a challenge's solution played, not the learner's moves.
+    pub solution_played: bool,
     /// At the end of the run, once every question is answered: the lesson's recap and its
     /// questions for the room.
     pub closing: Option<Closing>,
@@ -54,6 +57,19 @@ pub struct Narration {
     pub corrects_article: bool,
     /// Console lines the note offers to run.
     pub offer: Vec<String>,
+}
+
+/// A challenge as the lesson panel shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeView {
+    pub index: usize,
+    pub id: String,
+    pub task: crate::scenario::Text,
+    pub hints: Vec<crate::scenario::Text>,
+    /// What the learner's moves showed, once the goal is met.
+    pub solved: crate::scenario::Text,
+    /// The goal is met by the learner's moves, at this step.
+    pub met: bool,
 }
 
 /// The end of a lesson: its recap and its questions for the room.
@@ -105,6 +121,19 @@ pub fn lesson(session: &Session) -> LessonView {
                 given,
             })
             .collect(),
+        challenges: session
+            .challenges()
+            .into_iter()
+            .map(|c| ChallengeView {
+                index: c.index,
+                id: c.challenge.id.clone(),
+                task: c.challenge.task.clone(),
+                hints: c.challenge.hints.clone(),
+                solved: c.challenge.solved.clone(),
+                met: c.met,
+            })
+            .collect(),
+        solution_played: session.solution_played(),
         closing: session
             .scenario()
             .filter(|s| s.recap.is_some() || !s.discuss.is_empty())

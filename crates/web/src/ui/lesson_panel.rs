@@ -1,6 +1,7 @@
 //! The lesson: a scenario picker, the narration that follows the step (and rewinds with it),
 //! the stage to look at, and predict-then-reveal questions.
 
+use super::challenge_panel::ChallengePanel;
 use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
 use informer_sim::session::Action;
@@ -24,10 +25,14 @@ fn use_progress(view: &LessonView) -> UseStateHandle<Progress> {
     });
     {
         let progress = progress.clone();
-        let done = progress::done(view).map(|(id, mark)| (id.to_string(), mark));
+        let done = progress::done(view).map(|(id, mark)| (id.to_string(), mark, progress::met(view)));
         use_effect_with(done, move |done| {
             let mut next = (*progress).clone();
-            if done.as_ref().is_some_and(|(id, mark)| next.record((id, *mark))) {
+            let recorded = done.as_ref().is_some_and(|(id, mark, met)| {
+                let marked = next.record((id, *mark));
+                next.record_solved(id, met) || marked
+            });
+            if recorded {
                 if let Some(storage) = storage() {
                     let _ = storage.set_item(PROGRESS_KEY, &next.write());
                 }
@@ -41,6 +46,8 @@ fn use_progress(view: &LessonView) -> UseStateHandle<Progress> {
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub view: LessonView,
+    /// The address of the state shown (a solved challenge's proof).
+    pub link: AttrValue,
     pub lang: Lang,
     pub on_action: Callback<Action>,
 }
@@ -139,7 +146,8 @@ pub fn lesson_panel(props: &Props) -> Html {
                     <option value="" selected={current.is_empty()}>{ tr!(lang, "Free play (Deployment, Pods, kubelet)") }</option>
                     { for v.lessons.iter().enumerate().map(|(n, LessonEntry { id, title, extra })| html! {
                         <option value={id.clone()} selected={*id == current}>{
-                            format!("{}{}", if progress.mark(id).finished { "✓ " } else { "" },
+                            format!("{}{}{}", if progress.mark(id).finished { "✓ " } else { "" },
+                                if progress.solved_in(id) > 0 { "★ " } else { "" },
                                 if *extra { trf!(lang, "{n}. {title} (beyond the articles)", &[("n", &(n + 1)), ("title", &title.get(lang))]) }
                                 else { format!("{}. {}", n + 1, title.get(lang)) })
                         }</option>
@@ -175,6 +183,11 @@ pub fn lesson_panel(props: &Props) -> Html {
                 { next_note_button }
             }
             { for questions }
+            { for v.challenges.iter().map(|c| html! {
+                <ChallengePanel key={format!("{current}/{}", c.id)} challenge={c.clone()}
+                    solved_before={progress.is_solved(&current, &c.id)} link={props.link.clone()}
+                    {lang} on_action={props.on_action.clone()} />
+            }) }
             if let Some(Closing { recap, discuss }) = &v.closing {
                 <section class="closing" aria-label={tr!(lang, "End of the lesson")}>
                     <h3>{ tr!(lang, "End of the lesson") }</h3>

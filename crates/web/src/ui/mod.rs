@@ -2,6 +2,7 @@
 //! and send it actions. Components never change the world themselves.
 
 mod app;
+mod challenge_panel;
 mod compare_panel;
 mod console;
 mod controls;

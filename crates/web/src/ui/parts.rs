@@ -204,10 +204,16 @@ pub fn log(cx: Context) -> Html {
 #[inline(never)]
 pub fn side(cx: Context, lesson: LessonView) -> Html {
     let Context { session, lang, send } = cx;
+    // The state's own address: a solved challenge's proof.
+    let link: AttrValue = if lesson.challenges.is_empty() {
+        AttrValue::default()
+    } else {
+        informer_sim::views::export::share(&super::share_dialog::page_address(), &session.link()).link.into()
+    };
     html! {
         <>
             <div class="side-column">
-                <LessonPanel view={lesson} {lang} on_action={send.clone()} />
+                <LessonPanel view={lesson} {link} {lang} on_action={send.clone()} />
                 <Inspector stage={session.inspected()} view={views::inspector(session)} {lang} on_action={send.clone()} />
             </div>
             if let Some(view) = views::compare(session, 30) {
