@@ -44,3 +44,25 @@ export async function screenshot(page, name, { fullPage = true } = {}) {
   await import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }));
   await page.screenshot({ path: `${dir}/${name}.png`, fullPage });
 }
+
+/// Decodes the QR code an image shows (jsQR, run here on the pixels the page drew): what a
+/// phone's camera would read.
+export async function readQr(img) {
+  const { data, width, height } = await img.evaluate(async (img) => {
+    await img.decode();
+    // Scaled up without smoothing, on white: each module several pixels wide.
+    const scale = 4;
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth * scale;
+    canvas.height = img.naturalHeight * scale;
+    const context = canvas.getContext('2d');
+    context.imageSmoothingEnabled = false;
+    context.fillStyle = '#fff';
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    context.drawImage(img, 0, 0, canvas.width, canvas.height);
+    const pixels = context.getImageData(0, 0, canvas.width, canvas.height);
+    return { data: Array.from(pixels.data), width: pixels.width, height: pixels.height };
+  });
+  const { default: jsQR } = await import('jsqr');
+  return jsQR(Uint8ClampedArray.from(data), width, height)?.data ?? null;
+}

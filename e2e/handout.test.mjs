@@ -2,7 +2,7 @@
 // every lesson's link, drawn against the address the handout was opened at.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, screenshot } from './browser.mjs';
+import { openPlayground, readQr, screenshot } from './browser.mjs';
 
 test('the handout prints to A4 with a QR code for every lesson in both languages', async () => {
   const { page, errors, close } = await openPlayground({ page: 'handout.html', ready: false, width: 794, height: 1123 });
@@ -11,6 +11,8 @@ test('the handout prints to A4 with a QR code for every lesson in both languages
     const links = await page.locator('img[data-link]').evaluateAll((imgs) => imgs.map((i) => new URL(i.dataset.link, location.href).href));
     assert.equal(links.length, 40, 'twenty lessons, in each language');
     assert.ok(links.every((l) => l.startsWith(new URL('./?scenario=', page.url()).href)), links[0]);
+    const first = page.locator('img[data-link]').first();
+    assert.equal(await readQr(first), links[0], 'a camera reads the lesson\'s link from its code');
     assert.equal(await page.locator('section[lang="ko"] h1').count(), 1);
     assert.match(await page.locator('section[lang="en"] .errata').textContent(), /64-bit/);
     const pdf = await page.pdf({ format: 'A4' });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { live, openPlayground, screenshot } from './browser.mjs';
+import { live, openPlayground, readQr, screenshot } from './browser.mjs';
 import { serve, STRICT_CSP } from '../scripts/static_server.mjs';
 
 test('presenter mode, the theme and the shortcuts overlay work by keyboard; the address follows the state', async () => {
@@ -162,6 +162,7 @@ test('Share copies the link, shows its QR code, offers the run as files, and a s
     const qr = dialog.getByRole('img', { name: 'QR code of the link' });
     await qr.waitFor();
     assert.match(await qr.getAttribute('src'), /^data:image\/gif;base64,/);
+    assert.equal(await readQr(qr), link, 'a camera reads the page\'s own address from it');
     await screenshot(page, 'share-1280');
     const saved = async (name) => {
       const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name }).click()]);
@@ -191,6 +192,25 @@ test('Share copies the link, shows its QR code, offers the run as files, and a s
     await other.getByLabel('Open a saved state').setInputFiles({ name: 'state.txt', mimeType: 'text/plain', buffer: Buffer.from(`${link.replace('step=12', 'step=5')}&bogus=1\n`) });
     await other.locator('.step-count').filter({ hasText: /step 5\b/ }).waitFor();
     await other.getByText('unknown parameter bogus (ignored)').waitFor();
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('where the page has no clipboard (plain http on a network address), Copy selects the link for the person to copy', async () => {
+  const { page, errors, close } = await openPlayground({ ready: false });
+  try {
+    // A page opened over plain http at a network address is no secure context: no clipboard.
+    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined }));
+    await page.reload();
+    await live(page);
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share this moment' });
+    await dialog.getByRole('button', { name: 'Copy the link' }).click();
+    await dialog.getByRole('status').filter({ hasText: 'the text is selected, copy it with Ctrl+C' }).waitFor();
+    const selected = await dialog.getByLabel('Link').evaluate((input) => input.value.slice(input.selectionStart, input.selectionEnd));
+    assert.equal(selected, await dialog.getByLabel('Link').inputValue(), 'the whole link is selected');
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -54,7 +54,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("Copy the snippet", "코드 복사"),
     ("The link is copied.", "링크를 복사했습니다."),
     ("The snippet is copied.", "코드를 복사했습니다."),
-    ("The browser did not allow copying: select the text and copy it.", "브라우저가 복사를 허용하지 않았습니다. 텍스트를 선택해 직접 복사하세요."),
+    ("The browser did not allow copying: the text is selected, copy it with Ctrl+C (⌘C).", "브라우저가 복사를 허용하지 않았습니다. 텍스트를 선택해 두었으니 Ctrl+C(⌘C)로 복사하세요."),
     ("This link is {n} characters long, too long for an address: save the state as a file, and open the file here to restore it.", "이 링크는 {n}자로 주소에 담기에는 너무 깁니다. 상태를 파일로 저장한 뒤 여기서 그 파일을 열어 복원하세요."),
     ("Save the state as a file", "상태를 파일로 저장"),
     ("Open a saved state", "저장한 상태 열기"),

@@ -42,10 +42,16 @@ pub fn share_dialog(props: &Props) -> Html {
             with_qr_script(move || qr.set(qr_data_url(&link)));
         });
     }
-    let copy = |what: &'static str, text: String| {
+    let copy = |what: &'static str, field: &'static str, text: String| {
         let copied = copied.clone();
         Callback::from(move |_| {
-            let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) else { return };
+            // Plain http on a room's network is no secure context: no clipboard there. The text
+            // is selected instead, for the person to copy.
+            let Some(clipboard) = clipboard() else {
+                select(field);
+                copied.set(Some(Err(())));
+                return;
+            };
             let promise = clipboard.write_text(&text);
             let copied = copied.clone();
             wasm_bindgen_futures::spawn_local(async move {
@@ -65,7 +71,9 @@ pub fn share_dialog(props: &Props) -> Html {
     let status = match *copied {
         Some(Ok("link")) => tr!(lang, "The link is copied."),
         Some(Ok(_)) => tr!(lang, "The snippet is copied."),
-        Some(Err(())) => tr!(lang, "The browser did not allow copying: select the text and copy it."),
+        Some(Err(())) => {
+            tr!(lang, "The browser did not allow copying: the text is selected, copy it with Ctrl+C (⌘C).")
+        }
         None => "",
     };
     let share = &props.share;
@@ -80,7 +88,7 @@ pub fn share_dialog(props: &Props) -> Html {
                     <label for="share-link">{ tr!(lang, "Link") }</label>
                     <div class="share-row">
                         <input id="share-link" type="text" readonly=true value={share.link.clone()} />
-                        <button type="button" onclick={copy("link", share.link.clone())}>{ tr!(lang, "Copy the link") }</button>
+                        <button type="button" onclick={copy("link", "share-link", share.link.clone())}>{ tr!(lang, "Copy the link") }</button>
                     </div>
                     if let Some(src) = (*qr).clone() {
                         <img class="qr" {src} alt={tr!(lang, "QR code of the link")} />
@@ -92,7 +100,7 @@ pub fn share_dialog(props: &Props) -> Html {
                 <label for="share-snippet">{ tr!(lang, "Embed in a page") }</label>
                 <div class="share-row">
                     <textarea id="share-snippet" readonly=true rows="3" value={share.snippet.clone()} />
-                    <button type="button" onclick={copy("snippet", share.snippet.clone())}>{ tr!(lang, "Copy the snippet") }</button>
+                    <button type="button" onclick={copy("snippet", "share-snippet", share.snippet.clone())}>{ tr!(lang, "Copy the snippet") }</button>
                 </div>
                 <p class="copied" role="status">{ status }</p>
                 <h3>{ tr!(lang, "Download") }</h3>
@@ -106,6 +114,25 @@ pub fn share_dialog(props: &Props) -> Html {
                 <button type="button" onclick={on_close} aria-keyshortcuts="Escape">{ tr!(lang, "Close") }</button>
             </div>
         </div>
+    }
+}
+
+/// The browser's clipboard, where the page may use it (a secure context).
+fn clipboard() -> Option<web_sys::Clipboard> {
+    let navigator = web_sys::window()?.navigator();
+    let there = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard")).ok()?;
+    (!there.is_undefined()).then(|| navigator.clipboard())
+}
+
+/// Selects the text of a field by its id.
+fn select(id: &str) {
+    let Some(element) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id)) else {
+        return;
+    };
+    if let Some(input) = element.dyn_ref::<web_sys::HtmlInputElement>() {
+        input.select();
+    } else if let Some(area) = element.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        area.select();
     }
 }
 
