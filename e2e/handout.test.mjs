@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPlayground, readQr, screenshot } from './browser.mjs';
 
-test('the handout prints to A4 with a QR code for every lesson in both languages', async () => {
+test('the handout prints to A4, a page per language and one for its errata, with a QR code for every lesson', async () => {
   const { page, errors, close } = await openPlayground({ page: 'handout.html', ready: false, width: 794, height: 1123 });
   try {
     await page.waitForFunction(() => [...document.querySelectorAll('img[data-link]')].every((i) => i.src.startsWith('data:image/')));
@@ -17,6 +17,8 @@ test('the handout prints to A4 with a QR code for every lesson in both languages
     assert.match(await page.locator('section[lang="en"] .errata').textContent(), /64-bit/);
     const pdf = await page.pdf({ format: 'A4' });
     assert.ok(pdf.length > 10_000, 'it prints');
+    const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+    assert.equal(pages, 5, 'per language one page and the errata on the next, then the glossary');
     await page.emulateMedia({ media: 'print' });
     await screenshot(page, 'handout-print', { fullPage: false });
     assert.deepEqual(errors, []);

@@ -253,16 +253,8 @@ mod native {
                     escape(&n.source)
                 ));
             }
-            out.push_str(&format!(
-                "</table>\n<h2>{}</h2>\n<ul class=\"errata\">\n",
-                words("글과 다른 점", "Where the articles are wrong or out of date")
-            ));
-            for (eras, title, text) in errata(lang) {
-                // Code marks are for the page's own notes; printed, the words stand alone.
-                let text = text.replace('`', "");
-                out.push_str(&format!("<li><strong>{} ({eras})</strong> {}</li>\n", escape(&title), escape(&text)));
-            }
-            out.push_str(&format!("</ul>\n<h2>{}</h2>\n<ol class=\"lessons\">\n", words("레슨", "The lessons")));
+            // The first page: the pipelines, the numbers and the lessons; the errata on the next.
+            out.push_str(&format!("</table>\n<h2>{}</h2>\n<ol class=\"lessons\">\n", words("레슨", "The lessons")));
             for (n, s) in library::all().unwrap_or_default().iter().enumerate() {
                 let title = escape(s.title_in(s.era).get(lang));
                 out.push_str(&format!(
@@ -273,7 +265,16 @@ mod native {
                     n + 1,
                 ));
             }
-            out.push_str("</ol>\n</section>\n");
+            out.push_str(&format!(
+                "</ol>\n<h2 class=\"errata-heading\">{}</h2>\n<ul class=\"errata\">\n",
+                words("글과 다른 점", "Where the articles are wrong or out of date")
+            ));
+            for (eras, title, text) in errata(lang) {
+                // Code marks are for the page's own notes; printed, the words stand alone.
+                let text = text.replace('`', "");
+                out.push_str(&format!("<li><strong>{} ({eras})</strong> {}</li>\n", escape(&title), escape(&text)));
+            }
+            out.push_str("</ul>\n</section>\n");
         }
         out.push_str("<section class=\"glossary\">\n<h2>용어집 · Glossary</h2>\n<table>\n");
         for term in &guide.glossary {
