@@ -339,6 +339,17 @@ mod native {
                 };
                 out.push_str(&format!("| {n}. {} | {time} | {} | {recap} |\n", s.title.get(lang), entry.say.get(lang)));
             }
+            // The part's challenges: what the room can do with the console and the fault buttons.
+            for entry in &part.lessons {
+                let Some((n, s)) = lesson(&entry.id) else { continue };
+                for c in &s.challenges {
+                    out.push_str(&format!(
+                        "\n**{} {n}** {}\n",
+                        words("도전 과제 · 레슨", "Challenge · lesson"),
+                        c.task.get(lang)
+                    ));
+                }
+            }
         }
         let track = &guide.short_track;
         let (all, played) = guide.track_minutes();
