@@ -56,6 +56,10 @@ test('a documentation page embeds three lessons at their steps and ranges, each 
   const { page, errors, close } = await openPlayground({ page: 'embeds.html', ready: false, width: 900, height: 900 });
   try {
     const frames = page.locator('iframe');
+    // Posters until started; the driven one (data-load="eager") is a frame at once.
+    await page.waitForFunction(() => document.querySelectorAll('iframe').length === 1);
+    await page.getByRole('button', { name: /^레슨 시작: / }).click();
+    await page.getByRole('button', { name: /^Start the lesson: / }).click();
     await page.waitForFunction(() => document.querySelectorAll('iframe').length === 3);
     const korean = page.frameLocator('iframe').nth(0);
     await korean.getByRole('button', { name: '한 단계 앞으로' }).waitFor();

@@ -18,7 +18,8 @@ function files(dir) {
 }
 const bundle = files(stage)
   .map((path) => relative(stage, path).split('\\').join('/'))
-  .filter((file) => file !== WORKER && !/\.(br|gz)$/.test(file))
+  // Embeds' posters are for documentation pages, which register no worker.
+  .filter((file) => file !== WORKER && !/\.(br|gz)$/.test(file) && !file.startsWith('posters/'))
   .sort();
 const version = createHash('sha256');
 for (const file of bundle) version.update(file).update(readFileSync(join(stage, file)));

@@ -1,8 +1,9 @@
 //! The command line: runs the simulation headless and prints its trace.
 
 use informer_sim::era::Era;
-use informer_sim::i18n;
+use informer_sim::i18n::{self, Lang};
 use informer_sim::scenario::{self, Scenario};
+use informer_sim::session::link::Theme;
 use informer_sim::world::fast_forward;
 use informer_sim::world::{self, TraceEvent, World};
 
@@ -22,6 +23,8 @@ USAGE:
     informer-playground schema
     informer-playground guide
     informer-playground handout
+    informer-playground poster <LESSON> [--step N] [--lang ko|en] [--theme light|dark]
+    informer-playground posters <DIR>
     informer-playground swarm (--seed N [--trace] | --seeds N [--from M])
     informer-playground serve-api [--scenario S] [--era E] [--seed N] [--address A] [--port P]
                                   [--speed X] [--kubeconfig FILE] [--record FILE] [--json] [--quiet]
@@ -40,6 +43,10 @@ COMMANDS:
     guide       Print the facilitator's guide (docs/facilitator-guide.md) from static/guide.json
     handout     Print the printable handout (www/handout.html): the pipeline per release, the
                 numbers with their sources, the articles' errata, the lessons' QR codes
+    poster      Print an embed's poster of a lesson at a step (SVG): name it in the embed's
+                data-poster
+    posters     Write every lesson's opening poster, in each language and theme, and the
+                lessons' index the embed loader reads (www/posters/)
     swarm       Random worlds under every fault, invariants checked at every step: one seed
                 (with --trace, every step) or many; a failure prints its shrunk schedule
     serve-api   Serve the cluster over HTTP as kube-apiserver does, in real time, and write a
@@ -140,6 +147,50 @@ pub fn run(args: Vec<String>) -> Result<(), CliError> {
         Some("handout") => {
             let guide = informer_sim::scenario::guide::bundled().map_err(CliError::Broken)?;
             print!("{}", informer_sim::scenario::guide::handout(&guide));
+            Ok(())
+        }
+        Some("poster") => {
+            let lesson = args.get(1).filter(|a| !a.starts_with("--")).ok_or_else(|| {
+                CliError::Usage("poster needs a lesson: informer-playground poster stale-read --step 12".into())
+            })?;
+            let (mut step, mut lang, mut theme) = (None, Lang::En, Theme::Light);
+            let mut rest = args[2..].iter();
+            while let Some(flag) = rest.next() {
+                match flag.as_str() {
+                    "--step" => step = Some(number("--step", rest.next()).map_err(CliError::Usage)?),
+                    "--lang" => {
+                        let value = rest.next().map(String::as_str);
+                        lang = Lang::from_code(value.unwrap_or_default()).ok_or_else(|| {
+                            CliError::Usage(format!("--lang takes ko or en, not {:?}", value.unwrap_or_default()))
+                        })?;
+                    }
+                    "--theme" => {
+                        theme = match rest.next().map(String::as_str) {
+                            Some("light") => Theme::Light,
+                            Some("dark") => Theme::Dark,
+                            other => {
+                                let why = format!("--theme takes light or dark, not {:?}", other.unwrap_or_default());
+                                return Err(CliError::Usage(why));
+                            }
+                        }
+                    }
+                    other => return Err(CliError::Usage(format!("poster: unknown option {other:?}"))),
+                }
+            }
+            let svg =
+                informer_sim::views::poster::poster(lesson, step, lang, theme).map_err(|e| CliError::No(Some(e)))?;
+            print!("{svg}");
+            Ok(())
+        }
+        Some("posters") => {
+            let dir = args.get(1).ok_or_else(|| CliError::Usage("posters needs a directory (www/posters)".into()))?;
+            let files = informer_sim::views::poster::openings().map_err(CliError::Broken)?;
+            std::fs::create_dir_all(dir).map_err(|e| CliError::No(Some(format!("{dir}: {e}"))))?;
+            for (name, text) in &files {
+                let path = std::path::Path::new(dir).join(name);
+                std::fs::write(&path, text).map_err(|e| CliError::No(Some(format!("{}: {e}", path.display()))))?;
+            }
+            println!("{dir}: {} posters and {}", files.len() - 1, informer_sim::views::poster::INDEX);
             Ok(())
         }
         Some("validate") => {

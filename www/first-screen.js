@@ -2,7 +2,8 @@
 // no link parameters), so a link with parameters or a remembered Korean page hides it until
 // the page renders its own view (crates/web/src/ui/first_screen.rs). The notice shown while the page
 // starts speaks the language the page will open in (`data-lang`): the link's, else the
-// remembered one outside embeds, as crates/web/src/ui/app.rs decides. A linked lesson's file is
+// remembered one outside embeds, as crates/web/src/ui/app.rs decides; a chosen theme applies at
+// once. A linked lesson's file is
 // asked for at once; outside embeds it registers the service worker that keeps the playground
 // working offline.
 const root = document.documentElement;
@@ -14,6 +15,8 @@ try {
   const named = ['ko', 'en'].includes(link.get('lang')) ? link.get('lang') : null;
   const lang = named ?? (embed ? 'en' : remembered);
   if (lang === 'ko') root.setAttribute('data-lang', 'ko');
+  // A chosen theme from the first frame: an embed on a dark page shows no white flash.
+  if (['light', 'dark'].includes(link.get('theme'))) root.setAttribute('data-theme', link.get('theme'));
   // A linked lesson's file, asked for now, beside the wasm: the page's own fetch of it then
   // takes this answer (crates/web/src/ui/lessons.rs).
   const lesson = (document.currentScript.dataset.lessons ?? '').split(' ').find((f) => f.replace(/^\d+-/, '') === link.get('scenario'));

@@ -699,3 +699,21 @@ fn a_challenge_met_without_moves_or_not_met_by_its_solution_is_refused() {
     let refused = problems_with(&|c| c.solution[1].console = Some("kubectl create configmap e".into()));
     assert!(refused.contains("is refused: error: must specify -f -"), "{refused}");
 }
+
+/// The embed loader's posters and lessons' index in `www/posters/` are what `posters` makes
+/// now: every lesson's opening, in each language and theme, and nothing else.
+#[test]
+fn the_published_posters_are_the_ones_the_lessons_make() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../www/posters");
+    let made = informer_sim::views::poster::openings().unwrap();
+    for (name, text) in &made {
+        let published = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+        assert!(published == *text, "www/posters/{name} is stale: run `cargo run -- posters www/posters`");
+    }
+    let mut published: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> = made.into_iter().map(|(name, _)| name).collect();
+    published.sort();
+    names.sort();
+    assert_eq!(published, names, "www/posters holds exactly what `posters` writes");
+}

@@ -198,20 +198,58 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// The drawing's colours (the page's light and dark themes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Palette {
+    pub background: &'static str,
+    pub line: &'static str,
+    pub box_fill: &'static str,
+    pub box_stroke: &'static str,
+    pub text: &'static str,
+    pub muted: &'static str,
+    pub active_fill: &'static str,
+    pub active_stroke: &'static str,
+}
+
+impl Palette {
+    pub const LIGHT: Palette = Palette {
+        background: "#ffffff",
+        line: "#9aa5b8",
+        box_fill: "#ffffff",
+        box_stroke: "#5d6b82",
+        text: "#1c2430",
+        muted: "#4a5568",
+        active_fill: "#fff4d6",
+        active_stroke: "#f0a500",
+    };
+    pub const DARK: Palette = Palette {
+        background: "#161b22",
+        line: "#6b778a",
+        box_fill: "#1f2630",
+        box_stroke: "#8b98ad",
+        text: "#e6edf3",
+        muted: "#b3bfcf",
+        active_fill: "#3a2f12",
+        active_stroke: "#f0a500",
+    };
+}
+
 /// The diagram at one step as a standalone SVG document: the stages, the arrows, the step's
-/// token on its arrow and the step's headline beneath, in the page's language.
-pub fn standalone_svg(current: Option<&TraceEvent>, glance: &Glance, era: Era, lang: Lang) -> String {
-    let mut out = String::from(
+/// token on its arrow and the step's headline beneath, in the page's language and colours.
+pub fn standalone_svg(current: Option<&TraceEvent>, glance: &Glance, era: Era, lang: Lang, p: &Palette) -> String {
+    let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1000 384\" font-family=\"system-ui, sans-serif\">\n\
          <defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" \
-         orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#9aa5b8\"/></marker></defs>\n\
-         <rect width=\"1000\" height=\"384\" fill=\"#ffffff\"/>\n",
+         orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"{}\"/></marker></defs>\n\
+         <rect width=\"1000\" height=\"384\" fill=\"{}\"/>\n",
+        p.line, p.background
     );
     for (a, b) in FLOW {
         let ((x1, y1), (x2, y2)) = (position(a), position(b));
         let _ = writeln!(
             out,
-            "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"#9aa5b8\" stroke-width=\"2\" marker-end=\"url(#arrow)\"/>"
+            "<line x1=\"{x1}\" y1=\"{y1}\" x2=\"{x2}\" y2=\"{y2}\" stroke=\"{}\" stroke-width=\"2\" marker-end=\"url(#arrow)\"/>",
+            p.line
         );
     }
     let hop = current.map(|e| (e, token(e.kind)));
@@ -226,22 +264,25 @@ pub fn standalone_svg(current: Option<&TraceEvent>, glance: &Glance, era: Era, l
     for stage in Stage::ALL.into_iter().filter(|s| drawn(*s, glance)) {
         let (x, y) = position(stage);
         let active = current.is_some_and(|e| e.to == stage);
-        let (fill, stroke, width) = if active { ("#fff4d6", "#f0a500", 4) } else { ("#ffffff", "#5d6b82", 2) };
+        let (fill, stroke, width) =
+            if active { (p.active_fill, p.active_stroke, 4) } else { (p.box_fill, p.box_stroke, 2) };
         let _ = writeln!(
             out,
             "<rect x=\"{}\" y=\"{}\" width=\"{BOX_W}\" height=\"{BOX_H}\" rx=\"10\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{width}\"/>\
-             <text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-size=\"26\" font-weight=\"650\" fill=\"#1c2430\">{}</text>",
+             <text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-size=\"26\" font-weight=\"650\" fill=\"{}\">{}</text>",
             x - BOX_W / 2.0,
             y - BOX_H / 2.0,
             if name_only(stage) { y + 9.0 } else { y - 6.0 },
+            p.text,
             escape(tr(lang, label(stage, era)))
         );
         let held = if stage == Stage::Fifo { chips(glance).join(" ") } else { holds(stage, glance, lang) };
         if !held.is_empty() {
             let _ = writeln!(
                 out,
-                "<text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-size=\"18\" fill=\"#4a5568\">{}</text>",
+                "<text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" font-size=\"18\" fill=\"{}\">{}</text>",
                 y + 25.0,
+                p.muted,
                 escape(&held)
             );
         }
@@ -250,16 +291,18 @@ pub fn standalone_svg(current: Option<&TraceEvent>, glance: &Glance, era: Era, l
         let (mx, my) = label_point(e.from, e.to);
         let _ = writeln!(
             out,
-            "<rect x=\"{}\" y=\"{}\" width=\"104\" height=\"30\" rx=\"15\" fill=\"{}\" stroke=\"#ffffff\" stroke-width=\"2\"/>\
+            "<rect x=\"{}\" y=\"{}\" width=\"104\" height=\"30\" rx=\"15\" fill=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>\
              <text x=\"{mx}\" y=\"{}\" text-anchor=\"middle\" font-family=\"ui-monospace, monospace\" font-size=\"17\" font-weight=\"700\" fill=\"#ffffff\">{text}</text>",
             mx - 52.0,
             my - 15.0,
             colour(class),
+            p.background,
             my + 6.0
         );
         let _ = writeln!(
             out,
-            "<text x=\"20\" y=\"372\" font-size=\"18\" fill=\"#1c2430\">{}</text>",
+            "<text x=\"20\" y=\"372\" font-size=\"18\" fill=\"{}\">{}</text>",
+            p.text,
             escape(&crate::i18n::headline(e, lang))
         );
     }
@@ -279,7 +322,13 @@ mod tests {
             session.apply(Action::StepForward);
         }
         let e = session.current().unwrap();
-        let svg = standalone_svg(Some(e), &crate::views::glance::glance(session.world()), Era::default(), Lang::En);
+        let svg = standalone_svg(
+            Some(e),
+            &crate::views::glance::glance(session.world()),
+            Era::default(),
+            Lang::En,
+            &Palette::LIGHT,
+        );
         assert!(svg.contains(">watching</text>") || svg.contains(">listing</text>"), "what the Reflector is doing");
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         for stage in Stage::ALL.into_iter().filter(|s| *s != Stage::Poller) {
@@ -289,7 +338,7 @@ mod tests {
         assert!(svg.contains(">ADDED</text>"));
         assert!(svg.contains("#17663a"), "the ADDED token's colour");
         assert!(svg.contains(&escape(&crate::i18n::headline(e, Lang::En))), "the step's headline");
-        let korean = standalone_svg(None, &Glance::default(), Era::default(), Lang::Ko);
+        let korean = standalone_svg(None, &Glance::default(), Era::default(), Lang::Ko, &Palette::LIGHT);
         assert!(!korean.contains("ADDED"), "no token before the first step");
         assert_eq!(korean.matches("<rect x=").count(), Stage::ALL.len() - 1, "no poller box without a poller");
     }
@@ -303,7 +352,7 @@ mod tests {
         assert_eq!((poll.from, poll.to, poll.kind), (Stage::Poller, Stage::ApiServer, TraceKind::ListRequest));
         let glance = crate::views::glance::glance(session.world());
         assert!(drawn(Stage::Poller, &glance));
-        let svg = standalone_svg(Some(poll), &glance, Era::default(), Lang::En);
+        let svg = standalone_svg(Some(poll), &glance, Era::default(), Lang::En, &Palette::LIGHT);
         assert!(svg.contains(">Poller</text>") && svg.contains(">LIST every 1 s</text>"), "{svg}");
     }
 

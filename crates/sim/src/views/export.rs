@@ -1,7 +1,8 @@
 //! What leaves the page for slides, docs and the room: the run so far as JSON lines (the
 //! command line's `run --json` format) and as a Mermaid sequence diagram, the diagram at a
-//! step as SVG ([`crate::views::diagram::standalone_svg`]), and a share of the current state (its
-//! link and an iframe snippet, or a file when the link is too long for an address).
+//! step as SVG ([`crate::views::diagram::standalone_svg`]; an embed's poster is one), and a share
+//! of the current state (its link and an iframe snippet, or a file when the link is too long
+//! for an address).
 
 use crate::i18n::{self, Lang};
 use crate::session::link::{Link, MAX_URL};
@@ -79,6 +80,13 @@ pub struct Share {
 }
 
 /// The share of `link` for a playground served at `page` (origin and path, no query).
+/// The diagram at the session's step as a standalone SVG, in its release and language: the
+/// SVG download, and the poster an embed shows until the reader starts it.
+pub fn diagram_svg(session: &crate::session::Session, palette: &crate::views::diagram::Palette) -> String {
+    let glance = crate::views::glance::glance(session.world());
+    crate::views::diagram::standalone_svg(session.current(), &glance, session.era(), session.lang(), palette)
+}
+
 pub fn share(page: &str, link: &Link) -> Share {
     let mut full = link.clone();
     (full.embed, full.from, full.to) = (false, None, None);

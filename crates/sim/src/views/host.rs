@@ -3,7 +3,8 @@
 //!
 //! Messages are JSON objects (sent as objects or as JSON text) whose `type` starts with
 //! `informer-playground:`. Commands: `load` (`scenario`, optional `step`), `goto` (`step`),
-//! `play`, `pause`, `lang` (`lang`: `ko` or `en`). Events: `ready`, `step` (the step number and
+//! `play`, `pause`, `lang` (`lang`: `ko` or `en`), `theme` (`theme`: `light` or `dark`: a
+//! documentation page's own, followed as it changes). Events: `ready`, `step` (the step number and
 //! its trace line, after every change of step), `answered` (a question, the choice, whether it
 //! was right) and `refused` (a command that could not be obeyed, and why). The frame's own
 //! height is reported separately ([`HEIGHT`]).
@@ -34,6 +35,7 @@ pub enum Command {
     Play,
     Pause,
     Lang(Lang),
+    Theme(crate::session::link::Theme),
 }
 
 /// Why a message was not obeyed.
@@ -110,6 +112,15 @@ pub fn parse(text: &str) -> Result<Command, Refusal> {
                 .map(Command::Lang)
                 .ok_or_else(|| Refusal::BadField { field: "lang", value: v.to_string() }),
         },
+        "theme" => {
+            use crate::session::link::Theme;
+            match message.get("theme") {
+                None => Err(Refusal::MissingField("theme")),
+                Some(Value::String(t)) if t == "light" => Ok(Command::Theme(Theme::Light)),
+                Some(Value::String(t)) if t == "dark" => Ok(Command::Theme(Theme::Dark)),
+                Some(v) => Err(Refusal::BadField { field: "theme", value: v.to_string() }),
+            }
+        }
         other => Err(Refusal::UnknownType(format!("{PREFIX}{other}"))),
     }
 }
@@ -177,6 +188,15 @@ mod tests {
         assert_eq!(parse(r#"{"type":"informer-playground:play"}"#), Ok(Command::Play));
         assert_eq!(parse(r#"{"type":"informer-playground:pause"}"#), Ok(Command::Pause));
         assert_eq!(parse(r#"{"type":"informer-playground:lang","lang":"ko"}"#), Ok(Command::Lang(Lang::Ko)));
+        assert_eq!(
+            parse(r#"{"type":"informer-playground:theme","theme":"dark"}"#),
+            Ok(Command::Theme(crate::session::link::Theme::Dark))
+        );
+        assert_eq!(
+            parse(r#"{"type":"informer-playground:theme","theme":"slate"}"#),
+            Err(Refusal::BadField { field: "theme", value: "\"slate\"".into() })
+        );
+        assert_eq!(parse(r#"{"type":"informer-playground:theme"}"#), Err(Refusal::MissingField("theme")));
     }
 
     #[test]

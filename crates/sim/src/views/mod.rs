@@ -18,6 +18,7 @@ mod inspector;
 mod lesson;
 mod log;
 mod objects;
+pub mod poster;
 pub mod progress;
 mod ruler;
 #[cfg(test)]

@@ -101,7 +101,11 @@ pub fn app() -> Html {
     hooks::use_theme(display.theme);
     let shown_link = shown_link(&state.read(), &display, *speed, opened);
     hooks::use_address(shown_link.to_query(), *playing);
-    hooks::use_host_api(state.clone(), send.clone(), playing.clone(), opened.hosts.clone());
+    let set_theme = {
+        let (display, present, embed) = (display.clone(), opened.present, opened.embed);
+        Callback::from(move |theme| display.set(Display { theme: Some(theme), present, embed }))
+    };
+    hooks::use_host_api(state.clone(), send.clone(), playing.clone(), opened.hosts.clone(), set_theme);
     hooks::use_host_reports(&state, &opened.hosts);
     hooks::use_embed_height(display.embed);
     let on_dialog = use_callback(dialog.clone(), |d: Dialog, dialog| dialog.set((**dialog != Some(d)).then_some(d)));

@@ -217,7 +217,7 @@ pub(super) fn page_address() -> String {
 
 /// Saves what `what` names of the session's state, named after the lesson and the step.
 pub(super) fn download(session: &Session, what: Download) {
-    let (lang, era) = (session.lang(), session.world().config.era);
+    let lang = session.lang();
     let name = session.link().scenario.unwrap_or_else(|| "sandbox".into());
     let step = session.world().steps();
     match what {
@@ -236,12 +236,7 @@ pub(super) fn download(session: &Session, what: Download) {
         Download::DiagramSvg => save(
             &format!("{name}-step-{step}.svg"),
             "image/svg+xml",
-            &informer_sim::views::diagram::standalone_svg(
-                session.current(),
-                &informer_sim::views::glance::glance(session.world()),
-                era,
-                lang,
-            ),
+            &export::diagram_svg(session, &informer_sim::views::diagram::Palette::LIGHT),
         ),
     }
 }

@@ -15,6 +15,7 @@ pub fn use_host_api(
     send: Callback<Action>,
     playing: UseStateHandle<bool>,
     hosts: Vec<String>,
+    set_theme: Callback<informer_sim::session::link::Theme>,
 ) {
     use_effect_with((), move |_| {
         let scenario = state.read().link().scenario.unwrap_or_default();
@@ -33,6 +34,7 @@ pub fn use_host_api(
             Command::Play => playing.set(true),
             Command::Pause => playing.set(false),
             Command::Lang(lang) => state.dispatch(Action::SetLang(lang)),
+            Command::Theme(theme) => set_theme.emit(theme),
         });
         move || drop(listener)
     });
