@@ -6,7 +6,9 @@
 #   scripts/setup.sh test   the above, plus Chromium, ChromeDriver, etcd, the Go peers
 #                           (tests/realclients/*: kubectl, client-go informers of each era,
 #                           a current etcd, built into target/realclients/) and the Python
-#                           Kubernetes client (in target/realclients/venv)
+#                           Kubernetes client (in target/realclients/venv), and the
+#                           documentation generators the embeds are tested in (Hugo from
+#                           Debian; MkDocs and Sphinx in target/docs-venv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,7 +70,21 @@ ensure_apt() {
   command -v etcdctl >/dev/null || missing+=(etcd-client)
   # Korean glyphs for the screenshots the end-to-end suite takes.
   [ -d /usr/share/fonts/opentype/noto ] || missing+=(fonts-noto-cjk)
+  # A documentation generator the embeds are tested in (e2e/docs-sites.test.mjs).
+  command -v hugo >/dev/null || missing+=(hugo)
   apt_install "${missing[@]}"
+}
+
+# MkDocs with Material and Sphinx with Furo, pinned, for e2e/docs-sites.test.mjs.
+ensure_docs_generators() {
+  local venv=target/docs-venv stamp=target/docs-venv/requirements.txt
+  if [ -x "$venv/bin/mkdocs" ] && [ -x "$venv/bin/sphinx-build" ] && cmp -s tests/docs-sites/requirements.txt "$stamp"; then
+    return
+  fi
+  say "installing MkDocs, Material, Sphinx and Furo into $venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q -r tests/docs-sites/requirements.txt
+  cp tests/docs-sites/requirements.txt "$stamp"
 }
 
 ensure_go_peers() {
@@ -105,6 +121,6 @@ ensure_python_client() {
 
 case "${1:-web}" in
   web) ensure_wasm_target; ensure_npm_tools; ensure_chromium; ensure_wasm_bindgen; ensure_trunk ;;
-  test) ensure_wasm_target; ensure_npm_tools; ensure_apt; ensure_wasm_bindgen; ensure_trunk; ensure_go_peers; ensure_python_client ;;
+  test) ensure_wasm_target; ensure_npm_tools; ensure_apt; ensure_wasm_bindgen; ensure_trunk; ensure_go_peers; ensure_python_client; ensure_docs_generators ;;
   *) echo "usage: scripts/setup.sh [web|test]" >&2; exit 2 ;;
 esac

@@ -1,0 +1,3 @@
+project = "List-watch notes"
+html_theme = "furo"
+html_js_files = ["PLAYGROUND/embed.js"]
