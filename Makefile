@@ -8,7 +8,7 @@ PORT ?= 8080
 PUBLIC_URL ?= /
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-.PHONY: judge-server ttl room serve dev test test-native test-web test-e2e test-real setup dist weight bench swarm fuzz load lighthouse setup-web setup-test fmt lint
+.PHONY: test-docs judge-server ttl room serve dev test test-native test-web test-e2e test-real setup dist weight bench swarm fuzz load lighthouse setup-web setup-test fmt lint
 
 # The optimised build, as measured and as published; `make dev` rebuilds a debug build on
 # every edit.
@@ -41,6 +41,13 @@ test-real: setup-test
 # JUDGE_RELEASES=1.37 for one release, JUDGE_SCRIPTS=N seeded scripts (200).
 judge-server: setup-test
 	bash scripts/test.sh judge
+
+# The embeds in a Docusaurus site (its packages are too slow to install within make test):
+# installs them into target/docusaurus once, then runs e2e-docs/ against the release build.
+test-docs: setup-test
+	bash scripts/setup.sh docs
+	trunk build --release
+	node --test --test-reporter=spec e2e-docs/
 
 # What make test installs, alone.
 setup: setup-test

@@ -119,8 +119,21 @@ ensure_python_client() {
   "$venv/bin/pip" install -q -r tests/realclients/python/requirements.txt
 }
 
+# Docusaurus and React, as pinned in tests/docs-sites/docusaurus (make test-docs only).
+ensure_docusaurus() {
+  local site=tests/docs-sites/docusaurus into=target/docusaurus
+  if cmp -s "$site/package.json" "$into/package.json" && cmp -s "$site/package-lock.json" "$into/package-lock.json" && [ -x "$into/node_modules/.bin/docusaurus" ]; then
+    return
+  fi
+  say "installing Docusaurus into $into (a few minutes)"
+  rm -rf "$into" && mkdir -p "$into"
+  cp "$site/package.json" "$site/package-lock.json" "$into/" 2>/dev/null || cp "$site/package.json" "$into/"
+  (cd "$into" && npm install --no-audit --no-fund --loglevel=error)
+}
+
 case "${1:-web}" in
   web) ensure_wasm_target; ensure_npm_tools; ensure_chromium; ensure_wasm_bindgen; ensure_trunk ;;
   test) ensure_wasm_target; ensure_npm_tools; ensure_apt; ensure_wasm_bindgen; ensure_trunk; ensure_go_peers; ensure_python_client; ensure_docs_generators ;;
-  *) echo "usage: scripts/setup.sh [web|test]" >&2; exit 2 ;;
+  docs) ensure_docusaurus ;;
+  *) echo "usage: scripts/setup.sh [web|test|docs]" >&2; exit 2 ;;
 esac

@@ -1,0 +1,9 @@
+// A tiny Docusaurus site embedding two lessons through the README's component.
+export default {
+  title: 'List-watch notes',
+  url: 'SITE',
+  baseUrl: '/',
+  onBrokenLinks: 'throw',
+  presets: [['classic', { docs: false, blog: false }]],
+  themeConfig: { colorMode: { defaultMode: 'light', respectPrefersColorScheme: false } },
+};
