@@ -37,7 +37,7 @@ layer() {
 
 native() {
   echo "== layer 1: native cargo test (informer-sim, informer-playground)"
-  cargo test --lib --bins --tests 2>&1 | tee "$log/native"
+  cargo test --no-fail-fast --lib --bins --tests 2>&1 | tee "$log/native"
   local status=${PIPESTATUS[0]}
   layer "native" "$status" $(count_cargo "$log/native")
 }

@@ -99,7 +99,10 @@ fn list_validate_and_run_serve_scenario_authors() {
     std::fs::write(&good, include_str!("../static/scenarios/05-disconnect-and-resume.json")).unwrap();
     let (code, out, _) = run(&["validate", good.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.ends_with("ok (disconnect-and-resume: 4 narration notes, 2 questions, 3 expectations)\n"), "{out}");
+    assert!(
+        out.ends_with("ok (disconnect-and-resume: 4 narration notes, 2 questions, 1 challenges, 3 expectations)\n"),
+        "{out}"
+    );
 
     let bad = dir.join("bad.json");
     std::fs::write(
