@@ -2,7 +2,7 @@
 // loopback port than the bundle (a cross-origin host, as a real docs site is), and a browser
 // page on it: for e2e/docs-sites.test.mjs and, with Docusaurus, e2e-docs/.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
@@ -26,6 +26,8 @@ export function build(name, playground, site, out) {
   if (name === 'docusaurus') {
     // The packages installed once by `make test-docs` (target/docusaurus).
     symlinkSync(resolve('target/docusaurus/node_modules'), join(dir, 'node_modules'));
+    // Its build cache lives in the shared packages: a cache from another address misbuilds.
+    rmSync(resolve('target/docusaurus/node_modules/.cache'), { recursive: true, force: true });
     run(join(dir, 'node_modules/.bin/docusaurus'), ['build', '--out-dir', out]);
   }
 }
@@ -39,7 +41,13 @@ export async function open(name) {
   const out = mkdtempSync(join(tmpdir(), `built-${name}-`));
   const site = await serve(out, '/', { csp: `frame-src ${own}` });
   const origin = `http://127.0.0.1:${site.address().port}`;
-  build(name, own, origin, out);
+  try {
+    build(name, own, origin, out);
+  } catch (e) {
+    site.close();
+    playground.close();
+    throw e;
+  }
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
   const errors = [];
