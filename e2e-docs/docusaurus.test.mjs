@@ -4,8 +4,7 @@
 // (e2e/docs-sites.test.mjs), the site's own colour-mode toggle, and its client-side
 // navigation to a page with another embed.
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { checkSite, open } from '../e2e/docs-site.mjs';
+import { checkNavigation, checkSite } from '../e2e/docs-site.mjs';
 
 test('docusaurus: posters until a click, the lesson at its step, the host theme, the host API and the height', async () => {
   await checkSite('docusaurus', {
@@ -14,16 +13,5 @@ test('docusaurus: posters until a click, the lesson at its step, the host theme,
 });
 
 test("docusaurus: client-side navigation shows the next page's embed without a reload", async () => {
-  const { page, errors, origin, close } = await open('docusaurus');
-  try {
-    await page.goto(`${origin}/`);
-    await page.getByRole('button', { name: /^Start the lesson: / }).waitFor();
-    await page.evaluate(() => { window.notReloaded = true; });
-    await page.getByRole('link', { name: 'The next page' }).click();
-    await page.getByRole('button', { name: /^레슨 시작: / }).waitFor();
-    assert.equal(await page.evaluate(() => window.notReloaded), true);
-    assert.deepEqual(errors, []);
-  } finally {
-    await close();
-  }
+  await checkNavigation('docusaurus');
 });

@@ -32,24 +32,23 @@ export function build(name, playground, site, out) {
   }
 }
 
-/// Builds and serves a site beside the bundle; a browser page on it, with what the
-/// playground's origin sent (encoded bytes) and every console error but the site's own
+/// The bundle served compressed (as a static host serves the build), a site beside it on
+/// another loopback port (`makeSite(playgroundOrigin)` serves it), and a browser page, with
+/// what the playground's origin sent (encoded bytes) and every console error but a site's own
 /// missing favicon.
-export async function open(name) {
+export async function besideThePlayground(makeSite, { width = 1100 } = {}) {
   const playground = await serve(DIST, '/', { precompressed: true });
   const own = `http://127.0.0.1:${playground.address().port}`;
-  const out = mkdtempSync(join(tmpdir(), `built-${name}-`));
-  const site = await serve(out, '/', { csp: `frame-src ${own}` });
-  const origin = `http://127.0.0.1:${site.address().port}`;
+  let site;
   try {
-    build(name, own, origin, out);
+    site = await makeSite(own);
   } catch (e) {
-    site.close();
     playground.close();
     throw e;
   }
+  const origin = `http://127.0.0.1:${site.address().port}`;
   const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
+  const page = await browser.newPage({ viewport: { width, height: 1000 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && !m.location()?.url?.endsWith('/favicon.ico') && errors.push(`${m.text()} (${m.location()?.url})`));
@@ -65,6 +64,38 @@ export async function open(name) {
     playground.close();
   };
   return { page, errors, fetched, own, origin, close };
+}
+
+/// A site a generator builds from tests/docs-sites/<name>, beside the bundle.
+export function open(name) {
+  return besideThePlayground(async (own) => {
+    const out = mkdtempSync(join(tmpdir(), `built-${name}-`));
+    const site = await serve(out, '/', { csp: `frame-src ${own}` });
+    try {
+      build(name, own, `http://127.0.0.1:${site.address().port}`, out);
+    } catch (e) {
+      site.close();
+      throw e;
+    }
+    return site;
+  });
+}
+
+/// A site's client-side navigation (MkDocs's instant navigation, Docusaurus's router) to its
+/// next page shows that page's Korean embed without a reload.
+export async function checkNavigation(name) {
+  const { page, errors, origin, close } = await open(name);
+  try {
+    await page.goto(`${origin}/`);
+    await page.getByRole('button', { name: /^Start the lesson: / }).waitFor();
+    await page.evaluate(() => { window.notReloaded = true; });
+    await page.getByRole('link', { name: 'The next page' }).click();
+    await page.getByRole('button', { name: /^레슨 시작: / }).waitFor();
+    assert.equal(await page.evaluate(() => window.notReloaded), true, 'the page was swapped, not reloaded');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
 }
 
 /// What every site must show (README, "In a documentation page"): posters and no wasm before a

@@ -5,8 +5,7 @@
 // lesson at its step, the host's dark theme reaching the frame, the host API driving it, its
 // height following its content; MkDocs's instant navigation showing the next page's embeds.
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { checkSite, open } from './docs-site.mjs';
+import { checkNavigation, checkSite } from './docs-site.mjs';
 
 // How each site turns dark as its reader would make it.
 const DARKEN = {
@@ -22,16 +21,5 @@ for (const name of ['mkdocs', 'sphinx', 'hugo']) {
 }
 
 test("mkdocs: instant navigation to the next page shows that page's embed without a reload", async () => {
-  const { page, errors, origin, close } = await open('mkdocs');
-  try {
-    await page.goto(`${origin}/`);
-    await page.getByRole('button', { name: /^Start the lesson: / }).waitFor();
-    await page.evaluate(() => { window.notReloaded = true; });
-    await page.getByRole('link', { name: 'The next page' }).click();
-    await page.getByRole('button', { name: /^레슨 시작: / }).waitFor();
-    assert.equal(await page.evaluate(() => window.notReloaded), true, 'the page was swapped, not reloaded');
-    assert.deepEqual(errors, []);
-  } finally {
-    await close();
-  }
+  await checkNavigation('mkdocs');
 });

@@ -6,37 +6,19 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, launchChromium, screenshot } from './browser.mjs';
+import { screenshot } from './browser.mjs';
+import { besideThePlayground } from './docs-site.mjs';
 import { serve, STRICT_CSP } from '../scripts/static_server.mjs';
 
-/// The playground served compressed (as a static host serves the build), and a docs page on
-/// another loopback port that loads the loader from it under a strict CSP.
-async function docsSite(body, { theme = '' } = {}) {
-  const playground = await serve(DIST, '/', { precompressed: true });
-  const own = `http://127.0.0.1:${playground.address().port}`;
-  const dir = await mkdtemp(join(tmpdir(), 'docs-'));
-  const csp = `${STRICT_CSP.replace("script-src 'self'", `script-src 'self' ${own}`).replace("img-src 'self' data:", `img-src 'self' data: ${own}`)}; frame-src ${own}`;
-  const docs = await serve(dir, '/', { csp });
-  const origin = `http://127.0.0.1:${docs.address().port}`;
-  await writeFile(join(dir, 'index.html'), `<!doctype html><html lang="en"${theme}><head><meta charset="utf-8"><title>Docs</title><link rel="icon" href="data:,"></head><body><main>${body}</main><script src="${own}/embed.js"></script></body></html>`);
-  const browser = await launchChromium();
-  const page = await browser.newPage({ viewport: { width: 900, height: 1000 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  // What the playground's origin sends, encoded as it went over the wire.
-  const fetched = [];
-  page.on('requestfinished', async (request) => {
-    if (!request.url().startsWith(own)) return;
-    const sizes = await request.sizes().catch(() => ({ responseBodySize: 0 }));
-    fetched.push({ url: request.url(), bytes: sizes.responseBodySize });
-  });
-  const close = async () => {
-    await browser.close();
-    docs.close();
-    playground.close();
-  };
-  return { page, errors, fetched, own, origin, close };
+/// A docs page on another origin than the bundle that loads the loader from it under a strict
+/// CSP.
+function docsSite(body, { theme = '' } = {}) {
+  return besideThePlayground(async (own) => {
+    const dir = await mkdtemp(join(tmpdir(), 'docs-'));
+    const csp = `${STRICT_CSP.replace("script-src 'self'", `script-src 'self' ${own}`).replace("img-src 'self' data:", `img-src 'self' data: ${own}`)}; frame-src ${own}`;
+    await writeFile(join(dir, 'index.html'), `<!doctype html><html lang="en"${theme}><head><meta charset="utf-8"><title>Docs</title><link rel="icon" href="data:,"></head><body><main>${body}</main><script src="${own}/embed.js"></script></body></html>`);
+    return serve(dir, '/', { csp });
+  }, { width: 900 });
 }
 
 const THREE = ['stale-read" data-step="12" data-lang="ko', 'delta-fifo-grouping" data-era="1.30', 'list-then-watch']
