@@ -29,6 +29,8 @@ test('a bundle at an absolute address describes every lesson for oEmbed, and its
   assert.match(page, /<link rel="alternate" type="application\/json\+oembed" href="https:\/\/docs\.example\.com\/playground\/oembed\/stale-read\.json"/);
   assert.match(page, /<meta http-equiv="refresh" content="0; url=https:\/\/docs\.example\.com\/playground\/\?scenario=stale-read">/);
   assert.match(page, /<meta property="og:image" content="https:\/\/docs\.example\.com\/playground\/posters\/stale-read-en-light\.svg">/);
+  assert.match(page, /<meta name="description" content="A lesson of informer-playground/, 'its summary gives its questions away');
+  assert.match(readFileSync(join(stage, 'lessons', 'sandbox.html'), 'utf8'), /<meta name="description" content="An empty cluster/);
 });
 
 test('a bundle at a relative address writes no oEmbed files (oEmbed needs absolute addresses)', () => {

@@ -23,6 +23,8 @@ if (process.env.TRUNK_PROFILE === 'release' && /^https?:\/\//.test(publicUrl)) {
   mkdirSync(join(stage, 'lessons'), { recursive: true });
   for (const [id, { n, title, summary }] of Object.entries(lessons)) {
     const name = `${n}. ${title.en}`;
+    // (A lesson that asks questions keeps its summary back: it gives the answers away.)
+    const about = summary?.en ?? 'A lesson of informer-playground: the Kubernetes list-watch machinery, step by step, in the browser.';
     const lesson = `${base}?scenario=${id}`;
     const frame = `<iframe src="${html(`${lesson}&embed=1`)}" title="${html(`informer-playground: ${name}`)}" width="800" height="560" style="border: 0"></iframe>`;
     writeFileSync(join(stage, 'oembed', `${id}.json`), `${JSON.stringify({
@@ -43,9 +45,9 @@ if (process.env.TRUNK_PROFILE === 'release' && /^https?:\/\//.test(publicUrl)) {
 <head>
 <meta charset="utf-8">
 <title>${html(name)} · informer-playground</title>
-<meta name="description" content="${html(summary.en)}">
+<meta name="description" content="${html(about)}">
 <meta property="og:title" content="${html(name)}">
-<meta property="og:description" content="${html(summary.en)}">
+<meta property="og:description" content="${html(about)}">
 <meta property="og:image" content="${html(`${base}posters/${id}-en-light.svg`)}">
 <meta property="og:url" content="${html(lesson)}">
 <link rel="alternate" type="application/json+oembed" href="${html(`${base}oembed/${id}.json`)}" title="${html(name)}">

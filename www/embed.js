@@ -1,7 +1,8 @@
 // informer-playground's loader for documentation pages (MkDocs, Docusaurus, Hugo, Sphinx, …):
 //   <div data-informer-playground="stale-read" data-step="12" data-lang="ko"></div>
 // shows the lesson's poster (its stage drawn at the opening step, posters/, in the embed's
-// language and the page's theme), its title and summary and a Start button; the click makes
+// language and the page's theme), its title (and summary, where it asks no questions) and a
+// Start button; the click makes
 // the frame, at that lesson and step (also data-era, data-from and data-to for a range of
 // steps), and gives it focus. data-load="eager" makes the frame at once, "lazy" when it scrolls
 // near; data-poster names a poster of another step (`informer-playground poster`).
@@ -97,7 +98,9 @@
       const lesson = all[id];
       if (!lesson) return;
       title.textContent = `${lesson.n}. ${lesson.title[lang]}`;
-      summary.textContent = lesson.summary[lang];
+      // (Kept back for lessons that ask the reader to predict what it tells.)
+      if (lesson.summary) summary.textContent = lesson.summary[lang];
+      else summary.remove();
       button.setAttribute('aria-label', say.start(lesson.title[lang]));
     });
     embeds.get(host).poster = { img };

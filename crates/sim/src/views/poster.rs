@@ -1,7 +1,7 @@
 //! An embed's poster: what a documentation page shows of a lesson until the reader starts it
 //! — the stage's drawing at a step, made by the diagram's own code
 //! ([`crate::views::export::diagram_svg`]), in a language and a theme — and the lessons' index
-//! the embed loader reads their titles and summaries from. `informer-playground posters` writes
+//! the embed loader reads their titles (and the summaries of lessons that ask no questions) from. `informer-playground posters` writes
 //! every lesson's opening poster and the index (`www/posters/`); `poster` makes one of another
 //! step.
 
@@ -47,7 +47,8 @@ pub fn openings() -> Result<Vec<(String, String)>, String> {
     Ok(files)
 }
 
-/// The lessons' numbers, titles and summaries in both languages, as a script that hands them
+/// The lessons' numbers and titles in both languages, and the summaries of those that ask no
+/// questions (a summary gives their answers away), as a script that hands them
 /// to the loader (a script, not JSON: a page on another origin may load it without CORS).
 pub fn index() -> String {
     let mut lessons = Map::new();
@@ -55,14 +56,14 @@ pub fn index() -> String {
         // The index the page builds in holds titles only; the lesson itself its summary.
         let lesson = library::find(&entry.id).unwrap_or(entry);
         let title = lesson.title_in(lesson.era);
-        lessons.insert(
-            lesson.id.clone(),
-            json!({
-                "n": n + 1,
-                "title": { "ko": title.ko, "en": title.en },
-                "summary": { "ko": lesson.summary.ko, "en": lesson.summary.en },
-            }),
-        );
+        let mut told = json!({ "n": n + 1, "title": { "ko": title.ko, "en": title.en } });
+        // A summary tells what happens: where the lesson asks the reader to predict it, the
+        // poster keeps it back, as the page does until every question is answered.
+        let asks = !lesson.questions.is_empty() || lesson.eras.values().any(|part| !part.questions.is_empty());
+        if !asks {
+            told["summary"] = json!({ "ko": lesson.summary.ko, "en": lesson.summary.en });
+        }
+        lessons.insert(lesson.id.clone(), told);
     }
     format!(
         "// Written by `informer-playground posters`: the lessons an embed's poster names.\nwindow.informerPlaygroundLessons = {};\n",
@@ -84,6 +85,7 @@ mod tests {
         assert_ne!(later, light, "another step, another drawing");
         assert!(poster("nope", None, Lang::En, Theme::Light).unwrap_err().contains("stale-read"));
         assert_eq!(file_name("stale-read", Lang::Ko, Theme::Dark), "stale-read-ko-dark.svg");
-        assert!(index().contains("\"stale-read\":{\"n\":9,\"summary\":{\"en\":\"A reconcile Updates"), "{}", index());
+        assert!(index().contains("\"stale-read\":{\"n\":9,\"title\":"), "no summary: it gives the answers away");
+        assert!(index().contains("\"sandbox\":{\"n\":18,\"summary\":{\"en\":\"An empty cluster"), "{}", index());
     }
 }
