@@ -119,18 +119,20 @@ const SETTLE_MS: u64 = 5_000;
 pub fn challenge_problems(lesson: &Scenario) -> Vec<String> {
     let mut problems = Vec::new();
     for era in lesson.declared_eras() {
-        let Some(told) = lesson.in_era(era) else { continue };
+        let Some(told) = lesson.in_era(era).filter(|t| !t.challenges.is_empty()) else { continue };
+        let Ok(start) = Session::playing(told.clone()) else {
+            problems.push(format!("the lesson does not build in {era}"));
+            continue;
+        };
+        // The lesson's own run, without a move: the same for every challenge.
+        let mut alone = start.clone();
+        alone.run_until(|_| false);
         for challenge in &told.challenges {
             let place = format!("challenge {:?} in {era}", challenge.id);
-            let Ok(mut alone) = Session::playing(told.clone()) else {
-                problems.push(format!("{place}: the lesson does not build"));
-                continue;
-            };
-            alone.run_until(|_| false);
             if alone.goal_met(challenge) {
                 problems.push(format!("{place}: the lesson's run meets the goal without a move"));
             }
-            let Ok(mut solved) = Session::playing(told.clone()) else { continue };
+            let mut solved = start.clone();
             for (step, why) in solved.make_moves(challenge) {
                 problems.push(format!("{place}: the move at step {step} is refused: {why}"));
             }
