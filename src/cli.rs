@@ -159,20 +159,14 @@ pub fn run(args: Vec<String>) -> Result<(), CliError> {
                 match flag.as_str() {
                     "--step" => step = Some(number("--step", rest.next()).map_err(CliError::Usage)?),
                     "--lang" => {
-                        let value = rest.next().map(String::as_str);
-                        lang = Lang::from_code(value.unwrap_or_default()).ok_or_else(|| {
-                            CliError::Usage(format!("--lang takes ko or en, not {:?}", value.unwrap_or_default()))
-                        })?;
+                        let value = rest.next().map(String::as_str).unwrap_or_default();
+                        lang = Lang::from_code(value)
+                            .ok_or_else(|| CliError::Usage(format!("--lang takes ko or en, not {value:?}")))?;
                     }
                     "--theme" => {
-                        theme = match rest.next().map(String::as_str) {
-                            Some("light") => Theme::Light,
-                            Some("dark") => Theme::Dark,
-                            other => {
-                                let why = format!("--theme takes light or dark, not {:?}", other.unwrap_or_default());
-                                return Err(CliError::Usage(why));
-                            }
-                        }
+                        let value = rest.next().map(String::as_str).unwrap_or_default();
+                        theme = Theme::named(value)
+                            .ok_or_else(|| CliError::Usage(format!("--theme takes light or dark, not {value:?}")))?;
                     }
                     other => return Err(CliError::Usage(format!("poster: unknown option {other:?}"))),
                 }

@@ -2,7 +2,9 @@
 //! the field and what was expected, so that `validate` refuses whatever `run` cannot run and
 //! every check can fail.
 
-use super::format::{ControllerSpec, Event, Expectation, GetRead, ListRead, Note, Question, Recap, Scenario, Text};
+use super::format::{
+    is_id, ControllerSpec, Event, Expectation, GetRead, ListRead, Note, Question, Recap, Scenario, Text,
+};
 use super::pattern::Pattern;
 use super::ScenarioError;
 use crate::cluster::selector::{FieldSelector, LabelSelector};
@@ -227,7 +229,7 @@ impl Scenario {
     }
 
     fn check(&self, file: &str) -> Result<(), ScenarioError> {
-        if self.id.is_empty() || !self.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+        if !is_id(&self.id) {
             return Err(ScenarioError::at(
                 file,
                 "id",
@@ -283,7 +285,7 @@ impl Scenario {
         let mut ids = std::collections::BTreeSet::new();
         for (i, c) in self.challenges.iter().enumerate() {
             let field = format!("challenges[{i}]");
-            if c.id.is_empty() || !c.id.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-') {
+            if !is_id(&c.id) {
                 let why = format!("expected lower-case letters, digits and '-', found {:?}", c.id);
                 return Err(ScenarioError::at(file, format!("{field}.id"), why));
             }

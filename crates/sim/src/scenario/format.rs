@@ -640,6 +640,11 @@ pub struct EraPart {
     pub expect: Vec<Expectation>,
 }
 
+/// Whether `id` may name a lesson or a challenge: lower-case letters, digits and `-`.
+pub fn is_id(id: &str) -> bool {
+    !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
 /// What a [`Move`] does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveKind {

@@ -32,6 +32,22 @@ pub enum Theme {
     Dark,
 }
 
+impl Theme {
+    pub const ALL: [Theme; 2] = [Theme::Light, Theme::Dark];
+
+    /// Its name in links, host-page messages, poster files and the page's `data-theme`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+
+    pub fn named(name: &str) -> Option<Theme> {
+        Theme::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
 /// Everything a link can say. `None` and empty values mean the default.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Link {
@@ -313,7 +329,7 @@ impl Link {
             params.push(("embed", "1".into()));
         }
         if let Some(t) = self.theme {
-            params.push(("theme", if t == Theme::Dark { "dark" } else { "light" }.into()));
+            params.push(("theme", t.name().into()));
         }
         if let Some(f) = self.from {
             params.push(("from", f.to_string()));

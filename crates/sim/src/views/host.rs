@@ -112,15 +112,14 @@ pub fn parse(text: &str) -> Result<Command, Refusal> {
                 .map(Command::Lang)
                 .ok_or_else(|| Refusal::BadField { field: "lang", value: v.to_string() }),
         },
-        "theme" => {
-            use crate::session::link::Theme;
-            match message.get("theme") {
-                None => Err(Refusal::MissingField("theme")),
-                Some(Value::String(t)) if t == "light" => Ok(Command::Theme(Theme::Light)),
-                Some(Value::String(t)) if t == "dark" => Ok(Command::Theme(Theme::Dark)),
-                Some(v) => Err(Refusal::BadField { field: "theme", value: v.to_string() }),
-            }
-        }
+        "theme" => match message.get("theme") {
+            None => Err(Refusal::MissingField("theme")),
+            Some(v) => v
+                .as_str()
+                .and_then(crate::session::link::Theme::named)
+                .map(Command::Theme)
+                .ok_or_else(|| Refusal::BadField { field: "theme", value: v.to_string() }),
+        },
         other => Err(Refusal::UnknownType(format!("{PREFIX}{other}"))),
     }
 }

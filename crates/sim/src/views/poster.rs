@@ -29,7 +29,7 @@ pub fn poster(lesson: &str, step: Option<u64>, lang: Lang, theme: Theme) -> Resu
 
 /// A poster's file name: `stale-read-ko-dark.svg`.
 pub fn file_name(lesson: &str, lang: Lang, theme: Theme) -> String {
-    format!("{lesson}-{}-{}.svg", lang.code(), if theme == Theme::Dark { "dark" } else { "light" })
+    format!("{lesson}-{}-{}.svg", lang.code(), theme.name())
 }
 
 /// Every lesson's opening poster in each language and theme, with its file name, and the
@@ -38,7 +38,7 @@ pub fn openings() -> Result<Vec<(String, String)>, String> {
     let mut files = Vec::new();
     for (_, entry) in library::index() {
         for lang in [Lang::Ko, Lang::En] {
-            for theme in [Theme::Light, Theme::Dark] {
+            for theme in Theme::ALL {
                 files.push((file_name(&entry.id, lang, theme), poster(&entry.id, None, lang, theme)?));
             }
         }

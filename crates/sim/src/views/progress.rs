@@ -5,6 +5,7 @@
 //! is left out, never an error, since the text is the page's own and a stale one is harmless.
 
 use super::LessonView;
+use crate::scenario::format::is_id;
 
 /// Lessons finished and questions answered, by lesson id (in id order), and the challenges
 /// solved (`lesson/challenge`, in order).
@@ -16,10 +17,6 @@ pub struct Progress {
 
 /// How a solved challenge is written: `solved:lesson/challenge`.
 const SOLVED: &str = "solved:";
-
-fn is_id(id: &str) -> bool {
-    !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-}
 
 /// One lesson's progress.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

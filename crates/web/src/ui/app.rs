@@ -214,11 +214,8 @@ fn display_setter(display: &UseStateHandle<Display>, change: fn(Display) -> Disp
 fn theme_setter(display: &UseStateHandle<Display>) -> Callback<Event> {
     let display = display.clone();
     Callback::from(move |e: Event| {
-        let theme = match e.target_unchecked_into::<web_sys::HtmlSelectElement>().value().as_str() {
-            "dark" => Some(Theme::Dark),
-            "light" => Some(Theme::Light),
-            _ => None,
-        };
+        // (The system's option, "", names none.)
+        let theme = Theme::named(&e.target_unchecked_into::<web_sys::HtmlSelectElement>().value());
         display.set(Display { theme, ..*display });
     })
 }

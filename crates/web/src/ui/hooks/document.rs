@@ -34,8 +34,7 @@ pub fn use_theme(theme: Option<Theme>) {
     use_effect_with(theme, |theme| {
         if let Some(root) = root() {
             let _ = match theme {
-                Some(Theme::Dark) => root.set_attribute("data-theme", "dark"),
-                Some(Theme::Light) => root.set_attribute("data-theme", "light"),
+                Some(theme) => root.set_attribute("data-theme", theme.name()),
                 None => root.remove_attribute("data-theme"),
             };
         }
