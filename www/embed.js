@@ -20,14 +20,14 @@
   window.informerPlaygroundLoader = true;
   const script = document.currentScript;
   const base = new URL('./', script.src);
-  const embeds = new Map(); // host element → { frame, poster }
+  const embeds = new Map(); // host element → { theme it shows, frame once started }
   const words = {
     en: { start: (t) => `Start the lesson: ${t}`, opens: (n) => `opens at step ${n}`, button: 'Start' },
     ko: { start: (t) => `레슨 시작: ${t}`, opens: (n) => `${n}단계에서 열립니다`, button: '시작' },
   };
   const system = matchMedia('(prefers-color-scheme: dark)');
 
-  // The lessons' titles and summaries: a script beside the posters, loaded once.
+  // The lessons' titles (and some summaries): a script beside the posters, loaded once.
   let lessons = null;
   const waiting = [];
   function withLessons(then) {
@@ -62,7 +62,7 @@
 
   function showPoster(host) {
     const id = host.dataset.informerPlayground, lang = langOf(host), say = words[lang];
-    const dark = themeOf(host) === 'dark';
+    const theme = themeOf(host), dark = theme === 'dark';
     const poster = document.createElement('div');
     poster.lang = lang;
     Object.assign(poster.style, {
@@ -103,7 +103,7 @@
       else summary.remove();
       button.setAttribute('aria-label', say.start(lesson.title[lang]));
     });
-    embeds.get(host).poster = { img };
+    embeds.get(host).theme = theme;
   }
 
   function start(host, focus) {
@@ -122,7 +122,6 @@
     host.replaceChildren(frame);
     entry.frame = frame;
     entry.theme = theme;
-    entry.poster = null;
     if (focus) frame.focus();
   }
 
@@ -163,13 +162,14 @@
   function followTheme() {
     for (const [host, entry] of embeds) {
       const theme = themeOf(host);
-      if (entry.poster) {
+      if (entry.theme === theme) continue;
+      if (!entry.frame) {
         showPoster(host);
-      } else if (entry.frame && entry.theme !== theme) {
-        entry.theme = theme;
-        entry.frame.style.colorScheme = theme;
-        entry.frame.contentWindow?.postMessage(JSON.stringify({ type: 'informer-playground:theme', theme }), base.origin);
+        continue;
       }
+      entry.theme = theme;
+      entry.frame.style.colorScheme = theme;
+      entry.frame.contentWindow?.postMessage(JSON.stringify({ type: 'informer-playground:theme', theme }), base.origin);
     }
   }
 
