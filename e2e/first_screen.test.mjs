@@ -5,6 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIST, launchChromium, live, openPlayground, rememberLanguage, screenshot } from './browser.mjs';
 import { serve } from '../scripts/static_server.mjs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pageMarkup, settled } from '../scripts/page-markup.mjs';
 
 /// Where the first screen's landmarks are drawn.
 async function boxes(page) {
@@ -20,17 +23,54 @@ async function boxes(page) {
   };
 }
 
-test('the first screen shows before the wasm arrives, inert, where the live page then draws it', async () => {
+/// The wasm held back until `release()`: the first screen stays until then.
+async function holdWasm(page) {
+  let release;
+  const held = new Promise((go) => (release = go));
+  await page.route(/\.wasm$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+/// What the first screen lets a person do: [operable stepping buttons, other controls that answer].
+async function operable(page) {
+  return page.locator('#playground').evaluate((screen) => {
+    const answers = (el) => !el.disabled && !el.closest('[inert]') && !el.closest('[hidden]');
+    const controls = [...screen.querySelectorAll('a[href], button, input, select, textarea, summary')].filter(answers);
+    const stepping = controls.filter((c) => c.matches('.controls :is(.step-forward, .step-back)'));
+    return [stepping.map((c) => c.className).sort(), controls.length - stepping.length];
+  });
+}
+
+const stepShown = (page) => page.locator('#timeline').evaluate((t) => Number(t.value));
+
+test('the first screen shows before the wasm arrives, where the live page then draws it, and steps', async () => {
   const { page, errors, close } = await openPlayground({ ready: false });
   try {
     await page.route(/\.wasm$/, (route) => route.abort());
     await page.reload();
     await page.locator('h1').waitFor();
-    assert.equal(await page.locator('#playground').getAttribute('inert'), '', 'its controls do nothing yet');
     assert.equal(await page.locator('html').getAttribute('data-live'), null);
     assert.match(await page.locator('.step-count').textContent(), /step 0/);
     const before = await boxes(page);
     await screenshot(page, 'first-screen-1280', { fullPage: false });
+    // Its steps arrive: Step forward answers, Step back once there is a step to go back to.
+    await page.locator('#playground:not([inert])').waitFor();
+    assert.deepEqual(await operable(page), [['step-forward'], 0], 'only stepping answers before the wasm');
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    assert.equal(await stepShown(page), 2);
+    assert.match(await page.locator('.step-count').textContent(), /step 2\b/);
+    assert.deepEqual(await operable(page), [['step-back', 'step-forward'], 0]);
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await stepShown(page), 1, 'the arrow keys step it too');
+    assert.equal(await page.evaluate(() => document.activeElement.className), 'step-back');
+    await page.keyboard.press('PageDown');
+    assert.equal(await stepShown(page), 2, "and a presentation clicker's PageDown");
+    assert.equal(await page.evaluate(() => scrollY), 0, 'which does not scroll the page');
+    assert.deepEqual(await boxes(page), before, 'stepping moves nothing on the screen');
 
     await page.unroute(/\.wasm$/);
     errors.length = 0; // the refused wasm, above
@@ -51,20 +91,93 @@ test('the first screen shows before the wasm arrives, inert, where the live page
   }
 });
 
-for (const [why, query, korean] of [['a link with parameters', '?scenario=stale-read', false], ['a remembered Korean page', '', true]]) {
+for (const [view, query, remembered, heading] of [
+  ['a Korean lesson\'s link', '?scenario=stale-read&lang=ko', null, /[가-힣]/],
+  ['a remembered Korean page', '', 'ko', /[가-힣]/],
+  ['a lesson\'s link', '?scenario=stale-read', null, /stale/i],
+]) {
+  test(`${view} steps on its own first screen, and the live page opens at the step shown, the focus kept`, async () => {
+    const { page, errors, close } = await openPlayground({ ready: false, width: 390, height: 844 });
+    try {
+      if (remembered) await rememberLanguage(page, remembered);
+      const release = await holdWasm(page);
+      await page.goto(new URL(query, page.url()).href);
+      await page.locator('#playground:not([inert]) .controls .step-forward').waitFor();
+      assert.match(await page.locator('#playground').innerText(), heading);
+      const forward = page.locator('.controls .step-forward');
+      await forward.click();
+      await forward.click();
+      await forward.click();
+      assert.equal(await stepShown(page), 3);
+      await screenshot(page, `first-screen-steps-${remembered ?? ''}${query.replace(/\W+/g, '-') || 'default'}-390`, { fullPage: false });
+      const shown = await page.locator('.page').evaluate((p) => p.innerText);
+      release();
+      await live(page);
+      assert.equal(await stepShown(page), 3, 'the live page opens at the step the reader is on');
+      assert.equal(await page.locator('.page').evaluate((p) => p.innerText), shown, 'and shows what the first screen showed');
+      assert.equal(await page.evaluate(() => document.activeElement.className), 'step-forward', 'the focus passes to the live button');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.getElementById('timeline').value === '4');
+      assert.deepEqual(errors, []);
+    } finally {
+      await close();
+    }
+  });
+}
+
+for (const [why, query] of [['a link with other parameters', '?scenario=stale-read&step=3'], ['a link to no lesson', '?scenario=no-such-lesson']]) {
   test(`the first screen stays hidden for ${why}`, async () => {
     const { page, close } = await openPlayground({ ready: false });
     try {
-      if (korean) await rememberLanguage(page, 'ko');
       await page.route(/\.wasm$/, (route) => route.abort());
       await page.goto(new URL(query, page.url()).href);
       await page.locator('h1').waitFor({ state: 'attached' });
+      await page.waitForLoadState('networkidle');
       assert.equal(await page.locator('h1').isVisible(), false);
     } finally {
       await close();
     }
   });
 }
+
+/// Where two markups first differ, with some of each around it.
+function firstDifference(a, b) {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return `at ${i}: …${a.slice(Math.max(0, i - 80), i + 80)}… / …${b.slice(Math.max(0, i - 80), i + 80)}…`;
+}
+
+test('every step a first screen shows is what the live page draws at that step, on a phone too', async () => {
+  const server = await serve(DIST, '/');
+  const browser = await launchChromium();
+  try {
+    const origin = `http://127.0.0.1:${server.address().port}`;
+    const files = readdirSync(join(DIST, 'first-steps')).filter((f) => f.endsWith('.json'));
+    assert.equal(files.length, 2 * (1 + readdirSync(join(DIST, 'scenarios')).filter((f) => /^\d+-.+\.json$/.test(f)).length), 'every view, both languages');
+    for (const file of files) {
+      const [, view, lang] = /^(.+)\.(en|ko)\.json$/.exec(file);
+      const steps = JSON.parse(readFileSync(join(DIST, 'first-steps', file), 'utf8'));
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      const query = new URLSearchParams([...(view === 'default' ? [] : [['scenario', view]]), ...(lang === 'ko' ? [['lang', 'ko']] : [])]);
+      await page.goto(`${origin}/${query.size ? `?${query}` : ''}`);
+      await live(page);
+      for (const [step, markup] of steps.entries()) {
+        if (step > 0) {
+          await page.locator('.controls .step-forward').click();
+          await page.waitForFunction((n) => document.getElementById('timeline').value === String(n), step);
+        }
+        await settled(page);
+        const drawn = await pageMarkup(page);
+        assert.ok(drawn === markup, `${file}, step ${step}: the live page draws otherwise ${firstDifference(drawn, markup)}`);
+        assert.equal(await page.locator('#timeline').evaluate((t) => t.value), String(step));
+      }
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});
 
 /// The notices outside the page: [starting shown, failure shown, the visible notice's text].
 async function notices(page) {

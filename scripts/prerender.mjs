@@ -1,13 +1,25 @@
 // Writes the first screen into the staged index.html (in Trunk's post_build step,
-// scripts/post-build.mjs; release builds only): the default view as the page itself renders it, in the system Chromium, so the first
-// screen shows before the wasm has arrived. Marked `data-first-screen` and `inert` (its
-// controls do nothing; crates/web/src/ui/first_screen.rs replaces it once the page is drawn), after the
-// mount's <noscript>; hidden by first-screen.js where the link or a remembered language asks
-// for another view. Fails the build if the page does not render.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// scripts/post-build.mjs; release builds only): the default view as the page itself renders it,
+// in the system Chromium, so the first screen shows before the wasm has arrived. Marked
+// `data-first-screen` and `inert` (crates/web/src/ui/first_screen.rs replaces it once the page
+// is drawn), after the mount's <noscript>; hidden by first-screen.js where the link or a
+// remembered language asks for another view.
+//
+// Beside it, the first steps of every view a first screen can show — the default view and each
+// lesson, in English and Korean — as the page draws them after each Step forward:
+// `first-steps/<view>.<lang>.json`, the markup of steps 0 to FIRST_STEPS. first-screen.js shows
+// them while the wasm is on its way, so Step forward and Step back answer from the first
+// paint, and the live page opens at the step the reader is on. Fails the build if the page
+// does not render or does not step.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from './chromium.mjs';
+import { pageMarkup, settled } from './page-markup.mjs';
 import { serve } from './static_server.mjs';
+
+/// The steps after the opening one that a first screen can show.
+const FIRST_STEPS = 8;
+const LANGS = ['en', 'ko'];
 
 const stage = process.env.TRUNK_STAGING_DIR;
 if (!stage) throw new Error('prerender: TRUNK_STAGING_DIR is not set (run as a Trunk hook)');
@@ -22,32 +34,51 @@ const end = html.indexOf('</div>', start);
 if (start < 0 || end < 0) throw new Error(`prerender: no ${mount} in ${indexPath}`);
 const noscript = /<noscript>[\s\S]*?<\/noscript>/.exec(html.slice(start, end))?.[0] ?? '';
 
-const server = await serve(stage, base);
-const browser = await launchChromium();
-let view;
-try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  await page.goto(`http://127.0.0.1:${server.address().port}${base}`);
-  await page.waitForSelector('html[data-live]', { timeout: 60_000 });
-  // Form controls hold their state in properties, which markup leaves out: written as
-  // attributes, so sliders, fields and pickers show what the page shows.
-  view = await page.locator('#playground').evaluate((root) => {
-    for (const input of root.querySelectorAll('input')) input.setAttribute('value', input.value);
-    for (const area of root.querySelectorAll('textarea')) area.textContent = area.value;
-    for (const option of root.querySelectorAll('option')) option.toggleAttribute('selected', option.selected);
-    return root.innerHTML;
-  });
-} finally {
-  await browser.close();
-  server.close();
-}
 // The lessons' files (`NN-id.json`), so first-screen.js can ask for a linked lesson's file
 // at once, beside the wasm, instead of after it.
 const lessons = readdirSync(join(stage, 'scenarios'))
   .filter((f) => /^\d+-[a-z0-9-]+\.json$/.test(f))
-  .map((f) => f.slice(0, -'.json'.length))
-  .join(' ');
-const guard = `<script src="${base}first-screen.js" data-lessons="${lessons}"></script>`;
+  .map((f) => f.slice(0, -'.json'.length));
+const views = [['default', null], ...lessons.map((file) => [file.replace(/^\d+-/, ''), file.replace(/^\d+-/, '')])];
+
+/// Steps 0 to FIRST_STEPS of the view `query` opens, as the page draws them for a first visit
+/// (a page of its own: nothing remembered).
+async function firstSteps(browser, origin, query) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`${origin}${base}${query}`);
+  await page.waitForSelector('html[data-live]', { timeout: 60_000 });
+  await settled(page);
+  const steps = [await pageMarkup(page)];
+  for (let step = 1; step <= FIRST_STEPS; step++) {
+    await page.locator('.controls .step-forward').click();
+    await page.waitForFunction((n) => document.getElementById('timeline')?.value === String(n), step, { timeout: 10_000 });
+    await settled(page);
+    steps.push(await pageMarkup(page));
+  }
+  await page.close();
+  return steps;
+}
+
+const server = await serve(stage, base);
+const browser = await launchChromium();
+let view;
+try {
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  mkdirSync(join(stage, 'first-steps'), { recursive: true });
+  for (const [name, lesson] of views) {
+    for (const lang of LANGS) {
+      const params = new URLSearchParams([...(lesson ? [['scenario', lesson]] : []), ...(lang === 'en' ? [] : [['lang', lang]])]);
+      const query = params.size ? `?${params}` : '';
+      const steps = await firstSteps(browser, origin, query);
+      if (!query) view = steps[0];
+      writeFileSync(join(stage, 'first-steps', `${name}.${lang}.json`), JSON.stringify(steps));
+    }
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+const guard = `<script src="${base}first-screen.js" data-lessons="${lessons.join(' ')}"></script>`;
 writeFileSync(
   indexPath,
   html

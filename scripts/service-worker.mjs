@@ -18,8 +18,9 @@ function files(dir) {
 }
 const bundle = files(stage)
   .map((path) => relative(stage, path).split('\\').join('/'))
-  // Embeds' posters are for documentation pages, which register no worker.
-  .filter((file) => file !== WORKER && !/\.(br|gz)$/.test(file) && !file.startsWith('posters/'))
+  // Embeds' posters are for documentation pages, which register no worker; the first screens'
+  // steps serve only a visit that waits for the wasm, which a cached bundle does not.
+  .filter((file) => file !== WORKER && !/\.(br|gz)$/.test(file) && !/^(posters|first-steps)\//.test(file))
   .sort();
 const version = createHash('sha256');
 for (const file of bundle) version.update(file).update(readFileSync(join(stage, file)));

@@ -3,8 +3,8 @@
 // round trips, 1.6 Mbps down, 750 Kbps up, the CPU 4× slower. For each address — the default
 // view, a lesson's link, a Korean lesson's link — cold (an empty cache) and warm (a second
 // visit), it prints the median of TTL_RUNS (5) of two times from navigation:
-//   answers  the first frame that shows a click on Step forward moving the timeline (the
-//            build-time first screen is inert: its button does nothing);
+//   answers  the first frame that shows a click on Step forward moving the timeline (on the
+//            build-time first screen too, whose steps answer before the wasm has arrived);
 //   live     the page is live: the wasm has stepped the world and every part is drawn
 //            (`html[data-live]`: the fault buttons, the inspector, the lesson picker work).
 // The bundle is served as static hosts serve it, hashed files immutable, two ways: over HTTP
@@ -32,10 +32,11 @@ const PHONE = { latency: 150, download: (1.6 * 1024 * 1024) / 8, upload: (750 * 
 const probe = () => {
   const seen = { answers: null, live: null };
   window.__timeToLive = seen;
-  const shown = (el) => el && !el.closest('[inert]') && el.checkVisibility();
+  const shown = (el) => el && el.checkVisibility();
+  const operable = (el) => shown(el) && !el.closest('[inert]');
   let before = null;
   const frame = () => {
-    const button = [...document.querySelectorAll('button.step-forward')].find(shown);
+    const button = [...document.querySelectorAll('button.step-forward')].find(operable);
     const timeline = [...document.querySelectorAll('#timeline')].find(shown);
     if (button && timeline && !button.disabled) {
       const step = Number(timeline.value);

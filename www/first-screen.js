@@ -6,7 +6,14 @@
 // once. A linked lesson's file is
 // asked for at once; outside embeds it registers the service worker that keeps the playground
 // working offline.
+//
+// The first screen steps: for the default view and a lesson's link (nothing in it but the
+// lesson and the language) it asks for that view's first steps as the page drew them at build
+// time (scripts/prerender.mjs), shows them, and lets Step forward and Step back (and the
+// page's keys for them) go through them while the wasm is on its way; nothing else on it
+// answers yet. It marks the step shown (`data-step`), where the live page opens.
 const root = document.documentElement;
+const script = document.currentScript;
 try {
   const link = new URLSearchParams(location.search);
   const remembered = localStorage.getItem('informer-playground.lang');
@@ -19,17 +26,78 @@ try {
   if (['light', 'dark'].includes(link.get('theme'))) root.setAttribute('data-theme', link.get('theme'));
   // A linked lesson's file, asked for now, beside the wasm: the page's own fetch of it then
   // takes this answer (crates/web/src/ui/lessons.rs).
-  const lesson = (document.currentScript.dataset.lessons ?? '').split(' ').find((f) => f.replace(/^\d+-/, '') === link.get('scenario'));
+  const lesson = (script.dataset.lessons ?? '').split(' ').find((f) => f.replace(/^\d+-/, '') === link.get('scenario'));
   if (lesson) {
     const preload = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous' });
-    preload.href = new URL(`scenarios/${lesson}.json`, document.currentScript.src).href;
+    preload.href = new URL(`scenarios/${lesson}.json`, script.src).href;
     document.head.append(preload);
   }
+  // The view's first steps, where the link names nothing but a lesson and a language.
+  const plain = [...link.keys()].every((key) => key === 'scenario' || (key === 'lang' && named));
+  if (plain && (lesson || !link.has('scenario'))) {
+    const view = lesson ? lesson.replace(/^\d+-/, '') : 'default';
+    stepFirstScreen(new URL(`first-steps/${view}.${lang === 'ko' ? 'ko' : 'en'}.json`, script.src));
+  }
   // Offline after the first visit (www/sw.js), once this load is done: never beside it.
-  const worker = new URL('sw.js', document.currentScript.src);
+  const worker = new URL('sw.js', script.src);
   if ('serviceWorker' in navigator && !embed) {
     addEventListener('load', () => navigator.serviceWorker.register(worker).catch(() => {}));
   }
 } catch {
   root.setAttribute('data-fresh', '');
+}
+
+/// Shows the first steps in `file` on the first screen, until the live page takes its place.
+function stepFirstScreen(file) {
+  const steps = fetch(file)
+    .then((response) => (response.ok ? response.json() : null))
+    .catch(() => null);
+  const ready = new Promise((go) => addEventListener('DOMContentLoaded', go));
+  Promise.all([steps, ready]).then(([steps]) => {
+    const screen = document.getElementById('playground');
+    // (Once the live page has taken the screen's place, it is no longer marked.)
+    const showing = () => screen?.hasAttribute('data-first-screen');
+    if (!Array.isArray(steps) || !steps.length || !showing()) return;
+    // The step drawn: the default view's first is in the page already (drawn again, it would
+    // count as a later paint of the page's largest content).
+    let drawn = root.hasAttribute('data-fresh') ? null : 0;
+    let step = 0;
+    const show = (next, focus) => {
+      step = Math.max(0, Math.min(steps.length - 1, next));
+      // The live page, drawing itself hidden beside the screen, stays.
+      const live = screen.querySelector(':scope > [data-live-page]');
+      if (step !== drawn) {
+        for (const node of [...screen.childNodes]) if (node !== live) node.remove();
+        const markup = document.createElement('template');
+        markup.innerHTML = steps[step];
+        screen.insertBefore(markup.content, live);
+        drawn = step;
+      }
+      const [back, forward] = ['.step-back', '.step-forward'].map((c) => screen.querySelector(`:scope > :not([data-live-page]) .controls ${c}`));
+      for (const control of screen.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')) {
+        if (control !== back && control !== forward && !live?.contains(control)) control.inert = true;
+      }
+      if (forward && step === steps.length - 1) forward.disabled = true;
+      screen.removeAttribute('inert');
+      screen.dataset.step = String(step);
+      root.removeAttribute('data-fresh');
+      const focused = focus === 'back' && !back?.disabled ? back : forward?.disabled ? back : forward;
+      if (focus) focused?.focus();
+    };
+    const go = (by, focus) => showing() && show(step + by, focus);
+    screen.addEventListener('click', (event) => {
+      const button = event.target.closest?.('button');
+      if (button?.matches('.controls .step-forward')) go(1, 'forward');
+      else if (button?.matches('.controls .step-back')) go(-1, 'back');
+    });
+    // The live page's keys for them (presentation clickers send PageDown and PageUp).
+    const keys = { ArrowRight: [1, 'forward'], PageDown: [1, 'forward'], ArrowLeft: [-1, 'back'], PageUp: [-1, 'back'] };
+    addEventListener('keydown', (event) => {
+      const typing = event.target.closest?.('input, textarea, select, [contenteditable]');
+      if (typing || event.altKey || event.ctrlKey || event.metaKey || !keys[event.key] || !showing()) return;
+      event.preventDefault();
+      go(...keys[event.key]);
+    });
+    show(0);
+  });
 }

@@ -94,7 +94,7 @@ pub fn app() -> Html {
     let on_play = use_callback(playing.clone(), |on: bool, playing| playing.set(on));
     let on_speed = use_callback(speed.clone(), |s: u32, speed| speed.set(s.clamp(1, 50)));
     hooks::use_play(state.clone(), playing.clone(), *speed);
-    let drawn = hooks::use_staged_parts();
+    let drawn = hooks::use_staged_parts(state.read().world().steps(), send.clone());
     hooks::use_shortcuts(send.clone(), playing.clone(), dialog.clone());
     let lang = state.read().lang();
     hooks::use_remembered_language(lang, opened.embed);

@@ -56,7 +56,7 @@ pub fn controls(props: &Props) -> Html {
     let start = props.range.0;
     html! {
         <div class="controls" role="toolbar" aria-label={tr!(lang, "Stepping")}>
-            <button type="button" onclick={send(Action::StepBack)} disabled={props.step <= start} aria-keyshortcuts="ArrowLeft">{ tr!(lang, "Step back") }</button>
+            <button type="button" class="step-back" onclick={send(Action::StepBack)} disabled={props.step <= start} aria-keyshortcuts="ArrowLeft">{ tr!(lang, "Step back") }</button>
             <button type="button" class="step-forward" onclick={send(Action::StepForward)} disabled={props.step >= props.range.1} aria-keyshortcuts="ArrowRight">{ tr!(lang, "Step forward") }</button>
             <button type="button" class="secondary" onclick={send(Action::FastForward)} disabled={!props.bulk} aria-keyshortcuts="F" title={tr!(lang, "Pass over the bulk phase under way (thousands of steps of the same kind) in one jump")}>{ tr!(lang, "Fast-forward") }</button>
             <button type="button" class="play" onclick={toggle} aria-keyshortcuts="Space">{ if props.playing { tr!(lang, "Pause") } else { tr!(lang, "Play") } }</button>

@@ -119,6 +119,10 @@ pub fn use_shortcuts(send: Callback<Action>, playing: UseStateHandle<bool>, dial
         let listener = document.map(|d| {
             EventListener::new_with_options(&d, "keydown", EventListenerOptions::enable_prevent_default(), move |e| {
                 let Some(e) = e.dyn_ref::<KeyboardEvent>() else { return };
+                // (While the first screen covers the page, its own steps answer the keys.)
+                if super::super::first_screen::covering() {
+                    return;
+                }
                 let Some(shortcut) = shortcut(e) else { return };
                 match (shortcut, shortcut.action()) {
                     (_, Some(action)) => send.emit(action),

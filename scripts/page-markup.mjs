@@ -1,0 +1,18 @@
+// The playground's markup as it shows: what the build keeps as a first screen
+// (scripts/prerender.mjs) and what the end-to-end suite compares it with.
+//
+// Form controls hold their state in properties, which markup leaves out, so they are written as
+// attributes (sliders, fields and pickers show what the page shows). Behind a first screen the
+// page draws itself into an element of its own, which holds nothing else: its markup is the page's.
+export const pageMarkup = (page) =>
+  page.locator('#playground').evaluate((root) => {
+    for (const input of root.querySelectorAll('input')) input.setAttribute('value', input.value);
+    for (const area of root.querySelectorAll('textarea')) area.textContent = area.value;
+    for (const option of root.querySelectorAll('option')) option.toggleAttribute('selected', option.selected);
+    const own = root.children.length === 1 && !root.firstElementChild.attributes.length;
+    return (own ? root.firstElementChild : root).innerHTML;
+  });
+
+/// Until the page has done what a step puts off to an idle moment, and drawn it.
+export const settled = (page) =>
+  page.evaluate(() => new Promise((done) => requestIdleCallback(() => requestAnimationFrame(() => setTimeout(done, 0)))));
