@@ -58,8 +58,10 @@ test('a documentation page embeds three lessons at their steps and ranges, each 
     const frames = page.locator('iframe');
     // Posters until started; the driven one (data-load="eager") is a frame at once.
     await page.waitForFunction(() => document.querySelectorAll('iframe').length === 1);
-    await page.getByRole('button', { name: /^레슨 시작: / }).click();
-    await page.getByRole('button', { name: /^Start the lesson: / }).click();
+    // By keyboard: a frame that has started sizes itself to its content, which moves the
+    // posters below it, and a pointer's click aimed before the move can land beside them.
+    await page.getByRole('button', { name: /^레슨 시작: / }).press('Enter');
+    await page.getByRole('button', { name: /^Start the lesson: / }).press('Enter');
     await page.waitForFunction(() => document.querySelectorAll('iframe').length === 3);
     const korean = page.frameLocator('iframe').nth(0);
     await korean.getByRole('button', { name: '한 단계 앞으로' }).waitFor();
