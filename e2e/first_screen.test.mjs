@@ -7,7 +7,7 @@ import { DIST, launchChromium, live, openPlayground, rememberLanguage, screensho
 import { serve } from '../scripts/static_server.mjs';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pageMarkup, settled } from '../scripts/page-markup.mjs';
+import { pageMarkup, settled, stepForwardTo, viewQuery } from '../scripts/page-markup.mjs';
 
 /// Where the first screen's landmarks are drawn.
 async function boxes(page) {
@@ -158,15 +158,11 @@ test('every step a first screen shows is what the live page draws at that step, 
       const [, view, lang] = /^(.+)\.(en|ko)\.json$/.exec(file);
       const steps = JSON.parse(readFileSync(join(DIST, 'first-steps', file), 'utf8'));
       const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-      const query = new URLSearchParams([...(view === 'default' ? [] : [['scenario', view]]), ...(lang === 'ko' ? [['lang', 'ko']] : [])]);
-      await page.goto(`${origin}/${query.size ? `?${query}` : ''}`);
+      await page.goto(`${origin}/${viewQuery(view, lang)}`);
       await live(page);
       for (const [step, markup] of steps.entries()) {
-        if (step > 0) {
-          await page.locator('.controls .step-forward').click();
-          await page.waitForFunction((n) => document.getElementById('timeline').value === String(n), step);
-        }
-        await settled(page);
+        if (step > 0) await stepForwardTo(page, step);
+        else await settled(page);
         const drawn = await pageMarkup(page);
         assert.ok(drawn === markup, `${file}, step ${step}: the live page draws otherwise ${firstDifference(drawn, markup)}`);
         assert.equal(await page.locator('#timeline').evaluate((t) => t.value), String(step));
@@ -199,12 +195,7 @@ for (const [lang, query, remembered, width, starting, failure, reload] of [
       if (remembered) await rememberLanguage(page, remembered);
       const url = new URL(query, page.url()).href;
       // The wasm held back until the notice has been seen.
-      let release;
-      const held = new Promise((go) => (release = go));
-      await page.route(/\.wasm$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdWasm(page);
       await page.goto(url);
       await page.locator('#starting').waitFor();
       assert.deepEqual(await notices(page), [true, false, starting]);

@@ -1,5 +1,5 @@
-// The playground's markup as it shows: what the build keeps as a first screen
-// (scripts/prerender.mjs) and what the end-to-end suite compares it with.
+// The playground's markup as it shows, view by view and step by step: what the build keeps as
+// first screens (scripts/prerender.mjs) and what the end-to-end suite compares them with.
 //
 // Form controls hold their state in properties, which markup leaves out, so they are written as
 // attributes (sliders, fields and pickers show what the page shows). Behind a first screen the
@@ -16,3 +16,17 @@ export const pageMarkup = (page) =>
 /// Until the page has done what a step puts off to an idle moment, and drawn it.
 export const settled = (page) =>
   page.evaluate(() => new Promise((done) => requestIdleCallback(() => requestAnimationFrame(() => setTimeout(done, 0)))));
+
+/// The address's query of a view a first screen can show (`default` or a lesson's id), in a
+/// language, as `first-screen.js` reads it.
+export function viewQuery(view, lang) {
+  const params = new URLSearchParams([...(view === 'default' ? [] : [['scenario', view]]), ...(lang === 'en' ? [] : [['lang', lang]])]);
+  return params.size ? `?${params}` : '';
+}
+
+/// Steps the page forward to `step` (from the one before) and waits until it is drawn and settled.
+export async function stepForwardTo(page, step) {
+  await page.locator('.controls .step-forward').click();
+  await page.waitForFunction((n) => document.getElementById('timeline')?.value === String(n), step, { timeout: 10_000 });
+  await settled(page);
+}

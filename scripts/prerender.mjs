@@ -14,7 +14,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from './chromium.mjs';
-import { pageMarkup, settled } from './page-markup.mjs';
+import { pageMarkup, settled, stepForwardTo, viewQuery } from './page-markup.mjs';
 import { serve } from './static_server.mjs';
 
 /// The steps after the opening one that a first screen can show.
@@ -39,7 +39,7 @@ const noscript = /<noscript>[\s\S]*?<\/noscript>/.exec(html.slice(start, end))?.
 const lessons = readdirSync(join(stage, 'scenarios'))
   .filter((f) => /^\d+-[a-z0-9-]+\.json$/.test(f))
   .map((f) => f.slice(0, -'.json'.length));
-const views = [['default', null], ...lessons.map((file) => [file.replace(/^\d+-/, ''), file.replace(/^\d+-/, '')])];
+const views = ['default', ...lessons.map((file) => file.replace(/^\d+-/, ''))];
 
 /// Steps 0 to FIRST_STEPS of the view `query` opens, as the page draws them for a first visit
 /// (a page of its own: nothing remembered).
@@ -50,9 +50,7 @@ async function firstSteps(browser, origin, query) {
   await settled(page);
   const steps = [await pageMarkup(page)];
   for (let step = 1; step <= FIRST_STEPS; step++) {
-    await page.locator('.controls .step-forward').click();
-    await page.waitForFunction((n) => document.getElementById('timeline')?.value === String(n), step, { timeout: 10_000 });
-    await settled(page);
+    await stepForwardTo(page, step);
     steps.push(await pageMarkup(page));
   }
   await page.close();
@@ -65,10 +63,9 @@ let view;
 try {
   const origin = `http://127.0.0.1:${server.address().port}`;
   mkdirSync(join(stage, 'first-steps'), { recursive: true });
-  for (const [name, lesson] of views) {
+  for (const name of views) {
     for (const lang of LANGS) {
-      const params = new URLSearchParams([...(lesson ? [['scenario', lesson]] : []), ...(lang === 'en' ? [] : [['lang', lang]])]);
-      const query = params.size ? `?${params}` : '';
+      const query = viewQuery(name, lang);
       const steps = await firstSteps(browser, origin, query);
       if (!query) view = steps[0];
       writeFileSync(join(stage, 'first-steps', `${name}.${lang}.json`), JSON.stringify(steps));

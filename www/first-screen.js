@@ -35,7 +35,7 @@ try {
   // The view's first steps, where the link names nothing but a lesson and a language.
   const plain = [...link.keys()].every((key) => key === 'scenario' || (key === 'lang' && named));
   if (plain && (lesson || !link.has('scenario'))) {
-    const view = lesson ? lesson.replace(/^\d+-/, '') : 'default';
+    const view = lesson ? link.get('scenario') : 'default';
     stepFirstScreen(new URL(`first-steps/${view}.${lang === 'ko' ? 'ko' : 'en'}.json`, script.src));
   }
   // Offline after the first visit (www/sw.js), once this load is done: never beside it.
