@@ -14,6 +14,14 @@
 // answers yet. It marks the step shown (`data-step`), where the live page opens.
 const root = document.documentElement;
 const script = document.currentScript;
+// The first paint (its first contentful paint; in a hidden tab, which paints nothing, a second
+// on). Where the first screen shows at once, the work that can wait for it does: the wasm's
+// start (after-first-paint.js) and the first screen's stepping, so neither holds the paint back.
+globalThis.firstPaint = new Promise((go) => {
+  if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) return go();
+  new PerformanceObserver((list) => list.getEntriesByName('first-contentful-paint').length && go()).observe({ type: 'paint', buffered: true });
+  setTimeout(go, 1000);
+});
 try {
   const link = new URLSearchParams(location.search);
   const remembered = localStorage.getItem('informer-playground.lang');
@@ -49,18 +57,17 @@ try {
 
 /// Shows the first steps in `file` on the first screen, until the live page takes its place.
 function stepFirstScreen(file) {
-  const steps = fetch(file)
-    .then((response) => (response.ok ? response.json() : null))
-    .catch(() => null);
+  // The step drawn: the default view's first is in the page already (drawn again, it would
+  // count as a later paint of the page's largest content), and its stepping waits for its paint.
+  let drawn = root.hasAttribute('data-fresh') ? null : 0;
+  const asked = fetch(file).catch(() => null);
   const ready = new Promise((go) => addEventListener('DOMContentLoaded', go));
-  Promise.all([steps, ready]).then(([steps]) => {
+  const read = (response) => (response?.ok ? response.json().catch(() => null) : null);
+  Promise.all([asked, ready, drawn === null || globalThis.firstPaint]).then(([response]) => read(response)).then((steps) => {
     const screen = document.getElementById('playground');
     // (Once the live page has taken the screen's place, it is no longer marked.)
     const showing = () => screen?.hasAttribute('data-first-screen');
     if (!Array.isArray(steps) || !steps.length || !showing()) return;
-    // The step drawn: the default view's first is in the page already (drawn again, it would
-    // count as a later paint of the page's largest content).
-    let drawn = root.hasAttribute('data-fresh') ? null : 0;
     let step = 0;
     const show = (next, focus) => {
       step = Math.max(0, Math.min(steps.length - 1, next));
