@@ -58,16 +58,20 @@ try {
 /// Shows the first steps in `file` on the first screen, until the live page takes its place.
 function stepFirstScreen(file) {
   // The step drawn: the default view's first is in the page already (drawn again, it would
-  // count as a later paint of the page's largest content), and its stepping waits for its paint.
+  // count as a later paint of the page's largest content). Its controls are marked as the
+  // document is parsed, within the first layout; its stepping waits for its paint.
   let drawn = root.hasAttribute('data-fresh') ? null : 0;
   const asked = fetch(file).catch(() => null);
+  const parsed = new Promise((go) => document.addEventListener('readystatechange', go, { once: true }));
   const ready = new Promise((go) => addEventListener('DOMContentLoaded', go));
   const read = (response) => (response?.ok ? response.json().catch(() => null) : null);
+  const screen = () => document.getElementById('playground');
+  // (Once the live page has taken the screen's place, it is no longer marked.)
+  const showing = () => screen()?.hasAttribute('data-first-screen');
+  if (drawn === 0) parsed.then(() => showing() && mark(screen(), false));
   Promise.all([asked, ready, drawn === null || globalThis.firstPaint]).then(([response]) => read(response)).then((steps) => {
-    const screen = document.getElementById('playground');
-    // (Once the live page has taken the screen's place, it is no longer marked.)
-    const showing = () => screen?.hasAttribute('data-first-screen');
     if (!Array.isArray(steps) || !steps.length || !showing()) return;
+    const screen = document.getElementById('playground');
     let step = 0;
     const show = (next, focus) => {
       step = Math.max(0, Math.min(steps.length - 1, next));
@@ -80,12 +84,8 @@ function stepFirstScreen(file) {
         screen.insertBefore(markup.content, live);
         drawn = step;
       }
-      const [back, forward] = ['.step-back', '.step-forward'].map((c) => screen.querySelector(`:scope > :not([data-live-page]) .controls ${c}`));
-      for (const control of screen.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')) {
-        if (control !== back && control !== forward && !live?.contains(control)) control.inert = true;
-      }
+      const [back, forward] = mark(screen, true);
       if (forward && step === steps.length - 1) forward.disabled = true;
-      screen.removeAttribute('inert');
       screen.dataset.step = String(step);
       root.removeAttribute('data-fresh');
       const focused = focus === 'back' && !back?.disabled ? back : forward?.disabled ? back : forward;
@@ -107,4 +107,18 @@ function stepFirstScreen(file) {
     });
     show(0);
   });
+}
+
+/// Marks every control on `screen` inert but its Step back and Step forward, which answer
+/// when `stepping` (the screen itself no longer inert); returns those two. Only what changes is
+/// marked: after the first paint, every changed mark is style and layout to compute again.
+function mark(screen, stepping) {
+  const live = screen.querySelector(':scope > [data-live-page]');
+  const [back, forward] = ['.step-back', '.step-forward'].map((c) => screen.querySelector(`:scope > :not([data-live-page]) .controls ${c}`));
+  for (const control of screen.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')) {
+    const inert = (control !== back && control !== forward) || !stepping;
+    if (control.inert !== inert && !live?.contains(control)) control.inert = inert;
+  }
+  screen.removeAttribute('inert');
+  return [back, forward];
 }
