@@ -57,7 +57,7 @@ test('the first screen shows before the wasm arrives, where the live page then d
     const before = await boxes(page);
     await screenshot(page, 'first-screen-1280', { fullPage: false });
     // Its steps arrive: Step forward answers, Step back once there is a step to go back to.
-    await page.locator('#playground:not([inert])').waitFor();
+    await page.locator('#playground[data-step]').waitFor();
     assert.deepEqual(await operable(page), [['step-forward'], 0], 'only stepping answers before the wasm');
     await page.getByRole('button', { name: 'Step forward' }).click();
     await page.getByRole('button', { name: 'Step forward' }).click();
@@ -91,6 +91,23 @@ test('the first screen shows before the wasm arrives, where the live page then d
   }
 });
 
+test('where its steps cannot be read, the first screen offers nothing to press', async () => {
+  const { page, errors, close } = await openPlayground({ ready: false, width: 390, height: 844 });
+  try {
+    await holdWasm(page);
+    const refused = new Promise((go) => page.route(/first-steps\//, (route) => route.abort().then(go)));
+    await page.reload();
+    await refused;
+    await page.evaluate(() => globalThis.firstPaint);
+    await page.waitForTimeout(200);
+    assert.equal(await page.locator('#playground').getAttribute('data-step'), null, 'no step marked');
+    assert.deepEqual(await operable(page), [[], 0], 'not even Step forward, which would do nothing');
+    assert.ok(errors.every((e) => /first-steps|Failed to load/.test(e)), errors.join('\n'));
+  } finally {
+    await close();
+  }
+});
+
 for (const [view, query, remembered, heading] of [
   ['a Korean lesson\'s link', '?scenario=stale-read&lang=ko', null, /[가-힣]/],
   ['a remembered Korean page', '', 'ko', /[가-힣]/],
@@ -102,7 +119,7 @@ for (const [view, query, remembered, heading] of [
       if (remembered) await rememberLanguage(page, remembered);
       const release = await holdWasm(page);
       await page.goto(new URL(query, page.url()).href);
-      await page.locator('#playground:not([inert]) .controls .step-forward').waitFor();
+      await page.locator('#playground[data-step] .controls .step-forward').waitFor();
       assert.match(await page.locator('#playground').innerText(), heading);
       const forward = page.locator('.controls .step-forward');
       await forward.click();
