@@ -11,7 +11,8 @@
 // them while the wasm is on its way, so Step forward and Step back answer from the first
 // paint, and the live page opens at the step the reader is on. Fails the build if the page
 // does not render or does not step.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchChromium } from './chromium.mjs';
 import { pageMarkup, settled, stepForwardTo, viewQuery } from './page-markup.mjs';
@@ -75,7 +76,13 @@ try {
   await browser.close();
   server.close();
 }
-const guard = `<script src="${base}first-screen.js" data-lessons="${lessons.join(' ')}"></script>`;
+// The first screen's script under a name carrying its content's hash, as Trunk names the bundle's
+// other files: hosts (and the service worker) keep it as long as they like, so a second visit's
+// parser does not wait a round trip for it to be revalidated.
+const script = readFileSync(join(stage, 'first-screen.js'));
+const scriptName = `first-screen-${createHash('sha256').update(script).digest('hex').slice(0, 16)}.js`;
+renameSync(join(stage, 'first-screen.js'), join(stage, scriptName));
+const guard = `<script src="${base}${scriptName}" data-lessons="${lessons.join(' ')}"></script>`;
 writeFileSync(
   indexPath,
   html

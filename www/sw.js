@@ -19,15 +19,18 @@ self.addEventListener('activate', (event) => {
     caches
       .keys()
       .then((names) => Promise.all(names.filter((n) => n.startsWith('informer-playground-') && n !== CACHE).map((n) => caches.delete(n))))
+      // The page's request starts while the worker starts, instead of after it.
+      .then(() => self.registration.navigationPreload?.enable())
       .then(() => self.clients.claim()),
   );
 });
 
-/// The network's answer, kept for next time; the cache's when the network fails.
-async function networkFirst(request, cacheKey) {
+/// The network's answer (the navigation's preloaded one where there is one), kept for next
+/// time; the cache's when the network fails.
+async function networkFirst(request, cacheKey, preloaded) {
   const cache = await caches.open(CACHE);
   try {
-    const response = await fetch(request);
+    const response = (await preloaded) ?? (await fetch(request));
     if (response.ok) await cache.put(cacheKey, response.clone());
     return response;
   } catch (failure) {
@@ -49,7 +52,7 @@ self.addEventListener('fetch', (event) => {
   if (request.mode === 'navigate') {
     // Every address of the page is the same file: the link's parameters are read by the page.
     const file = url.pathname.endsWith('/') ? `${url.pathname}index.html` : url.pathname;
-    event.respondWith(networkFirst(request, new URL(file, url.origin)));
+    event.respondWith(networkFirst(request, new URL(file, url.origin), event.preloadResponse));
   } else if (HASHED.test(url.pathname)) {
     event.respondWith(cacheFirst(request));
   } else {
