@@ -37,9 +37,10 @@ console.log(`  transfer: ${(audit('total-byte-weight') / 1024).toFixed(0)} KiB`)
 // TTI's margin: Lighthouse slows the observed tasks down by its CPU multiplier, and a task then
 // over 50 ms after the first paint delays interactivity. The page is live once its wasm has
 // arrived, so the tasks that matter are those that start after it.
+/// When a run's wasm arrived, as observed (Infinity if it never did).
+const wasmArrived = (r) => r.audits['network-requests'].details.items.find((i) => i.url.endsWith('.wasm'))?.networkEndTime ?? Infinity;
 const afterWasm = results.map((r) => {
-  const wasm = r.audits['network-requests'].details.items.find((i) => i.url.endsWith('.wasm'));
-  const tasks = r.audits['main-thread-tasks'].details.items.filter((t) => wasm && t.startTime >= wasm.networkEndTime);
+  const tasks = r.audits['main-thread-tasks'].details.items.filter((t) => t.startTime >= wasmArrived(r));
   return Math.max(0, ...tasks.map((t) => t.duration));
 });
 const slowdown = results[0].configSettings.throttling.cpuSlowdownMultiplier;
@@ -47,10 +48,7 @@ console.log(`  longest task after the wasm arrived (observed): median ${median(a
 // The simulated LCP's graph holds every request that ended before the paint observed on
 // loopback: where the wasm (asked for at once, beside the first screen) arrives before that paint,
 // the simulation waits for it over the phone's network, and LCP and TTI move to its arrival.
-const raced = results.map((r) => {
-  const wasm = r.audits['network-requests'].details.items.find((i) => i.url.endsWith('.wasm'));
-  return { wasm: wasm?.networkEndTime ?? Infinity, paint: r.audits.metrics.details.items[0].observedFirstContentfulPaint };
-});
+const raced = results.map((r) => ({ wasm: wasmArrived(r), paint: r.audits.metrics.details.items[0].observedFirstContentfulPaint }));
 const before = raced.filter((r) => r.wasm < r.paint).length;
 console.log(`  observed on loopback, wasm arrived / first paint: ${raced.map((r) => `${r.wasm.toFixed(0)} / ${r.paint.toFixed(0)} ms`).join(', ')}; the wasm first in ${before} of ${runs} runs`);
 const failing = results[0].categories.accessibility.auditRefs

@@ -65,13 +65,17 @@ function stepFirstScreen(file) {
   const parsed = new Promise((go) => document.addEventListener('readystatechange', go, { once: true }));
   const ready = new Promise((go) => addEventListener('DOMContentLoaded', go));
   const read = (response) => (response?.ok ? response.json().catch(() => null) : null);
-  const screen = () => document.getElementById('playground');
-  // (Once the live page has taken the screen's place, it is no longer marked.)
-  const showing = () => screen()?.hasAttribute('data-first-screen');
-  if (drawn === 0) parsed.then(() => showing() && mark(screen(), false));
+  // The first screen while it shows (once the live page has taken its place, it is no longer marked).
+  const showing = () => document.querySelector('#playground[data-first-screen]');
+  if (drawn === 0) {
+    parsed.then(() => {
+      const screen = showing();
+      if (screen) mark(screen, false);
+    });
+  }
   Promise.all([asked, ready, drawn === null || globalThis.firstPaint]).then(([response]) => read(response)).then((steps) => {
-    if (!Array.isArray(steps) || !steps.length || !showing()) return;
-    const screen = document.getElementById('playground');
+    const screen = showing();
+    if (!Array.isArray(steps) || !steps.length || !screen) return;
     let step = 0;
     const show = (next, focus) => {
       step = Math.max(0, Math.min(steps.length - 1, next));
