@@ -132,7 +132,8 @@ pub fn encode_continue(rev: Revision, prefix: &str, next_key: &str, form: Contin
 pub fn decode_continue(token: &str, prefix: &str) -> Result<(Option<Revision>, String), Status> {
     let invalid = |why: &str| Status::bad_request(format!("invalid continue token: continue key is not valid: {why}"));
     let bytes = crate::base64::decode_url(token).ok_or_else(|| invalid("illegal base64 data"))?;
-    let value: Value = serde_json::from_slice(&bytes).map_err(|e| invalid(&e.to_string()))?;
+    // (Go's decoder takes bytes that are not UTF-8 as U+FFFD, as the lossy conversion does.)
+    let value: Value = serde_json::from_str(&String::from_utf8_lossy(&bytes)).map_err(|e| invalid(&e.to_string()))?;
     let (Some("meta.k8s.io/v1"), Some(rv), Some(start)) =
         (value["v"].as_str(), value["rv"].as_i64(), value["start"].as_str())
     else {

@@ -208,7 +208,9 @@ fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, String> {
         return Err("too long".into());
     }
     let bytes = base64::decode_url(text).ok_or("not base64url")?;
-    let actions: Vec<(u64, Action)> = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+    // (From text, as every other reader of the page's: one copy of the JSON reader.)
+    let json = String::from_utf8(bytes).map_err(|_| "not UTF-8")?;
+    let actions: Vec<(u64, Action)> = serde_json::from_str(&json).map_err(|e| e.to_string())?;
     if actions.len() > MAX_ACTIONS {
         return Err(format!("more than {MAX_ACTIONS} actions"));
     }
@@ -462,5 +464,14 @@ mod tests {
         assert!(!text.is_empty());
         let (_, notices) = Link::parse("?scenario=x&objects=5");
         assert_eq!(notices[0].problem, Problem::IgnoredWithScenario);
+    }
+
+    #[test]
+    fn recorded_actions_that_are_not_text_are_named_so() {
+        let (link, notices) = Link::parse(&format!("?actions={}", base64::encode_url(b"[[1,\xff]]")));
+        assert!(link.actions.is_empty());
+        assert_eq!(notices[0].problem, Problem::BadActions { why: "not UTF-8".into() });
+        let json = encode_actions(&[(3, Action::StepForward)]);
+        assert_eq!(Link::parse(&format!("?actions={json}")).0.actions, vec![(3, Action::StepForward)]);
     }
 }
