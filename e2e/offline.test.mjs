@@ -2,12 +2,13 @@
 // lesson, so a reload with the network down opens the playground, and a lesson, and steps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { live, openPlayground } from './browser.mjs';
+import { DIST, launchChromium, live, openPlayground } from './browser.mjs';
+import { serve } from '../scripts/static_server.mjs';
 
 test('after one visit the playground and its lessons open with the network down', async () => {
   const { page, errors, close } = await openPlayground({ serviceWorkers: 'allow' });
   try {
-    // The worker installs once the first load is done, keeping the whole bundle.
+    // The worker installs once the page is live, keeping the whole bundle.
     const kept = await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
       const names = await caches.keys();
@@ -31,5 +32,32 @@ test('after one visit the playground and its lessons open with the network down'
     assert.deepEqual(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e)), []);
   } finally {
     await close();
+  }
+});
+
+test('the worker is registered once the page is live, not while the wasm is on its way', async () => {
+  // Its install fetches every lesson and file the page may open: on a phone, beside the wasm's
+  // download, it would share the one slow network with it.
+  const server = await serve(DIST);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ serviceWorkers: 'allow' });
+    let release;
+    const held = new Promise((go) => (release = go));
+    await page.route(/_bg\.wasm$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
+    await page.waitForTimeout(500);
+    const registered = () => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length);
+    assert.equal(await registered(), 0, 'no worker while the wasm is held back, the page loaded');
+    release();
+    await live(page);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    assert.equal(await registered(), 1, 'the worker once the page is live');
+  } finally {
+    await browser.close();
+    server.close();
   }
 });

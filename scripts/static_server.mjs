@@ -4,8 +4,10 @@
 // build's `.br` or `.gz` beside a file, as the browser accepts (browsers ask for brotli only
 // over HTTPS: `tls` with a key and certificate serves HTTPS); with `immutable`, files
 // whose names carry a content hash are cached for a year and the rest revalidated, as a static
-// host set up for the bundle does. Every response carries the strict Content-Security-Policy
-// the bundle must run under (no inline script, no eval).
+// host set up for the bundle does; with `link` ({ latency, bytesPerSecond }), every answer goes
+// through one shared slow link, as a phone's network carries every request of the page and of
+// its service worker alike. Every response carries the strict Content-Security-Policy the
+// bundle must run under (no inline script, no eval).
 import { createServer } from 'node:http';
 import { createServer as createSecureServer } from 'node:https';
 import { gzipSync } from 'node:zlib';
@@ -27,11 +29,12 @@ const HASHED = /-[0-9a-f]{8,16}(_bg)?\.[a-z]+$/;
 export const STRICT_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
 
-export function serve(root, base = '/', { gzip = false, precompressed = false, immutable = false, tls = null, csp = STRICT_CSP, host = '127.0.0.1', port = 0 } = {}) {
+export function serve(root, base = '/', { gzip = false, precompressed = false, immutable = false, tls = null, link = null, csp = STRICT_CSP, host = '127.0.0.1', port = 0 } = {}) {
+  const send = link ? sharedLink(link) : (res, status, headers, body) => res.writeHead(status, headers).end(body);
   const answer = async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (!path.startsWith(base)) {
-      res.writeHead(404).end('not found');
+      send(res, 404, {}, 'not found');
       return;
     }
     const rel = normalize(path.slice(base.length) || 'index.html').replace(/^(\.\.[/\\])+/, '');
@@ -45,15 +48,15 @@ export function serve(root, base = '/', { gzip = false, precompressed = false, i
       if (gzip || precompressed) headers.vary = 'accept-encoding';
       if (stored) {
         headers['content-encoding'] = stored.encoding;
-        res.writeHead(200, headers).end(stored.body);
+        send(res, 200, headers, stored.body);
       } else if (gzip && /gzip/.test(accepts)) {
         headers['content-encoding'] = 'gzip';
-        res.writeHead(200, headers).end(gzipSync(body, { level: 9 }));
+        send(res, 200, headers, gzipSync(body, { level: 9 }));
       } else {
-        res.writeHead(200, headers).end(body);
+        send(res, 200, headers, body);
       }
     } catch {
-      res.writeHead(404).end('not found');
+      send(res, 404, {}, 'not found');
     }
   };
   const server = tls ? createSecureServer(tls, answer) : createServer(answer);
@@ -68,4 +71,34 @@ async function storedEncoding(path, accepts) {
     if (body) return { encoding, body };
   }
   return null;
+}
+
+/// One slow link for every answer: each starts `latency` ms after its request, and the bodies
+/// being sent share `bytesPerSecond` between them, a slice every 10 ms, round robin.
+function sharedLink({ latency, bytesPerSecond }) {
+  const sending = [];
+  let clock = null;
+  const tick = () => {
+    let budget = bytesPerSecond / 100;
+    while (budget >= 1 && sending.length) {
+      const share = Math.max(1, Math.floor(budget / sending.length));
+      for (const answer of [...sending]) {
+        const piece = answer.body.subarray(answer.sent, answer.sent + share);
+        answer.res.write(piece);
+        answer.sent += piece.length;
+        budget -= piece.length;
+        if (answer.sent === answer.body.length) {
+          answer.res.end();
+          sending.splice(sending.indexOf(answer), 1);
+        }
+      }
+    }
+    if (!sending.length) clock = clearInterval(clock) ?? null;
+  };
+  return (res, status, headers, body) =>
+    setTimeout(() => {
+      res.writeHead(status, headers);
+      sending.push({ res, body: Buffer.from(body), sent: 0 });
+      clock ??= setInterval(tick, 10);
+    }, latency);
 }

@@ -7,9 +7,11 @@
 //            build-time first screen too, whose steps answer before the wasm has arrived);
 //   live     the page is live: the wasm has stepped the world and every part is drawn
 //            (`html[data-live]`: the fault buttons, the inspector, the lesson picker work).
-// The bundle is served as static hosts serve it, hashed files immutable, two ways: over HTTP
+// The bundle is served as static hosts serve it, hashed files immutable, three ways: over HTTP
 // gzip-compressed, and over HTTPS (a certificate made for loopback) with the build's brotli
-// files, which browsers ask for only over HTTPS.
+// files, which browsers ask for only over HTTPS, throttled by Chromium; and over HTTPS through
+// one slow link the server shapes, which the service worker's requests share with the page's
+// as on a phone (Chromium throttles the page's own requests, not its worker's).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -19,6 +21,8 @@ import { launchChromium } from './chromium.mjs';
 import { serve } from './static_server.mjs';
 
 const runs = Number(process.env.TTL_RUNS ?? 5);
+// TTL_SERVED picks the transports by name ('https, brotli;https, one link'; all three by default).
+const served = process.env.TTL_SERVED?.split(';');
 const dist = process.env.DIST_DIR ?? 'dist';
 const addresses = [
   ['the default view', '/'],
@@ -58,22 +62,25 @@ const probe = () => {
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-live'] });
 };
 
-async function throttled(context, page) {
+/// The phone's CPU, and its network unless the server shapes it (`network` false).
+async function throttled(context, page, network) {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false,
-    latency: PHONE.latency,
-    downloadThroughput: PHONE.download,
-    uploadThroughput: PHONE.upload,
-  });
+  if (network) {
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: PHONE.latency,
+      downloadThroughput: PHONE.download,
+      uploadThroughput: PHONE.upload,
+    });
+  }
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpu });
 }
 
 /// One visit: the two times, and the bytes the page transferred.
-async function visit(context, url) {
+async function visit(context, url, network) {
   const page = await context.newPage();
-  await throttled(context, page);
+  await throttled(context, page, network);
   const sizes = [];
   page.on('response', (response) => sizes.push(response.request().sizes().catch(() => null)));
   await page.addInitScript(probe);
@@ -106,34 +113,41 @@ function loopbackCertificate() {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const https = () => {
+  const { tls, trust } = loopbackCertificate();
+  return { scheme: 'https', options: { precompressed: true, immutable: true, tls }, trust, network: true };
+};
 const transports = [
-  ['http, gzip', () => ({ scheme: 'http', options: { gzip: true, immutable: true }, trust: [] })],
-  ['https, brotli', () => {
-    const { tls, trust } = loopbackCertificate();
-    return { scheme: 'https', options: { precompressed: true, immutable: true, tls }, trust };
+  ['http, gzip', () => ({ scheme: 'http', options: { gzip: true, immutable: true }, trust: [], network: true })],
+  ['https, brotli', https],
+  // Chromium throttles the page's own requests, not its service worker's, which on a phone
+  // share one network: here the server shapes every answer through one link instead.
+  ['https, one link', () => {
+    const served = https();
+    return { ...served, options: { ...served.options, link: { latency: PHONE.latency, bytesPerSecond: PHONE.download } }, network: false };
   }],
 ];
 const rows = [];
-for (const [transport, setUp] of transports) {
-  const { scheme, options, trust } = setUp();
+for (const [transport, setUp] of transports.filter(([name]) => !served || served.includes(name))) {
+  const { scheme, options, trust, network } = setUp();
   const server = await serve(dist, '/', options);
   const browser = await launchChromium(trust);
   try {
-    await measure(browser, transport, `${scheme}://127.0.0.1:${server.address().port}`);
+    await measure(browser, transport, `${scheme}://127.0.0.1:${server.address().port}`, network);
   } finally {
     await browser.close();
     server.close();
   }
 }
 
-async function measure(browser, transport, origin) {
+async function measure(browser, transport, origin, network) {
   for (const [name, path] of addresses) {
     const cold = [];
     const warm = [];
     for (let i = 0; i < runs; i++) {
       const context = await browser.newContext({ viewport: { width: 412, height: 823 }, isMobile: true });
-      cold.push(await visit(context, origin + path));
-      warm.push(await visit(context, origin + path));
+      cold.push(await visit(context, origin + path, network));
+      warm.push(await visit(context, origin + path, network));
       await context.close();
     }
     for (const [visitKind, results] of [['cold', cold], ['warm', warm]]) {

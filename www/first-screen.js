@@ -1,11 +1,10 @@
 // Runs before the body is drawn: the build-time first screen is the default view (English,
 // no link parameters), so a link with parameters or a remembered Korean page hides it until
-// the page renders its own view (crates/web/src/ui/first_screen.rs). The notice shown while the page
-// starts speaks the language the page will open in (`data-lang`): the link's, else the
-// remembered one outside embeds, as crates/web/src/ui/app.rs decides; a chosen theme applies at
-// once. A linked lesson's file is
-// asked for at once; outside embeds it registers the service worker that keeps the playground
-// working offline.
+// the page renders its own view (crates/web/src/ui/first_screen.rs). The notice shown while
+// the page starts speaks the language the page will open in (`data-lang`): the link's, else
+// the remembered one outside embeds, as crates/web/src/ui/app.rs decides; a chosen theme
+// applies at once. A linked lesson's file is asked for at once; outside embeds, once the page
+// is live, it registers the service worker that keeps the playground working offline.
 //
 // The first screen steps: for the default view and a lesson's link (nothing in it but the
 // lesson and the language) it asks for that view's first steps as the page drew them at build
@@ -46,13 +45,24 @@ try {
     const view = lesson ? link.get('scenario') : 'default';
     stepFirstScreen(new URL(`first-steps/${view}.${lang === 'ko' ? 'ko' : 'en'}.json`, script.src));
   }
-  // Offline after the first visit (www/sw.js), once this load is done: never beside it.
+  // Offline after the first visit (www/sw.js), once the page is live and loaded: its install
+  // fetches every lesson and file the page may open, which beside the wasm's download would
+  // share a slow network with it.
   const worker = new URL('sw.js', script.src);
   if ('serviceWorker' in navigator && !embed) {
-    addEventListener('load', () => navigator.serviceWorker.register(worker).catch(() => {}));
+    const loaded = new Promise((go) => addEventListener('load', go));
+    Promise.all([loaded, live()]).then(() => navigator.serviceWorker.register(worker)).catch(() => {});
   }
 } catch {
   root.setAttribute('data-fresh', '');
+}
+
+/// Resolves once the page is live (`data-live` on <html>, set when every part is drawn).
+function live() {
+  return new Promise((go) => {
+    const watch = new MutationObserver(() => root.hasAttribute('data-live') && (watch.disconnect(), go()));
+    watch.observe(root, { attributes: true, attributeFilter: ['data-live'] });
+  });
 }
 
 /// Shows the first steps in `file` on the first screen, until the live page takes its place.
