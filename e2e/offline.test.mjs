@@ -61,3 +61,44 @@ test('the worker is registered once the page is live, not while the wasm is on i
     server.close();
   }
 });
+
+test('a visit after one that kept the bundle starts at once, no first screen drawn; a wasm not kept shows it', async () => {
+  const { page, errors, close } = await openPlayground({ serviceWorkers: 'allow' });
+  try {
+    await page.waitForFunction(() => navigator.serviceWorker.controller);
+    // Whether the first screen was laid out when the document was parsed, and whether it was
+    // shown (data-fresh taken off) before the page went live.
+    await page.addInitScript(() => {
+      const seen = (window.__firstScreen = { parsed: null, shown: false });
+      new MutationObserver(() => {
+        const html = document.documentElement;
+        if (html && !html.hasAttribute('data-fresh') && !html.hasAttribute('data-live')) seen.shown = true;
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-fresh'] });
+      addEventListener('DOMContentLoaded', () => {
+        seen.parsed = getComputedStyle(document.getElementById('playground')).display;
+      });
+    });
+    // The address with nothing in it (the live page writes its language into the link).
+    const plain = new URL('/', page.url()).href;
+    await page.goto(plain);
+    await live(page);
+    assert.deepEqual(await page.evaluate(() => window.__firstScreen), { parsed: 'none', shown: false });
+    assert.equal(await page.locator('#playground[data-first-screen]').count(), 0, 'the live page in its place');
+    // The worker's cache without this build's wasm (a new build, the old worker): the first
+    // screen shows as on a first visit.
+    await page.evaluate(async () => {
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) if (request.url.endsWith('.wasm')) await cache.delete(request);
+      }
+    });
+    await page.goto(plain);
+    await live(page);
+    assert.equal((await page.evaluate(() => window.__firstScreen)).shown, true, 'the first screen shown');
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    await page.locator('.step-count').filter({ hasText: /step 1\b/ }).waitFor();
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

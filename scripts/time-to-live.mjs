@@ -91,6 +91,8 @@ async function visit(context, url, network) {
   });
   const times = await page.evaluate(() => window.__timeToLive);
   await page.waitForLoadState('networkidle');
+  // A person stays a moment: long enough for the service worker to keep the bundle (at most 10 s).
+  await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 10_000, polling: 100 }).catch(() => {});
   const bytes = (await Promise.all(sizes)).reduce((sum, s) => sum + (s ? s.responseBodySize + s.responseHeadersSize : 0), 0);
   await page.close();
   return { ...times, bytes };

@@ -10,7 +10,8 @@
 // lesson and the language) it asks for that view's first steps as the page drew them at build
 // time (scripts/prerender.mjs), shows them, and lets Step forward and Step back (and the
 // page's keys for them) go through them while the wasm is on its way; nothing else on it
-// answers yet. It marks the step shown (`data-step`), where the live page opens.
+// answers yet. It marks the step shown (`data-step`), where the live page opens. On a visit
+// after one that kept the bundle, the page starts at once and no first screen is drawn.
 const root = document.documentElement;
 const script = document.currentScript;
 // The first paint (its first contentful paint; in a hidden tab, which paints nothing, a second
@@ -24,7 +25,14 @@ globalThis.firstPaint = new Promise((go) => {
 try {
   const link = new URLSearchParams(location.search);
   const remembered = localStorage.getItem('informer-playground.lang');
-  if (location.search.length > 1 || remembered === 'ko') root.setAttribute('data-fresh', '');
+  const fresh = location.search.length > 1 || remembered === 'ko';
+  // A visit after one that kept the bundle (the service worker answers, this build's wasm in
+  // its cache): the live page is a few frames away, so the first screen is never drawn (laid
+  // out and then replaced, it would cost more time than it shows). Where the wasm is not kept
+  // (a new build, the worker's cache still the old one), the first screen shows as on a first
+  // visit.
+  const kept = navigator.serviceWorker?.controller ? keptModule() : null;
+  if (fresh || kept) root.setAttribute('data-fresh', '');
   const embed = link.has('embed') && ['', '1', 'true', 'yes'].includes(link.get('embed'));
   const named = ['ko', 'en'].includes(link.get('lang')) ? link.get('lang') : null;
   const lang = named ?? (embed ? 'en' : remembered);
@@ -43,7 +51,15 @@ try {
   const plain = [...link.keys()].every((key) => key === 'scenario' || (key === 'lang' && named));
   if (plain && (lesson || !link.has('scenario'))) {
     const view = lesson ? link.get('scenario') : 'default';
-    stepFirstScreen(new URL(`first-steps/${view}.${lang === 'ko' ? 'ko' : 'en'}.json`, script.src));
+    const steps = new URL(`first-steps/${view}.${lang === 'ko' ? 'ko' : 'en'}.json`, script.src);
+    if (!kept) stepFirstScreen(steps);
+    else {
+      kept.then((held) => {
+        if (held) return;
+        if (!fresh) root.removeAttribute('data-fresh');
+        stepFirstScreen(steps);
+      });
+    }
   }
   // Offline after the first visit (www/sw.js), once the page is live and loaded: its install
   // fetches every lesson and file the page may open, which beside the wasm's download would
@@ -55,6 +71,13 @@ try {
   }
 } catch {
   root.setAttribute('data-fresh', '');
+}
+
+/// Whether the service worker's cache holds the wasm this page's head asks for.
+function keptModule() {
+  const wasm = document.querySelector('link[rel="preload"][href$=".wasm"]');
+  if (!wasm || !globalThis.caches) return Promise.resolve(false);
+  return caches.match(wasm.href, { ignoreVary: true }).then(Boolean, () => false);
 }
 
 /// Resolves once the page is live (`data-live` on <html>, set when every part is drawn).
