@@ -84,9 +84,10 @@ lighthouse: dist
 	node scripts/lighthouse.mjs $(LIGHTHOUSE)
 	node scripts/time-to-live.mjs
 
-# The time until a person can act on a phone on a slow network (Chromium's own throttling: 150 ms
-# RTT, 1.6 Mbps, 4x CPU), cold and warm, for the default view, a lesson and a Korean lesson;
-# median of TTL_RUNS (5). Also printed by make lighthouse.
+# The time until a person can act on a phone on a slow network (150 ms RTT, 1.6 Mbps, 4x CPU:
+# Chromium's own throttling, and one link the server shapes), cold and warm, for the default
+# view, a lesson and a Korean lesson; median of TTL_RUNS (5), TTL_SERVED picks the ways to
+# serve. Also printed by make lighthouse.
 ttl: dist
 	node scripts/time-to-live.mjs
 
