@@ -102,3 +102,24 @@ test('a visit after one that kept the bundle starts at once, no first screen dra
     await close();
   }
 });
+
+test("a lesson's file comes from the worker's cache for a page of its build, and no network for it", async () => {
+  const { page, errors, close, server } = await openPlayground({ serviceWorkers: 'allow', query: '?scenario=stale-read' });
+  try {
+    await page.waitForFunction(() => navigator.serviceWorker.controller);
+    const asked = [];
+    server.on('request', (request) => asked.push(request.url));
+    await page.goto(new URL('/?scenario=stale-read', page.url()).href);
+    await live(page);
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    await page.locator('.step-count').filter({ hasText: /step 1\b/ }).waitFor();
+    assert.deepEqual(asked.filter((url) => url.includes('stale-read.json')), [], `asked the server for: ${asked.join(', ')}`);
+    // A page of another build (its wasm not this worker's) is answered from the network.
+    const other = await page.evaluate(async () => (await fetch('scenarios/09-stale-read.json?build=0123456789abcdef')).ok);
+    assert.ok(other);
+    assert.ok(asked.some((url) => url.includes('stale-read.json?build=0123456789abcdef')), `asked: ${asked.join(', ')}`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});

@@ -42,9 +42,13 @@ try {
   // A linked lesson's file, asked for now, beside the wasm: the page's own fetch of it then
   // takes this answer (crates/web/src/ui/lessons.rs).
   const lesson = (script.dataset.lessons ?? '').split(' ').find((f) => f.replace(/^\d+-/, '') === link.get('scenario'));
+  // The build, named by its wasm's hash, rides on a lesson's address (`?build=`, here and in
+  // crates/web/src/ui/lessons.rs): a service worker that kept that build answers from its cache.
+  const build = /-([0-9a-f]{8,16})_bg\.wasm$/.exec(preloadedModule()?.href ?? '')?.[1];
+  if (build) root.dataset.build = build;
   if (lesson) {
     const preload = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous' });
-    preload.href = new URL(`scenarios/${lesson}.json`, script.src).href;
+    preload.href = new URL(`scenarios/${lesson}.json${build ? `?build=${build}` : ''}`, script.src).href;
     document.head.append(preload);
   }
   // The view's first steps, where the link names nothing but a lesson and a language.
@@ -73,9 +77,14 @@ try {
   root.setAttribute('data-fresh', '');
 }
 
+/// The preload of the wasm in this page's head.
+function preloadedModule() {
+  return document.querySelector('link[rel="preload"][href$=".wasm"]');
+}
+
 /// Whether the service worker's cache holds the wasm this page's head asks for.
 function keptModule() {
-  const wasm = document.querySelector('link[rel="preload"][href$=".wasm"]');
+  const wasm = preloadedModule();
   if (!wasm || !globalThis.caches) return Promise.resolve(false);
   return caches.match(wasm.href, { ignoreVary: true }).then(Boolean, () => false);
 }

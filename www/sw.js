@@ -3,7 +3,8 @@
 // too. The build (scripts/service-worker.mjs) writes the bundle's files and their version
 // below. The page itself is fetched network-first, so the first reload after a new build shows
 // the new bundle; hashed files never change under their name and are served from the cache
-// first; everything else (lessons, the guide) network-first with the cache behind it.
+// first, and so is a lesson asked for by a page of this build (`?build=`, its wasm's hash);
+// everything else (the guide, a lesson for another build) network-first, the cache behind it.
 const VERSION = '';
 const BUNDLE = [];
 const CACHE = `informer-playground-${VERSION}`;
@@ -55,6 +56,11 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(networkFirst(request, new URL(file, url.origin), event.preloadResponse));
   } else if (HASHED.test(url.pathname)) {
     event.respondWith(cacheFirst(request));
+  } else if (BUNDLE.includes(`informer-web-${url.searchParams.get('build')}_bg.wasm`)) {
+    // A file asked for by a page of this worker's build (a lesson: `?build=`, its wasm's hash):
+    // this cache's copy is that build's.
+    const kept = new URL(url.pathname, url.origin);
+    event.respondWith(caches.open(CACHE).then((cache) => cache.match(kept)).then((hit) => hit ?? networkFirst(request, kept)));
   } else {
     event.respondWith(networkFirst(request, new URL(url.pathname, url.origin)));
   }

@@ -16,7 +16,14 @@ pub fn ensure(id: &str, then: impl FnOnce(Result<(), String>) + 'static) {
 }
 
 async fn fetch(file: &'static str) -> Result<(), String> {
-    let text = fetch_text(&format!("scenarios/{file}")).await?;
+    // The build `first-screen.js` read from the wasm's name (`data-build`), on the address it
+    // preloaded: a service worker that kept this build answers from its cache.
+    let build = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|html| html.get_attribute("data-build"));
+    let query = build.map(|b| format!("?build={b}")).unwrap_or_default();
+    let text = fetch_text(&format!("scenarios/{file}{query}")).await?;
     library::provide(file, &text).map(|_| ()).map_err(|e| e.to_string())
 }
 
