@@ -349,7 +349,10 @@ test("a lesson's link asks for the lesson's file at once, beside the wasm, and t
     await asked;
     release();
     await live(page);
-    assert.equal(await page.locator('link[rel="preload"][href*="/scenarios/"]').getAttribute('href'), new URL('scenarios/09-stale-read.json', page.url()).href);
+    // Its address names the build, by its wasm's hash, as the page's own fetch of it does.
+    const wasm = await page.locator('link[rel="preload"][href$=".wasm"]').getAttribute('href');
+    const build = wasm.match(/-([0-9a-f]{8,16})_bg\.wasm$/)[1];
+    assert.equal(await page.locator('link[rel="preload"][href*="/scenarios/"]').getAttribute('href'), new URL(`scenarios/09-stale-read.json?build=${build}`, page.url()).href);
     assert.deepEqual(fetched, ['/scenarios/09-stale-read.json'], 'one request: the page took the preload');
     assert.match(await page.locator('#scenario').inputValue(), /stale-read/);
     assert.deepEqual(errors, []);
