@@ -22,6 +22,7 @@
 use super::delta::{Delta, DeltaObject, DeltaType, KnownObjects};
 use super::queue::{entry, Popped, Queue, QueueView, Queued};
 use crate::cluster::Shared;
+use crate::kernel::sort;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// `defaultBatchSize`.
@@ -98,7 +99,7 @@ impl RealFifo {
         }
         // Go lists the known keys from a map; we sort them (§9.1).
         let mut known_keys = known.list_keys();
-        known_keys.sort();
+        sort::sort(&mut known_keys);
         for key in known_keys {
             if new_keys.contains(&key) || last_queued.contains_key(&key) {
                 continue;
@@ -159,7 +160,7 @@ impl Queue for RealFifo {
         }
         let waiting: BTreeSet<String> = self.items.iter().map(|d| d.object.key()).collect();
         let mut keys = known.list_keys();
-        keys.sort();
+        sort::sort(&mut keys);
         let mut queued = 0;
         for key in keys {
             if waiting.contains(&key) {

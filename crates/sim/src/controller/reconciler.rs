@@ -29,7 +29,7 @@ use super::cache_reader::{CacheList, ReadError};
 use crate::cluster::api_object::OwnerReference;
 use crate::cluster::selector::LabelSelector;
 use crate::cluster::{ApiObject, Kind};
-use crate::kernel::{Millis, Rng};
+use crate::kernel::{sort, Millis, Rng};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -446,7 +446,7 @@ impl Reconciler {
             decisions.push(Decision::WillCreate { count });
         } else if want < have {
             // Like the ReplicaSet controller, delete the least useful first: not running, then newest.
-            pods.sort_by(|a, b| {
+            sort::sort_by(&mut pods, |a, b| {
                 (phase(a) == "Running", &b.metadata.creation_timestamp, &b.metadata.name).cmp(&(
                     phase(b) == "Running",
                     &a.metadata.creation_timestamp,

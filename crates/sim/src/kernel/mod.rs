@@ -6,6 +6,7 @@ pub mod rng;
 pub mod scheduler;
 pub mod shared_deque;
 pub mod shared_map;
+pub mod sort;
 pub mod step_log;
 pub mod trace;
 

@@ -13,6 +13,8 @@ use std::borrow::Borrow;
 use std::ops::{Bound, RangeBounds};
 use std::rc::Rc;
 
+use super::sort;
+
 const CHUNK: usize = 64;
 
 #[derive(Clone, Debug)]
@@ -175,7 +177,7 @@ impl<K: Ord + Clone, V: Clone> FromIterator<(K, V)> for SharedMap<K, V> {
         let mut entries: Vec<(K, V)> = items.into_iter().collect();
         entries.reverse();
         // A stable sort keeps the last value given first among equal keys.
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
         entries.dedup_by(|later, earlier| later.0 == earlier.0);
         let len = entries.len();
         let chunks = entries.chunks(CHUNK).map(|c| Rc::new(c.to_vec())).collect();

@@ -5,7 +5,7 @@
 use crate::client::delta::DeltaType;
 use crate::era::Era;
 pub use crate::i18n::Lang;
-use crate::kernel::{Stage, TraceKind};
+use crate::kernel::{sort, Stage, TraceKind};
 use crate::world::Tag;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -673,7 +673,7 @@ impl Scenario {
         if !eras.contains(&self.era) {
             eras.push(self.era);
         }
-        eras.sort();
+        sort::sort(&mut eras);
         eras
     }
 

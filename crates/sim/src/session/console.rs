@@ -4,6 +4,7 @@
 use super::{Action, Message, Session};
 use crate::cluster::{ApiObject, ApiServer, Kind};
 use crate::console::manifest;
+use crate::kernel::sort;
 use crate::world;
 
 /// kubectl's `<type>/<name>`, e.g. `deployment.apps/web`.
@@ -107,7 +108,7 @@ impl Session {
             .map(|(step, text)| (*step, 0, text.clone()))
             .chain(rows)
             .collect();
-        lines.sort_by_key(|(step, order, _)| (*step, *order));
+        sort::sort_by_key(&mut lines, |(step, order, _)| (*step, *order));
         lines.into_iter().map(|(_, _, text)| text).collect::<Vec<_>>().join("\n")
     }
 

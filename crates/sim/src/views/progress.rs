@@ -5,6 +5,7 @@
 //! is left out, never an error, since the text is the page's own and a stale one is harmless.
 
 use super::LessonView;
+use crate::kernel::sort;
 use crate::scenario::format::is_id;
 
 /// Lessons finished and questions answered, by lesson id (in id order), and the challenges
@@ -35,7 +36,7 @@ impl Progress {
             .filter(|pair| pair.split_once('/').is_some_and(|(l, c)| is_id(l) && is_id(c)))
             .map(String::from)
             .collect();
-        solved.sort();
+        sort::sort(&mut solved);
         solved.dedup();
         let mut lessons: Vec<(String, Mark)> = text
             .split_whitespace()
@@ -48,7 +49,7 @@ impl Progress {
                 Some((id.to_string(), Mark { answered: count.parse().ok()?, finished }))
             })
             .collect();
-        lessons.sort_by(|a, b| a.0.cmp(&b.0));
+        sort::sort_by(&mut lessons, |a, b| a.0.cmp(&b.0));
         lessons.dedup_by(|a, b| a.0 == b.0);
         Progress { lessons, solved }
     }

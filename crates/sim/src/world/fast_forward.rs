@@ -9,7 +9,7 @@
 //! steps keep to those routes. Not an upstream concept: nothing here changes what happens,
 //! only how much of it is shown one step at a time.
 
-use crate::kernel::{Stage, TraceKind};
+use crate::kernel::{sort, Stage, TraceKind};
 use crate::world::TraceEvent;
 
 /// How many recent steps show that a bulk phase is under way.
@@ -45,7 +45,7 @@ pub fn phase(trace: &[TraceEvent]) -> Option<Vec<Route>> {
             }
         }
     }
-    routes.sort();
+    sort::sort(&mut routes);
     Some(routes)
 }
 
@@ -70,7 +70,7 @@ impl Jump {
                 None => counts.push((route, 1)),
             }
         }
-        counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        sort::sort_by(&mut counts, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         Jump { from, to, counts }
     }
 

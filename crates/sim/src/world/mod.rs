@@ -46,7 +46,7 @@ use crate::cluster::storage::ContinueKey;
 use crate::cluster::{ApiObject, ApiServer, ApiServerConfig, Kind, Status, UserInfo};
 use crate::controller::kubelet::Kubelet;
 use crate::controller::poller::Poller;
-use crate::kernel::{Millis, Rng, Scheduler, Stage, TraceKind};
+use crate::kernel::{sort, Millis, Rng, Scheduler, Stage, TraceKind};
 use console::ConsoleWatches;
 use message::Msg;
 
@@ -128,7 +128,7 @@ impl World {
         if config.poll.is_some() {
             kinds.extend(config.poll.iter().map(|p| p.kind));
         }
-        kinds.sort();
+        sort::sort(&mut kinds);
         kinds.dedup();
         let rules = kinds
             .iter()
@@ -276,7 +276,7 @@ impl World {
     /// Pending messages (for inspectors), earliest first.
     pub fn pending(&self) -> Vec<(Millis, String)> {
         let mut all: Vec<_> = self.sched.pending().map(|(t, m)| (t, m.describe())).collect();
-        all.sort();
+        sort::sort(&mut all);
         all
     }
 
@@ -392,7 +392,7 @@ impl World {
     /// Every reflector's log, one klog line each, in time order.
     pub fn log_lines(&self) -> Vec<String> {
         let mut lines: Vec<_> = self.informers.iter().flat_map(|s| s.pipeline.reflector.log.iter()).collect();
-        lines.sort_by_key(|l| l.time_ms);
+        sort::sort_by_key(&mut lines, |l| l.time_ms);
         lines.into_iter().map(ToString::to_string).collect()
     }
 }

@@ -16,7 +16,7 @@ use crate::cluster::{Kind, Status};
 use crate::controller::cache_reader::ReadError;
 pub use crate::controller::kubelet::PodPhase;
 use crate::controller::reconciler::{Decision, ReconcileResult, WriteOp};
-use crate::kernel::{Millis, Stage, TraceKind};
+use crate::kernel::{sort, Millis, Stage, TraceKind};
 use serde::Serialize;
 
 use super::message::Fault;
@@ -705,7 +705,7 @@ impl Outcome {
                 Ok(_) => {}
             },
         }
-        tags.sort();
+        sort::sort(&mut tags);
         tags.dedup();
         tags
     }
