@@ -76,8 +76,9 @@ bench: setup-test
 load: setup-test
 	LOAD_OBJECTS=$${LOAD_OBJECTS:-5000} cargo test --release --features real-clients --test real_clients many_watchers -- --nocapture
 
-# Lighthouse 12 (pinned, installed on first use) on the release bundle, mobile simulation,
-# served gzip-compressed, median of 3 runs with the system Chromium; prints the scores.
+# Lighthouse 12 (pinned, installed on first use) on the release bundle served gzip-compressed,
+# its mobile profile simulated and then applied by the browser (devtools), median of 3 runs each
+# with the system Chromium; prints the scores, then the time until a person can act (make ttl).
 LIGHTHOUSE := target/lighthouse/node_modules/lighthouse/cli/index.js
 lighthouse: dist
 	@[ -f $(LIGHTHOUSE) ] || npm install --silent --no-audit --no-fund --prefix target/lighthouse lighthouse@12.8.2

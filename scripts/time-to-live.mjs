@@ -165,7 +165,7 @@ async function measure(browser, transport, origin, network) {
   }
 }
 console.log(`Time until a person can act: Chromium, ${PHONE.latency} ms RTT, 1.6 Mbps down, ${PHONE.cpu}× CPU; median of ${runs}:`);
-console.log(`  ${'served'.padEnd(14)} ${'address'.padEnd(18)} ${'visit'.padEnd(5)} ${'answers'.padStart(8)} ${'live'.padStart(8)} ${'transferred'.padStart(12)}`);
+console.log(`  ${'served'.padEnd(15)} ${'address'.padEnd(18)} ${'visit'.padEnd(5)} ${'answers'.padStart(8)} ${'live'.padStart(8)} ${'transferred'.padStart(12)}`);
 for (const r of rows) {
-  console.log(`  ${r.transport.padEnd(14)} ${r.name.padEnd(18)} ${r.visitKind.padEnd(5)} ${seconds(r.answers).padStart(8)} ${seconds(r.live).padStart(8)} ${`${(r.bytes / 1024).toFixed(0)} KiB`.padStart(12)}`);
+  console.log(`  ${r.transport.padEnd(15)} ${r.name.padEnd(18)} ${r.visitKind.padEnd(5)} ${seconds(r.answers).padStart(8)} ${seconds(r.live).padStart(8)} ${`${(r.bytes / 1024).toFixed(0)} KiB`.padStart(12)}`);
 }
