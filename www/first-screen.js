@@ -31,7 +31,8 @@ try {
   // out and then replaced, it would cost more time than it shows). Where the wasm is not kept
   // (a new build, the worker's cache still the old one), the first screen shows as on a first
   // visit.
-  const kept = navigator.serviceWorker?.controller ? keptModule() : null;
+  const wasm = document.querySelector('link[rel="preload"][href$=".wasm"]');
+  const kept = navigator.serviceWorker?.controller ? keptModule(wasm) : null;
   if (fresh || kept) root.setAttribute('data-fresh', '');
   const embed = link.has('embed') && ['', '1', 'true', 'yes'].includes(link.get('embed'));
   const named = ['ko', 'en'].includes(link.get('lang')) ? link.get('lang') : null;
@@ -44,7 +45,7 @@ try {
   const lesson = (script.dataset.lessons ?? '').split(' ').find((f) => f.replace(/^\d+-/, '') === link.get('scenario'));
   // The build, named by its wasm's hash, rides on a lesson's address (`?build=`, here and in
   // crates/web/src/ui/lessons.rs): a service worker that kept that build answers from its cache.
-  const build = /-([0-9a-f]{8,16})_bg\.wasm$/.exec(preloadedModule()?.href ?? '')?.[1];
+  const build = /-([0-9a-f]{8,16})_bg\.wasm$/.exec(wasm?.href ?? '')?.[1];
   if (build) root.dataset.build = build;
   if (lesson) {
     const preload = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous' });
@@ -77,14 +78,8 @@ try {
   root.setAttribute('data-fresh', '');
 }
 
-/// The preload of the wasm in this page's head.
-function preloadedModule() {
-  return document.querySelector('link[rel="preload"][href$=".wasm"]');
-}
-
-/// Whether the service worker's cache holds the wasm this page's head asks for.
-function keptModule() {
-  const wasm = preloadedModule();
+/// Whether the service worker's cache holds `wasm`, the module this page's head preloads.
+function keptModule(wasm) {
   if (!wasm || !globalThis.caches) return Promise.resolve(false);
   return caches.match(wasm.href, { ignoreVary: true }).then(Boolean, () => false);
 }
