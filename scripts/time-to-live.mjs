@@ -85,9 +85,9 @@ async function throttled(context, page, network) {
 async function timesOf(cdp) {
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
-    const asked = cdp.send('Runtime.evaluate', { expression: 'JSON.stringify(window.__timeToLive ?? null)', returnByValue: true });
+    const asked = cdp.send('Runtime.evaluate', { expression: 'window.__timeToLive', returnByValue: true });
     // (While the document is replaced, the question finds no context: asked again.)
-    const times = JSON.parse((await asked.catch(() => null))?.result?.value ?? 'null');
+    const times = (await asked.catch(() => null))?.result?.value;
     if (times && times.answers !== null && times.live !== null) return times;
     await new Promise((go) => setTimeout(go, 100));
   }
