@@ -8,8 +8,8 @@ PORT ?= 8080
 PUBLIC_URL ?= /
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 # The module names the files its panics point at; a dependency's by where Cargo keeps it, which
-# is this machine's home. Named from the registry instead, the module holds no machine's path and
-# is the same, byte for byte and hash for hash, wherever it is built.
+# is this machine's home. Named from the registry instead, the module holds no machine's path, and
+# the same sources and toolchain build the same bytes (and hash) wherever they are checked out.
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS := --remap-path-prefix=$(or $(CARGO_HOME),$(HOME)/.cargo)/registry/src=registry
 
 .PHONY: test-docs judge-server ttl room serve dev test test-native test-web test-e2e test-real setup dist weight bench swarm fuzz load lighthouse setup-web setup-test fmt lint
