@@ -98,7 +98,7 @@ export async function checkNavigation(name) {
   }
 }
 
-/// What every site must show (README, "In a documentation page"): posters and no wasm before a
+/// What every site must show (docs/embedding.md, "In a documentation page"): posters and no wasm before a
 /// click (the bytes printed), the click starting the lesson at its step, the host's dark theme
 /// (made by `darken`, as the site's reader would) reaching posters and the frame, its height
 /// following its content, the host API driving it, and no console error.

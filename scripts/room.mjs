@@ -2,7 +2,7 @@
 // IPv4 address, and prints the address to open with a QR code for the terminal. The bundle
 // is served as a static host serves it (gzip, hashed files immutable). Plain http on a LAN
 // address is not a secure context: browsers there allow no clipboard and no offline cache
-// (README, "Serving a room"); where the machine has no such address it says so and serves on
+// (docs/workshops.md, "Serving a room"); where the machine has no such address it says so and serves on
 // loopback. ROOM_PORT chooses the port (default 8090).
 import { networkInterfaces } from 'node:os';
 import { createRequire } from 'node:module';

@@ -478,7 +478,7 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
             }
         }
         // A manager whose controller's cache cannot sync fails to start after CacheSyncTimeout
-        // (the simulator does not stop its world: the README lists it); it starts where our
+        // (the simulator does not stop its world: docs/real-clients.md lists it); it starts where our
         // controller's workers start.
         let start = theirs.get("start-timeout").cloned().unwrap_or_default();
         let started = limited.controllers.iter().all(|c| c.started());

@@ -1,4 +1,4 @@
-// A tiny Docusaurus site embedding two lessons through the README's component.
+// A tiny Docusaurus site embedding two lessons through docs/embedding.md's component.
 export default {
   title: 'List-watch notes',
   url: 'SITE',

@@ -1,4 +1,4 @@
-//! The differences the model keeps on purpose, each by name with its reason; README's "Where
+//! The differences the model keeps on purpose, each by name with its reason; docs/real-clients.md's "Where
 //! the model does not follow" has a row for each. A difference the judge finds that none of
 //! these explains fails the judge.
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 
-// README, "In a documentation page": the loader added once, in the browser only.
+// docs/embedding.md, "In a documentation page": the loader added once, in the browser only.
 export default function Playground({ lesson, step, lang }) {
   useEffect(() => {
     if (document.querySelector('script[src="PLAYGROUND/embed.js"]')) return;
