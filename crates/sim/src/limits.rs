@@ -31,28 +31,63 @@ pub const MAX_TIMELINE: usize = 10_000;
 pub const MAX_RECONCILE_MS: u64 = 3_600_000;
 pub const MAX_RESYNC_SECONDS: u64 = 30 * 24 * 3600;
 
-/// A number out of the playground's range, worded for the person who typed it.
-pub fn out_of_range(what: &str, value: impl std::fmt::Display, max: impl std::fmt::Display) -> String {
-    format!("{what} {value} is more than the playground runs (at most {max}; kube-apiserver itself allows more)")
+/// What a person asked for beyond the playground's own limits: typed, so the page words it in
+/// its language when it shows it (`i18n::exceeded`); its `Display` is the English the command
+/// line and a lesson's errors print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Exceeded {
+    /// `spec.replicas` of a manifest, or `kubectl scale --replicas` (`field` names which).
+    Replicas { field: &'static str, asked: i64 },
+    /// The network latency a person set, each way.
+    Latency { ms: u64 },
+    /// A manifest's size in bytes.
+    ManifestBytes { bytes: usize },
+    /// A manifest's nesting.
+    ManifestDepth,
+    /// A console entry's size in bytes.
+    ConsoleBytes { bytes: usize },
+}
+
+impl std::fmt::Display for Exceeded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let beyond = |f: &mut std::fmt::Formatter<'_>, what: &str, value: &dyn std::fmt::Display, max: &dyn std::fmt::Display| {
+            write!(f, "{what} {value} is more than the playground runs (at most {max}; kube-apiserver itself allows more)")
+        };
+        match self {
+            Exceeded::Replicas { field, asked } => beyond(f, field, asked, &MAX_REPLICAS),
+            Exceeded::Latency { ms } => beyond(f, "network latency (ms)", ms, &MAX_LATENCY_MS),
+            Exceeded::ManifestBytes { bytes } => {
+                write!(f, "the manifest is {bytes} bytes; the playground takes at most {MAX_MANIFEST_BYTES}")
+            }
+            Exceeded::ManifestDepth => write!(f, "the manifest nests deeper than {MAX_DEPTH} levels"),
+            Exceeded::ConsoleBytes { bytes } => {
+                write!(f, "the entry is {bytes} bytes; the console takes at most {MAX_CONSOLE_BYTES}")
+            }
+        }
+    }
 }
 
 /// Whether an object asks for more than the playground runs.
-pub fn check_object(obj: &ApiObject) -> Result<(), String> {
-    if let Some(n) = obj.spec().and_then(|s| s.get("replicas")).and_then(Value::as_i64) {
-        if n > MAX_REPLICAS {
-            return Err(out_of_range("spec.replicas", n, MAX_REPLICAS));
-        }
+pub fn check_object(obj: &ApiObject) -> Result<(), Exceeded> {
+    match obj.spec().and_then(|s| s.get("replicas")).and_then(Value::as_i64) {
+        Some(asked) if asked > MAX_REPLICAS => Err(Exceeded::Replicas { field: "spec.replicas", asked }),
+        _ => Ok(()),
+    }
+}
+
+/// Whether a manifest's text is small enough to read.
+pub fn check_bytes(bytes: usize) -> Result<(), Exceeded> {
+    if bytes > MAX_MANIFEST_BYTES {
+        return Err(Exceeded::ManifestBytes { bytes });
     }
     Ok(())
 }
 
 /// Whether a parsed manifest is small and shallow enough.
-pub fn check_value(value: &Value, bytes: usize) -> Result<(), String> {
-    if bytes > MAX_MANIFEST_BYTES {
-        return Err(format!("the manifest is {bytes} bytes; the playground takes at most {MAX_MANIFEST_BYTES}"));
-    }
+pub fn check_value(value: &Value, bytes: usize) -> Result<(), Exceeded> {
+    check_bytes(bytes)?;
     if crate::cluster::validation::depth(value) > MAX_DEPTH {
-        return Err(format!("the manifest nests deeper than {MAX_DEPTH} levels"));
+        return Err(Exceeded::ManifestDepth);
     }
     Ok(())
 }

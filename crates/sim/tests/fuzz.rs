@@ -4,6 +4,7 @@
 //! input. Each target runs for `FUZZ_SECONDS` (1 by default; `make fuzz` runs 60), and the
 //! counts are printed. A failing input is printed whole, with the seed that made it.
 
+use informer_sim::i18n::Lang;
 use informer_sim::kernel::Rng;
 use informer_sim::scenario::{library, Scenario};
 use informer_sim::session::{Action, Message, Session};
@@ -107,8 +108,8 @@ fn fuzz(name: &str, corpus: Vec<String>, seed: u64, mut target: impl FnMut(&str)
 
 /// The session still takes a step, and a refusal says what was wrong.
 fn usable(s: &mut Session) -> Result<(), String> {
-    if let Some(Message::Failed(text)) = s.message() {
-        if text.trim().is_empty() {
+    if let Some(failed @ Message::Failed(_)) = s.message() {
+        if failed.text(Lang::En).trim().is_empty() || failed.text(Lang::Ko).trim().is_empty() {
             return Err("refused without a word".into());
         }
     }
@@ -167,7 +168,7 @@ fn fuzz_console_lines() {
             session = Session::default();
         }
         session.apply(Action::Kubectl(entry.to_string()));
-        if !session.console_text().contains('$') {
+        if !session.console_text(Lang::En).contains('$') {
             return Err("the console lost its transcript".into());
         }
         usable(&mut session)

@@ -14,6 +14,7 @@ use crate::cluster::printers::{align, columns, row};
 use crate::cluster::rbac::{RequestAttributes, UserInfo};
 use crate::cluster::{Kind, Shared};
 use crate::kernel::Millis;
+use crate::limits::Exceeded;
 use crate::world::{Action, World};
 
 /// What a command line comes to.
@@ -27,6 +28,11 @@ pub enum Outcome {
     Watch(Kind, Option<String>, String),
     /// An error, printed as kubectl prints it.
     Error(String),
+    /// A manifest refused: in kubectl's or the API server's words, or beyond the playground's
+    /// limits.
+    Refused(manifest::ManifestError),
+    /// Beyond the playground's own limits, worded where it is shown.
+    Exceeded(Exceeded),
 }
 
 fn kind_of(word: &str) -> Result<Kind, String> {
@@ -103,11 +109,7 @@ fn target<'a>(words: &[&'a str]) -> Result<(Kind, &'a str), String> {
 /// Runs one command line (`kubectl` may be left out); `stdin` holds a manifest for `-f -`.
 pub fn run(line: &str, stdin: &str, world: &World) -> Outcome {
     if line.len() + stdin.len() > crate::limits::MAX_CONSOLE_BYTES {
-        return Outcome::Error(format!(
-            "error: the entry is {} bytes; the console takes at most {}",
-            line.len() + stdin.len(),
-            crate::limits::MAX_CONSOLE_BYTES
-        ));
+        return Outcome::Exceeded(Exceeded::ConsoleBytes { bytes: line.len() + stdin.len() });
     }
     let tokens: Vec<&str> = line.split_whitespace().collect();
     let tokens = match tokens.first() {
@@ -219,7 +221,10 @@ fn write_manifest(command: &str, args: &Args, stdin: &str, namespace: &str, worl
     if stdin.trim().is_empty() {
         return Err(format!("error: no objects passed to {command}"));
     }
-    let mut obj = manifest::read(stdin, manifest::Source::File).map_err(|e| e.to_string())?;
+    let mut obj = match manifest::read(stdin, manifest::Source::File) {
+        Ok(obj) => obj,
+        Err(refused) => return Ok(Outcome::Refused(refused)),
+    };
     let kind = Kind::parse(&obj.kind)
         .filter(|k| k.name() == obj.kind)
         .ok_or_else(|| Status::no_kind_match(&obj.kind, &obj.api_version).to_string())?;
@@ -258,10 +263,7 @@ fn scale(args: &Args, namespace: &str) -> Result<Outcome, String> {
         .filter(|n| *n >= 0 && *n <= i64::from(i32::MAX))
         .ok_or_else(|| format!("error: invalid argument {replicas:?} for \"--replicas\" flag"))?;
     if replicas > crate::limits::MAX_REPLICAS {
-        return Err(format!(
-            "error: {}",
-            crate::limits::out_of_range("--replicas", replicas, crate::limits::MAX_REPLICAS)
-        ));
+        return Ok(Outcome::Exceeded(Exceeded::Replicas { field: "--replicas", asked: replicas }));
     }
     if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
         return Err(format!("error: no scaler has been implemented for {{\"\" {:?}}}", kind.name()));
@@ -372,6 +374,7 @@ mod tests {
         let w = world();
         let err = |line: &str| match run(line, "", &w) {
             Outcome::Error(e) => e,
+            Outcome::Exceeded(e) => format!("error: {e}"),
             other => panic!("{line}: {other:?}"),
         };
         assert_eq!(err("get foos"), r#"error: the server doesn't have a resource type "foos""#);
@@ -395,7 +398,7 @@ mod tests {
             "]".repeat(5000)
         );
         let deep_err = match run("apply -f -", &deep, &w) {
-            Outcome::Error(e) => e,
+            Outcome::Refused(e) => e.to_string(),
             other => panic!("{other:?}"),
         };
         assert!(deep_err.starts_with("error: "), "{deep_err}");

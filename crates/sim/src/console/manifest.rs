@@ -19,54 +19,63 @@ pub enum Source {
 }
 
 /// What is wrong with a manifest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Problem {
-    /// Beyond the playground's own limits (size, nesting, replicas, …).
-    Limit,
-    /// Not JSON (or YAML, for a file).
-    Syntax,
-    /// Not an object of the API's shape.
-    Shape,
+    /// Beyond the playground's own limits (size, nesting, replicas, …): the page's own words,
+    /// worded where they are shown.
+    Limit(limits::Exceeded),
+    /// Not JSON (or YAML, for a file): the reader's words.
+    Syntax(String),
+    /// Not an object of the API's shape: the reader's words.
+    Shape(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ManifestError {
     pub source: Source,
     pub problem: Problem,
-    pub detail: String,
 }
 
+impl ManifestError {
+    /// What refused it in kubectl's or the API server's words; `None` for the playground's own
+    /// limits, which the page words in its language.
+    pub fn upstream(&self) -> Option<String> {
+        Some(match (self.source, &self.problem) {
+            (_, Problem::Limit(_)) => return None,
+            (Source::File, Problem::Syntax(detail)) => format!("error: error parsing STDIN: {detail}"),
+            (Source::File, Problem::Shape(detail)) => format!("error: error validating \"STDIN\": {detail}"),
+            (Source::Body, Problem::Syntax(detail) | Problem::Shape(detail)) => {
+                let unrecognized = format!("the object provided is unrecognized: json parse error: {detail}");
+                Status::bad_request(unrecognized).to_string()
+            }
+        })
+    }
+}
+
+/// In English, as the command line prints it.
 impl fmt::Display for ManifestError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let detail = &self.detail;
-        match (self.source, self.problem) {
-            (_, Problem::Limit) => write!(f, "error: {detail}"),
-            (Source::File, Problem::Syntax) => write!(f, "error: error parsing STDIN: {detail}"),
-            (Source::File, Problem::Shape) => write!(f, "error: error validating \"STDIN\": {detail}"),
-            (Source::Body, Problem::Syntax | Problem::Shape) => {
-                let unrecognized = format!("the object provided is unrecognized: json parse error: {detail}");
-                write!(f, "{}", Status::bad_request(unrecognized))
-            }
+        match (&self.problem, self.upstream()) {
+            (Problem::Limit(exceeded), _) => write!(f, "error: {exceeded}"),
+            (_, Some(text)) => write!(f, "{text}"),
+            (_, None) => Ok(()),
         }
     }
 }
 
 /// Reads the object a manifest from `source` describes.
 pub fn read(text: &str, source: Source) -> Result<ApiObject, ManifestError> {
-    let refuse = |problem, detail: String| ManifestError { source, problem, detail };
-    if text.len() > limits::MAX_MANIFEST_BYTES {
-        let over = limits::check_value(&Value::Null, text.len()).err().unwrap_or_default();
-        return Err(refuse(Problem::Limit, over));
-    }
+    let refuse = |problem| ManifestError { source, problem };
+    limits::check_bytes(text.len()).map_err(|e| refuse(Problem::Limit(e)))?;
     let value = match source {
         Source::File if !text.trim_start().starts_with('{') => {
-            crate::console::yaml::parse(text).map_err(|e| refuse(Problem::Syntax, e.to_string()))?
+            crate::console::yaml::parse(text).map_err(|e| refuse(Problem::Syntax(e.to_string())))?
         }
-        _ => serde_json::from_str::<Value>(text).map_err(|e| refuse(Problem::Syntax, e.to_string()))?,
+        _ => serde_json::from_str::<Value>(text).map_err(|e| refuse(Problem::Syntax(e.to_string())))?,
     };
-    limits::check_value(&value, text.len()).map_err(|e| refuse(Problem::Limit, e.to_string()))?;
-    let obj: ApiObject = serde_json::from_value(value).map_err(|e| refuse(Problem::Shape, e.to_string()))?;
-    limits::check_object(&obj).map_err(|e| refuse(Problem::Limit, e.to_string()))?;
+    limits::check_value(&value, text.len()).map_err(|e| refuse(Problem::Limit(e)))?;
+    let obj: ApiObject = serde_json::from_value(value).map_err(|e| refuse(Problem::Shape(e.to_string())))?;
+    limits::check_object(&obj).map_err(|e| refuse(Problem::Limit(e)))?;
     Ok(obj)
 }
 
@@ -85,9 +94,12 @@ mod tests {
         assert!(body("{").starts_with(refused), "{}", body("{"));
         assert_eq!(read("kind: ConfigMap\nmetadata:\n  name: a\n", Source::File).unwrap().metadata.name, "a");
         let yaml = read("kind: ConfigMap\n", Source::Body).unwrap_err();
-        assert_eq!(yaml.problem, Problem::Syntax, "a request body is JSON");
+        assert!(matches!(yaml.problem, Problem::Syntax(_)), "a request body is JSON");
         let huge = "x".repeat(limits::MAX_MANIFEST_BYTES + 1);
-        assert_eq!(read(&huge, Source::Body).unwrap_err().problem, Problem::Limit);
+        assert_eq!(
+            read(&huge, Source::Body).unwrap_err().problem,
+            Problem::Limit(limits::Exceeded::ManifestBytes { bytes: huge.len() })
+        );
         assert!(file(&huge).starts_with("error: "));
     }
 }

@@ -105,6 +105,36 @@ pub fn trf(lang: Lang, template: Phrase, args: &[(&str, &dyn std::fmt::Display)]
     text
 }
 
+/// What went beyond the playground's own limits, in `lang`.
+pub fn exceeded(exceeded: &crate::limits::Exceeded, lang: Lang) -> String {
+    use crate::limits::{self, Exceeded};
+    match exceeded {
+        Exceeded::Replicas { field, asked } => trf!(
+            lang,
+            "{what} {value} is more than the playground runs (at most {max}; kube-apiserver itself allows more)",
+            &[("what", field), ("value", asked), ("max", &limits::MAX_REPLICAS)],
+        ),
+        Exceeded::Latency { ms } => trf!(
+            lang,
+            "{what} {value} is more than the playground runs (at most {max}; kube-apiserver itself allows more)",
+            &[("what", &tr(lang, phrase!("network latency (ms)"))), ("value", ms), ("max", &limits::MAX_LATENCY_MS)],
+        ),
+        Exceeded::ManifestBytes { bytes } => trf!(
+            lang,
+            "the manifest is {bytes} bytes; the playground takes at most {max}",
+            &[("bytes", bytes), ("max", &limits::MAX_MANIFEST_BYTES)],
+        ),
+        Exceeded::ManifestDepth => {
+            trf!(lang, "the manifest nests deeper than {max} levels", &[("max", &limits::MAX_DEPTH)])
+        }
+        Exceeded::ConsoleBytes { bytes } => trf!(
+            lang,
+            "the entry is {bytes} bytes; the console takes at most {max}",
+            &[("bytes", bytes), ("max", &limits::MAX_CONSOLE_BYTES)],
+        ),
+    }
+}
+
 /// Every Korean word and sentence of the page's phrasebook (for the glossary's test).
 pub fn korean_words() -> Vec<&'static str> {
     ko::WORDS.iter().map(|(_, ko)| *ko).collect()

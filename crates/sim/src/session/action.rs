@@ -4,7 +4,10 @@
 use crate::cluster::Kind;
 use crate::era::Era;
 use crate::kernel::Stage;
+use crate::limits::Exceeded;
 use crate::scenario::Lang;
+use crate::session::link::Notice;
+use crate::world::outcome::UserVerb;
 use crate::world::Fault;
 
 /// What a person does on the page.
@@ -76,9 +79,82 @@ impl Action {
     }
 }
 
-/// The outcome of the last write.
+/// The outcome of the last write: typed, and worded in the page's language when it is shown
+/// ([`Message::text`]), so a message on the screen follows a language switch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
-    Done(String),
-    Failed(String),
+    Done(Written),
+    Failed(Refusal),
+}
+
+/// A write the API server took: kubectl's `<type>/<name> created` (or `replaced`, or
+/// `<type> "<name>" deleted`), and the revision it was stored at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    pub kind: Kind,
+    pub name: String,
+    pub verb: UserVerb,
+    /// The store's revision after the write (none for a delete).
+    pub revision: Option<i64>,
+    /// The namespace a delete names, where the release's kubectl names it (1.32+).
+    pub from: Option<String>,
+}
+
+/// Why a person's write, console line or setting was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// kubectl's or the API server's own words, shown as Kubernetes prints them in every
+    /// language.
+    Upstream(String),
+    /// Beyond the playground's own limits.
+    Limit(Exceeded),
+    /// A lesson or release the session could not open.
+    Notice(Notice),
+    /// The write never reached the API server.
+    NotReached,
+    /// A lesson's delete-one found nothing its selector selects.
+    NoMatch { kind: Option<Kind>, selector: String },
+}
+
+impl Message {
+    /// The message in `lang`: the page's own words from the phrasebook, upstream's as printed.
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Message::Done(written) => written.text(lang),
+            Message::Failed(refusal) => refusal.text(lang),
+        }
+    }
+}
+
+impl Written {
+    pub fn text(&self, lang: Lang) -> String {
+        let kubectl = crate::console::kubectl::kubectl_type(self.kind);
+        let done = match self.verb {
+            UserVerb::Create => format!("{kubectl}/{} created", self.name),
+            UserVerb::Update => format!("{kubectl}/{} replaced", self.name),
+            _ => match &self.from {
+                Some(namespace) => format!("{kubectl} {:?} deleted from {namespace} namespace", self.name),
+                None => format!("{kubectl} {:?} deleted", self.name),
+            },
+        };
+        match self.revision {
+            Some(rv) if rv > 0 => done + &trf!(lang, " (resourceVersion {rv})", &[("rv", &rv)]),
+            _ => done,
+        }
+    }
+}
+
+impl Refusal {
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            Refusal::Upstream(text) => text.clone(),
+            Refusal::Limit(exceeded) => format!("error: {}", crate::i18n::exceeded(exceeded, lang)),
+            Refusal::Notice(notice) => format!("error: {}", notice.describe(lang)),
+            Refusal::NotReached => tr!(lang, "the write did not reach the API server").to_string(),
+            Refusal::NoMatch { kind, selector } => {
+                let resource = kind.map_or("objects", |k| k.resource());
+                trf!(lang, "error: no {resource} matches {selector}", &[("resource", &resource), ("selector", selector)])
+            }
+        }
+    }
 }

@@ -3,7 +3,8 @@
 //! file's challenges are checked for: in every release the lesson runs in, its run without
 //! moves does not meet a goal and the solution's moves do.
 
-use super::{Action, Message, Session};
+use super::{Action, Message, Refusal, Session};
+use crate::i18n::Lang;
 use crate::scenario::format::{Challenge, Move, MoveKind};
 use crate::scenario::{judge_goal, Scenario};
 
@@ -69,18 +70,21 @@ impl Session {
             }
             // kubectl's own refusals are printed in the console, not said: asked here first.
             if let Action::Kubectl(entry) = &action {
+                use crate::console::kubectl::{run, Outcome};
                 let (line, stdin) = entry.split_once('\n').unwrap_or((entry, ""));
-                if let crate::console::kubectl::Outcome::Error(why) =
-                    crate::console::kubectl::run(line, stdin, self.world())
-                {
-                    refused.push((m.at_step, why));
-                }
+                let why = match run(line, stdin, self.world()) {
+                    Outcome::Error(why) => Some(why),
+                    Outcome::Exceeded(exceeded) => Some(Refusal::Limit(exceeded).text(Lang::En)),
+                    Outcome::Refused(e) => Some(e.to_string()),
+                    _ => None,
+                };
+                refused.extend(why.map(|why| (m.at_step, why)));
             }
             self.message = None;
             self.apply(action);
-            let failed = match (self.message(), self.write_failure()) {
-                (Some(Message::Failed(why)), _) => Some(why.clone()),
-                (_, Some(Err(why))) => Some(why),
+            let failed = match (self.message(), self.write_answer()) {
+                (Some(Message::Failed(why)), _) => Some(why.text(Lang::En)),
+                (_, Some(Err(why))) => Some(why.text(Lang::En)),
                 _ => None,
             };
             refused.extend(failed.map(|why| (m.at_step, why)));

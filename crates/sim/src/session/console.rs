@@ -1,91 +1,129 @@
 //! A person's writes (the object form's manifests) and the console's kubectl lines, each
 //! answered in the words kubectl or the API server would use.
 
-use super::{Action, Message, Session};
+use super::{Message, Refusal, Session, Written};
 use crate::cluster::{ApiObject, ApiServer, Kind};
 use crate::console::manifest;
 use crate::kernel::sort;
+use crate::scenario::Lang;
 use crate::world;
+use crate::world::outcome::UserVerb;
 
-/// kubectl's `<type>/<name>`, e.g. `deployment.apps/web`.
-fn kubectl_ref(kind: Kind, name: &str) -> String {
-    format!("{}/{name}", crate::console::kubectl::kubectl_type(kind))
+/// A write through the object form: a manifest to create, replace or delete by, or a delete
+/// by name.
+pub(super) enum PersonWrite {
+    Manifest(UserVerb, String),
+    Delete { kind: Kind, namespace: String, name: String },
+}
+
+/// A line of the console's transcript: what was typed, what kubectl printed, or what the
+/// playground refused, worded when the transcript is shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConsoleLine {
+    Typed(String),
+    Printed(String),
+    Refused(Refusal),
+}
+
+impl ConsoleLine {
+    pub fn text(&self, lang: Lang) -> String {
+        match self {
+            ConsoleLine::Typed(line) => format!("$ {line}"),
+            ConsoleLine::Printed(text) => text.clone(),
+            ConsoleLine::Refused(refusal) => refusal.text(lang),
+        }
+    }
+}
+
+/// A manifest's refusal: kubectl's or the API server's words, or the playground's limit.
+fn refusal(e: manifest::ManifestError) -> Refusal {
+    match e.upstream() {
+        Some(text) => Refusal::Upstream(text),
+        None => match e.problem {
+            manifest::Problem::Limit(exceeded) => Refusal::Limit(exceeded),
+            _ => Refusal::Upstream(e.to_string()),
+        },
+    }
 }
 
 impl Session {
-    pub(super) fn write(&mut self, action: Action) -> Message {
-        let parsed = match &action {
-            Action::Create(text) | Action::Update(text) | Action::DeleteManifest(text) => {
-                match manifest::read(text, manifest::Source::Body) {
-                    Ok(obj) => Some(obj),
-                    Err(e) => return Message::Failed(e.to_string()),
-                }
+    /// A person's write through the object form: the object a manifest describes created,
+    /// replaced or deleted, or a delete by name.
+    pub(super) fn write(&mut self, write: PersonWrite) -> Message {
+        let (world_action, kind, name, verb) = match write {
+            PersonWrite::Delete { kind, namespace, name } => {
+                (world::Action::Delete { kind, namespace, name: name.clone() }, kind, name, UserVerb::Delete)
             }
-            _ => None,
-        };
-        let (world_action, kind, name, verb) = match (action, parsed) {
-            (Action::Delete { kind, namespace, name }, _) => {
-                (world::Action::Delete { kind, namespace, name: name.clone() }, kind, name, "deleted")
-            }
-            (action, Some(obj)) => {
+            PersonWrite::Manifest(verb, text) => {
+                let obj = match manifest::read(&text, manifest::Source::Body) {
+                    Ok(obj) => obj,
+                    Err(e) => return Message::Failed(refusal(e)),
+                };
                 let kind = match ApiServer::kind_of(&obj) {
                     Ok(kind) => kind,
-                    Err(e) => return Message::Failed(e.to_string()),
+                    Err(e) => return Message::Failed(Refusal::Upstream(e.to_string())),
                 };
                 let name = obj.metadata.name.clone();
-                match action {
-                    Action::Create(_) => (world::Action::Create(obj), kind, name, "created"),
-                    Action::Update(_) => (world::Action::Update(obj), kind, name, "replaced"),
+                let action = match verb {
+                    UserVerb::Create => world::Action::Create(obj),
+                    UserVerb::Update => world::Action::Update(obj),
                     _ => {
                         let namespace =
                             if obj.metadata.namespace.is_empty() { "default".into() } else { obj.metadata.namespace };
-                        (world::Action::Delete { kind, namespace, name: name.clone() }, kind, name, "deleted")
+                        world::Action::Delete { kind, namespace, name: name.clone() }
                     }
-                }
+                };
+                (action, kind, name, verb)
             }
-            _ => return Message::Failed("nothing to write".into()),
+        };
+        let from = match &world_action {
+            world::Action::Delete { namespace, .. } if self.era.kubectl_delete_names_namespace() => {
+                Some(namespace.clone())
+            }
+            _ => None,
         };
         self.act(world_action);
-        match self.write_failure() {
-            Some(Err(failure)) => Message::Failed(failure),
+        match self.write_answer() {
+            Some(Err(refused)) => Message::Failed(refused),
             Some(Ok(rv)) => {
-                let at = if rv > 0 { format!(" (resourceVersion {rv})") } else { String::new() };
-                Message::Done(format!("{} {verb}{at}", kubectl_ref(kind, &name)))
+                let revision = (verb != UserVerb::Delete).then_some(rv);
+                Message::Done(Written { kind, name, verb, revision, from })
             }
-            None => Message::Failed("the write did not reach the API server".into()),
+            None => Message::Failed(Refusal::NotReached),
         }
     }
 
-    /// The answer to the write the current step made: its resourceVersion, or what refused it
-    /// in kubectl's words. `None` when the current step is not a person's write.
-    pub(super) fn write_failure(&self) -> Option<Result<i64, String>> {
+    /// The answer to the write the current step made: its resourceVersion, or what refused it.
+    /// `None` when the current step is not a person's write.
+    pub(super) fn write_answer(&self) -> Option<Result<i64, Refusal>> {
         let crate::world::Outcome::UserWrite { answer, no_match, kind, .. } = &self.current()?.outcome else {
             return None;
         };
         Some(match (answer, no_match) {
-            (_, Some(selector)) => {
-                Err(format!("error: no {} matches {selector}", kind.map_or("objects", |k| k.resource())))
-            }
+            (_, Some(selector)) => Err(Refusal::NoMatch { kind: *kind, selector: selector.clone() }),
             (Ok(rv), None) => Ok(*rv),
-            (Err(status), None) => Err(status.to_string()),
+            (Err(status), None) => Err(Refusal::Upstream(status.to_string())),
         })
     }
 
     pub(super) fn kubectl(&mut self, entry: &str) {
+        use crate::console::kubectl::{self, Outcome};
         let (line, stdin) = entry.split_once('\n').unwrap_or((entry, ""));
         let at = self.world().steps();
-        self.console.record((at, format!("$ {}", line.trim())));
-        let printed = match crate::console::kubectl::run(line, stdin, self.world()) {
-            crate::console::kubectl::Outcome::Output(text) | crate::console::kubectl::Outcome::Error(text) => text,
-            crate::console::kubectl::Outcome::Watch(kind, namespace, text) => {
+        self.console.record((at, ConsoleLine::Typed(line.trim().to_string())));
+        let printed = match kubectl::run(line, stdin, self.world()) {
+            Outcome::Output(text) | Outcome::Error(text) => ConsoleLine::Printed(text),
+            Outcome::Exceeded(exceeded) => ConsoleLine::Refused(Refusal::Limit(exceeded)),
+            Outcome::Refused(e) => ConsoleLine::Refused(refusal(e)),
+            Outcome::Watch(kind, namespace, text) => {
                 self.act(world::Action::ConsoleWatch { kind, namespace });
-                text
+                ConsoleLine::Printed(text)
             }
-            crate::console::kubectl::Outcome::Write(action, done) => {
+            Outcome::Write(action, done) => {
                 self.act(action);
-                match self.write_failure() {
-                    Some(Err(failure)) => failure,
-                    _ => done,
+                match self.write_answer() {
+                    Some(Err(refused)) => ConsoleLine::Refused(refused),
+                    _ => ConsoleLine::Printed(done),
                 }
             }
         };
@@ -93,8 +131,8 @@ impl Session {
     }
 
     /// The console's transcript up to the current step, with the rows its watches printed
-    /// in between, in the order they came.
-    pub fn console_text(&self) -> String {
+    /// in between, in the order they came, in `lang`.
+    pub fn console_text(&self, lang: Lang) -> String {
         let here = self.world().steps();
         // Each watch row shows the object as it was when the event arrived.
         let rows = self.world().console_events().iter().filter_map(|(step, at, kind, event)| {
@@ -105,7 +143,7 @@ impl Session {
             .console
             .iter()
             .filter(|(step, _)| *step <= here)
-            .map(|(step, text)| (*step, 0, text.clone()))
+            .map(|(step, line)| (*step, 0, line.text(lang)))
             .chain(rows)
             .collect();
         sort::sort_by_key(&mut lines, |(step, order, _)| (*step, *order));

@@ -3,17 +3,14 @@
 
 use super::{Action, Session, RUN_AHEAD, SNAPSHOT_EVERY};
 use crate::era::Era;
-use crate::scenario::{library, Lang};
-use crate::session::link::{Notice, Problem};
+use crate::scenario::library;
+use crate::session::link::{LessonBroken, Notice, Problem};
 use crate::world::{History, TraceEvent};
 
 impl Session {
     /// A session playing a bundled scenario in its own era (the empty id: the default lesson).
-    pub fn with_scenario(id: &str) -> Result<Self, String> {
-        Self::lesson(id, None, None).map_err(|problem| {
-            let notice = Notice { param: "scenario".into(), problem };
-            format!("error: {}", notice.describe(Lang::En))
-        })
+    pub fn with_scenario(id: &str) -> Result<Self, Notice> {
+        Self::lesson(id, None, None).map_err(|problem| Notice { param: "scenario".into(), problem })
     }
 
     /// A session playing a bundled lesson with another seed or era if given.
@@ -23,7 +20,7 @@ impl Session {
         }
         // (In the page a bundled lesson is known from the index before its file is loaded.)
         let lesson = library::find(id).ok_or_else(|| match library::file_of(id) {
-            Some(file) => Problem::LessonBroken { why: format!("scenarios/{file} could not be loaded") },
+            Some(file) => Problem::LessonBroken(LessonBroken::NotLoaded { file: file.into() }),
             None => Problem::UnknownScenario { id: id.into() },
         })?;
         let era = era.unwrap_or(lesson.era);
@@ -35,7 +32,7 @@ impl Session {
         if let Some(seed) = seed {
             scenario.seed = seed;
         }
-        Self::playing(scenario).map_err(|why| Problem::LessonBroken { why })
+        Self::playing(scenario).map_err(|why| Problem::LessonBroken(LessonBroken::Invalid(why)))
     }
 
     /// A session playing a lesson as told in one release (`Scenario::in_era`).

@@ -93,17 +93,13 @@ pub enum Problem {
     UnknownScenario {
         id: String,
     },
-    BadActions {
-        why: String,
-    },
+    BadActions(BadActions),
     /// Given, but a lesson sets this itself.
     IgnoredWithScenario,
     /// `from` after `to`.
     EmptyRange,
     /// The lesson could not be built (a bundled lesson never fails: its tests build it).
-    LessonBroken {
-        why: String,
-    },
+    LessonBroken(LessonBroken),
     /// The lesson is not told in this era: it opens in its own.
     NotInEra {
         id: String,
@@ -140,14 +136,30 @@ impl Notice {
                 &[("param", p), ("value", &format!("{value:?}")), ("allowed", &allowed.join(", "))],
             ),
             Problem::UnknownScenario { id } => trf!(lang, "there is no lesson {id}", &[("id", &format!("{id:?}"))]),
-            Problem::BadActions { why } => {
-                trf!(lang, "the recorded actions cannot be replayed: {why}", &[("why", why)])
+            Problem::BadActions(bad) => {
+                let why = match bad {
+                    BadActions::TooLong => tr!(lang, "too long").to_string(),
+                    BadActions::NotBase64 => tr!(lang, "not base64url").to_string(),
+                    BadActions::NotUtf8 => tr!(lang, "not UTF-8").to_string(),
+                    BadActions::NotJson(detail) => trf!(lang, "not the actions' JSON ({detail})", &[("detail", detail)]),
+                    BadActions::TooMany => trf!(lang, "more than {n} actions", &[("n", &MAX_ACTIONS)]),
+                    BadActions::OutOfOrder => tr!(lang, "actions out of step order").to_string(),
+                };
+                trf!(lang, "the recorded actions cannot be replayed: {why}", &[("why", &why)])
             }
             Problem::IgnoredWithScenario => {
                 trf!(lang, "{param} is ignored: the lesson sets its own cluster", &[("param", p)])
             }
             Problem::EmptyRange => trf!(lang, "{param}: from is after to (the range is ignored)", &[("param", p)]),
-            Problem::LessonBroken { why } => trf!(lang, "the lesson cannot start: {why}", &[("why", why)]),
+            Problem::LessonBroken(broken) => {
+                let why = match broken {
+                    LessonBroken::NotLoaded { file } => {
+                        trf!(lang, "scenarios/{file} could not be loaded", &[("file", file)])
+                    }
+                    LessonBroken::Invalid(error) => error.clone(),
+                };
+                trf!(lang, "the lesson cannot start: {why}", &[("why", &why)])
+            }
             Problem::NotInEra { id, era, eras } => trf!(
                 lang,
                 "the lesson {id} is told in {eras}, not in {era}: it opens in its own release",
@@ -203,21 +215,44 @@ fn encode_actions(actions: &[(u64, Action)]) -> String {
 }
 
 #[inline(never)]
-fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, String> {
+fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, BadActions> {
     if text.len() > limits::MAX_CONSOLE_BYTES * 2 {
-        return Err("too long".into());
+        return Err(BadActions::TooLong);
     }
-    let bytes = base64::decode_url(text).ok_or("not base64url")?;
+    let bytes = base64::decode_url(text).ok_or(BadActions::NotBase64)?;
     // (From text, as every other reader of the page's: one copy of the JSON reader.)
-    let json = String::from_utf8(bytes).map_err(|_| "not UTF-8")?;
-    let actions: Vec<(u64, Action)> = serde_json::from_str(&json).map_err(|e| e.to_string())?;
+    let json = String::from_utf8(bytes).map_err(|_| BadActions::NotUtf8)?;
+    let actions: Vec<(u64, Action)> =
+        serde_json::from_str(&json).map_err(|e| BadActions::NotJson(e.to_string()))?;
     if actions.len() > MAX_ACTIONS {
-        return Err(format!("more than {MAX_ACTIONS} actions"));
+        return Err(BadActions::TooMany);
     }
     if actions.windows(2).any(|w| w[1].0 < w[0].0) {
-        return Err("actions out of step order".into());
+        return Err(BadActions::OutOfOrder);
     }
     Ok(actions)
+}
+
+/// Why a link's recorded actions cannot be replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadActions {
+    TooLong,
+    NotBase64,
+    NotUtf8,
+    /// The JSON reader's own words.
+    NotJson(String),
+    TooMany,
+    OutOfOrder,
+}
+
+/// Why a lesson could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LessonBroken {
+    /// Its file could not be fetched or read (in the page).
+    NotLoaded { file: String },
+    /// The file's checks refused it (a `ScenarioError`, in the author's terms: a field path and
+    /// what is wrong with it).
+    Invalid(String),
 }
 
 impl Link {
@@ -275,7 +310,7 @@ impl Link {
                 }
                 "actions" => match decode_actions(&value) {
                     Ok(actions) => link.actions = actions,
-                    Err(why) => n.push(Notice { param: "actions".into(), problem: Problem::BadActions { why } }),
+                    Err(why) => n.push(Notice { param: "actions".into(), problem: Problem::BadActions(why) }),
                 },
                 _ => {}
             }
@@ -459,7 +494,7 @@ mod tests {
         assert!(said.contains(&("wat", &Problem::Unknown)));
         assert!(said.iter().any(|(p, _)| *p == "speed"));
         assert!(said.contains(&("from", &Problem::EmptyRange)));
-        assert!(said.iter().any(|(p, pr)| *p == "actions" && matches!(pr, Problem::BadActions { .. })));
+        assert!(said.iter().any(|(p, pr)| *p == "actions" && matches!(pr, Problem::BadActions(_))));
         let text = notices[0].describe(Lang::Ko);
         assert!(!text.is_empty());
         let (_, notices) = Link::parse("?scenario=x&objects=5");
@@ -470,7 +505,7 @@ mod tests {
     fn recorded_actions_that_are_not_text_are_named_so() {
         let (link, notices) = Link::parse(&format!("?actions={}", base64::encode_url(b"[[1,\xff]]")));
         assert!(link.actions.is_empty());
-        assert_eq!(notices[0].problem, Problem::BadActions { why: "not UTF-8".into() });
+        assert_eq!(notices[0].problem, Problem::BadActions(BadActions::NotUtf8));
         let json = encode_actions(&[(3, Action::StepForward)]);
         assert_eq!(Link::parse(&format!("?actions={json}")).0.actions, vec![(3, Action::StepForward)]);
     }

@@ -19,7 +19,8 @@ pub mod link;
 mod tests;
 mod travel;
 
-pub use action::{Action, Message};
+pub use action::{Action, Message, Refusal, Written};
+pub use console::ConsoleLine;
 pub use challenge::{challenge_problems, ChallengeState};
 
 use crate::cluster::Kind;
@@ -29,7 +30,9 @@ use crate::scenario::{Lang, Scenario};
 use crate::session::link::Notice;
 use crate::world::fast_forward::Jump;
 use crate::world::TraceEvent;
+use crate::world::outcome::UserVerb;
 use crate::world::{self, Fault, History, World};
+use console::PersonWrite;
 
 /// How far one scrub may run the simulation past the furthest step reached.
 const RUN_AHEAD: u64 = 20_000;
@@ -57,7 +60,7 @@ pub struct Session {
     answers: std::collections::BTreeMap<usize, usize>,
     lang: Lang,
     /// The console's transcript: each command and what it printed, with the step it was at.
-    console: StepLog<(u64, String)>,
+    console: StepLog<(u64, ConsoleLine)>,
     /// The Kubernetes release the world behaves as.
     era: Era,
     /// The same lesson and actions in another release, kept at the same virtual time.
@@ -175,7 +178,7 @@ impl Session {
     }
 
     /// The console's transcript: each command and what it printed, with the step it was at.
-    pub fn console(&self) -> &[(u64, String)] {
+    pub fn console(&self) -> &[(u64, ConsoleLine)] {
         &self.console
     }
 
@@ -282,8 +285,7 @@ impl Session {
             Action::Inspect(stage) => self.inspected = stage,
             Action::Filter(stage) => self.filter = stage,
             Action::Fault(Fault::Latency(ms)) if ms > crate::limits::MAX_LATENCY_MS => {
-                let why = crate::limits::out_of_range("network latency (ms)", ms, crate::limits::MAX_LATENCY_MS);
-                self.message = Some(Message::Failed(format!("error: {why}")));
+                self.message = Some(Message::Failed(Refusal::Limit(crate::limits::Exceeded::Latency { ms })));
             }
             Action::Fault(fault) => self.act(world::Action::Fault(fault)),
             Action::Kubectl(entry) => self.kubectl(&entry),
@@ -297,7 +299,7 @@ impl Session {
                     next.lang = self.lang;
                     *self = next;
                 }
-                Err(e) => self.message = Some(Message::Failed(e)),
+                Err(notice) => self.message = Some(Message::Failed(Refusal::Notice(notice))),
             },
             Action::Compare(None) => self.compared = None,
             Action::Compare(Some(era)) => {
@@ -306,7 +308,7 @@ impl Session {
                 let mut other = Session::from_link(&link, Vec::new());
                 other.lang = self.lang;
                 match other.notices.first() {
-                    Some(notice) => self.message = Some(Message::Failed(notice.describe(self.lang))),
+                    Some(notice) => self.message = Some(Message::Failed(Refusal::Notice(notice.clone()))),
                     None => self.compared = Some(Box::new(other)),
                 }
             }
@@ -316,14 +318,21 @@ impl Session {
                 link.era = Some(era);
                 let mut next = Session::from_link(&link, Vec::new());
                 match next.notices.first() {
-                    Some(notice) => self.message = Some(Message::Failed(notice.describe(self.lang))),
+                    Some(notice) => self.message = Some(Message::Failed(Refusal::Notice(notice.clone()))),
                     None => {
                         (next.inspected, next.filter, next.lang) = (self.inspected, self.filter, self.lang);
                         *self = next;
                     }
                 }
             }
-            write => self.message = Some(self.write(write)),
+            Action::Create(text) => self.message = Some(self.write(PersonWrite::Manifest(UserVerb::Create, text))),
+            Action::Update(text) => self.message = Some(self.write(PersonWrite::Manifest(UserVerb::Update, text))),
+            Action::DeleteManifest(text) => {
+                self.message = Some(self.write(PersonWrite::Manifest(UserVerb::Delete, text)))
+            }
+            Action::Delete { kind, namespace, name } => {
+                self.message = Some(self.write(PersonWrite::Delete { kind, namespace, name }))
+            }
         }
         if self.jump.is_none() && keeps_world && self.world().steps() == here {
             self.jump = jumped;

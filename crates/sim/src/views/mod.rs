@@ -32,6 +32,16 @@ pub use log::*;
 pub use objects::*;
 pub use ruler::*;
 
+/// The page's tagline: the pipeline an event goes through, with the release's FIFO.
+pub fn tagline(era: crate::era::Era, lang: Lang) -> String {
+    let fifo = i18n::tr(lang, diagram::label(Stage::Fifo, era));
+    trf!(
+        lang,
+        "Every event, one step at a time: etcd → API server → Reflector → {fifo} → Indexer → handlers → workqueue → reconcile.",
+        &[("fifo", &fifo)],
+    )
+}
+
 use crate::client::reflector::Phase;
 use crate::cluster::mvcc_store::Event;
 use crate::cluster::Kind;

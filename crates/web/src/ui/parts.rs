@@ -91,7 +91,7 @@ pub fn masthead(cx: Context, s: Settings) -> Html {
     html! {
         <header class="masthead">
             <h1>{ "informer-playground" }</h1>
-            <p class="tagline">{ tr!(lang, "Every event, one step at a time: etcd → API server → Reflector → DeltaFIFO → Indexer → handlers → workqueue → reconcile.") }</p>
+            <p class="tagline">{ views::tagline(session.era(), lang) }</p>
             <p class="revision">
                 { tr!(lang, "Store revision") }{ " " }<strong data-testid="store-revision">{ world.api.store().revision() }</strong>
                 { format!(" · t = {}.{:03}s", now / 1000, now % 1000) }
@@ -248,7 +248,7 @@ pub fn console(cx: Context) -> Html {
     html! {
         <section class="panel console-panel" aria-labelledby="console-heading">
             <h2 id="console-heading">{ tr!(lang, "Console") }</h2>
-            <Console transcript={session.console_text()} {kind} deployments={watched.contains(&Kind::Deployment)} {account} on_action={send.clone()} {lang} />
+            <Console transcript={session.console_text(lang)} {kind} deployments={watched.contains(&Kind::Deployment)} {account} on_action={send.clone()} {lang} />
         </section>
     }
 }
@@ -258,8 +258,8 @@ pub fn console(cx: Context) -> Html {
 pub fn write(cx: Context, manifest: String, on_edit: Callback<String>, on_open: Callback<(Kind, String)>) -> Html {
     let Context { session, lang, send } = cx;
     let message = match session.message() {
-        Some(Message::Done(text)) => html! { <p class="message done" role="status">{ text }</p> },
-        Some(Message::Failed(text)) => html! { <p class="message failed" role="alert">{ text }</p> },
+        Some(done @ Message::Done(_)) => html! { <p class="message done" role="status">{ done.text(lang) }</p> },
+        Some(failed @ Message::Failed(_)) => html! { <p class="message failed" role="alert">{ failed.text(lang) }</p> },
         None => html! { <p class="message" role="status"></p> },
     };
     let (rows, total) = views::objects(session, 50);
