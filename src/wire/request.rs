@@ -28,7 +28,7 @@ pub enum Target {
 
 /// The verb, from the method and the query (`watch=true` makes a GET of a collection a WATCH):
 /// the world's own name for the verb of an outside request.
-pub use informer_sim::world::outcome::OutsideVerb as Verb;
+pub use informer_sim::cluster::Verb;
 
 /// A request read from the wire.
 #[derive(Clone, Debug, PartialEq, Eq)]

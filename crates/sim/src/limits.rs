@@ -50,8 +50,14 @@ pub enum Exceeded {
 
 impl std::fmt::Display for Exceeded {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let beyond = |f: &mut std::fmt::Formatter<'_>, what: &str, value: &dyn std::fmt::Display, max: &dyn std::fmt::Display| {
-            write!(f, "{what} {value} is more than the playground runs (at most {max}; kube-apiserver itself allows more)")
+        let beyond = |f: &mut std::fmt::Formatter<'_>,
+                      what: &str,
+                      value: &dyn std::fmt::Display,
+                      max: &dyn std::fmt::Display| {
+            write!(
+                f,
+                "{what} {value} is more than the playground runs (at most {max}; kube-apiserver itself allows more)"
+            )
         };
         match self {
             Exceeded::Replicas { field, asked } => beyond(f, field, asked, &MAX_REPLICAS),

@@ -1,6 +1,7 @@
 //! The API server end to end through its verbs: semantics §7 (revisions) and §8 (API server).
 
 use informer_sim::cluster::rbac::{PolicyRule, Role, RoleBinding, Subject};
+use informer_sim::cluster::Verb;
 use informer_sim::cluster::*;
 use serde_json::json;
 
@@ -395,8 +396,8 @@ fn semantics_8_rbac_is_checked_per_request() {
     let err = api.watch(&controller(), Kind::ConfigMap, &named).unwrap_err();
     assert!(err.message.starts_with(r#"configmaps "a" is forbidden: "#), "a single-object watch is authorised by name");
     let metrics = api.metrics();
-    assert_eq!(metrics.requests[&("LIST".to_string(), "configmaps".to_string(), 403)], 1);
-    assert_eq!(metrics.requests_by_verb("WATCH"), 3);
+    assert_eq!(metrics.requests[&(Verb::List, "configmaps".to_string(), 403)], 1);
+    assert_eq!(metrics.requests_by_verb(Verb::Watch), 3);
     assert_eq!(api.live_watchers(), 1);
 }
 

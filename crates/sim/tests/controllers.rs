@@ -3,6 +3,7 @@
 
 use informer_sim::client::indexer::IndexFunc;
 use informer_sim::cluster::selector::LabelSelector;
+use informer_sim::cluster::Verb;
 use informer_sim::cluster::{ApiObject, KeyRange, Kind};
 use informer_sim::controller::cache_reader::CacheList;
 use informer_sim::controller::reconciler::ReconcilerKind;
@@ -218,7 +219,7 @@ fn semantics_1_3_trap_2_rbac_without_list_leaves_the_cache_empty_until_granted()
     // list syncs anyway (tests/world.rs: semantics_1_5_with_watch_but_not_list…).
     let mut config = WorldConfig::replicas(Kind::ReplicaSet, false);
     config.era = Era::V1_30;
-    config.granted_verbs = ["get", "watch", "create", "update", "delete"].map(String::from).to_vec();
+    config.granted_verbs = vec![Verb::Get, Verb::Watch, Verb::Create, Verb::Update, Verb::Delete];
     let mut w = World::new(config, vec![owner(Kind::ReplicaSet, "web", 2)]).unwrap();
     w.run_until(300, |_, _| false);
     assert!(w.informer().indexer.is_empty());
@@ -230,7 +231,7 @@ fn semantics_1_3_trap_2_rbac_without_list_leaves_the_cache_empty_until_granted()
         w.cache_get(Kind::ReplicaSet, "default", "web").unwrap_err().to_string(),
         "Timeout: failed waiting for *v1.ReplicaSet Informer to sync"
     );
-    w.act(Action::Fault(Fault::Grant("list".into())));
+    w.act(Action::Fault(Fault::Grant(Verb::List)));
     w.run_until(20_000, |_, w| w.is_idle());
     assert_eq!(pods_of(&w, "web").len(), 2, "granted: the caches fill and the controller converges");
 }
@@ -354,14 +355,17 @@ fn polling_5000_pods_every_second_costs_far_more_than_watching() {
     let mut watching = World::new(WorldConfig::new(Kind::Pod), pods).unwrap();
     watching.run_until(200_000, |e, _| e.time_ms >= 60_000);
     let (p, wc) = (polling.costs(), watching.costs());
-    assert_eq!(p.requests.get("LIST"), Some(&61), "one LIST a second, at 0 s, 1 s, … 60 s");
-    assert_eq!(wc.requests.get("LIST"), None, "1.37 syncs with a watch-list: no LIST at all");
-    assert!(wc.requests.get("WATCH").is_some_and(|n| *n >= 1));
-    assert_eq!(wc.requests.get("POST"), None, "setting the cluster up is not part of the cost");
+    assert_eq!(p.requests.get(&Verb::List), Some(&61), "one LIST a second, at 0 s, 1 s, … 60 s");
+    assert_eq!(wc.requests.get(&Verb::List), None, "1.37 syncs with a watch-list: no LIST at all");
+    assert!(wc.requests.get(&Verb::Watch).is_some_and(|n| *n >= 1));
+    assert_eq!(wc.requests.get(&Verb::Create), None, "setting the cluster up is not part of the cost");
     assert!(p.bytes_sent > 50 * wc.bytes_sent, "{} vs {} bytes", p.bytes_sent, wc.bytes_sent);
     println!(
         "one minute, 5000 Pods: polling {} LISTs, {} bytes; watching {:?} requests, {} bytes",
-        p.requests["LIST"], p.bytes_sent, wc.requests, wc.bytes_sent
+        p.requests[&Verb::List],
+        p.bytes_sent,
+        wc.requests,
+        wc.bytes_sent
     );
 }
 
@@ -388,10 +392,10 @@ fn creates_refused_by_the_api_server_are_no_longer_expected() {
     // forever: once `create` is granted again, it reaches its replicas.
     let mut w =
         World::new(WorldConfig::replicas(Kind::ReplicaSet, false), vec![owner(Kind::ReplicaSet, "web", 3)]).unwrap();
-    w.act(Action::Fault(Fault::Revoke("create".into())));
+    w.act(Action::Fault(Fault::Revoke(Verb::Create)));
     w.run_until(300, |_, _| false);
     assert!(pods_of(&w, "web").is_empty(), "nothing could be created");
-    w.act(Action::Fault(Fault::Grant("create".into())));
+    w.act(Action::Fault(Fault::Grant(Verb::Create)));
     w.run_until(5_000, |_, w| w.is_idle() && pods_of(w, "web").len() == 3);
     assert_eq!(pods_of(&w, "web").len(), 3, "after the grant the controller creates again");
 }
@@ -484,7 +488,7 @@ fn semantics_6_the_api_reader_reads_the_server_at_the_price_of_a_request_and_its
     use informer_sim::controller::cache_reader::ClientRead;
     let pods: Vec<ApiObject> = (0..200).map(pod).collect();
     let mut config = WorldConfig::new(Kind::Pod);
-    config.granted_verbs = ["get", "list", "watch"].map(String::from).to_vec();
+    config.granted_verbs = vec![Verb::Get, Verb::List, Verb::Watch];
     let mut w = World::new(config, pods).unwrap();
     w.run_until_idle(10_000);
     let before = w.costs();
@@ -515,13 +519,13 @@ fn semantics_6_the_api_reader_reads_the_server_at_the_price_of_a_request_and_its
         "the server evaluates the field selector: the 4 Pods on node-7 and the new one: {listed:?}"
     );
     let after = w.costs();
-    let count = |c: &informer_sim::world::Costs, verb: &str| c.requests.get(verb).copied().unwrap_or(0);
-    assert_eq!(count(&after, "GET") - count(&before, "GET"), 1, "each APIReader Get is a GET");
-    assert_eq!(count(&after, "LIST") - count(&before, "LIST"), 1, "each APIReader List is a LIST");
+    let count = |c: &informer_sim::world::Costs, verb: Verb| c.requests.get(&verb).copied().unwrap_or(0);
+    assert_eq!(count(&after, Verb::Get) - count(&before, Verb::Get), 1, "each APIReader Get is a GET");
+    assert_eq!(count(&after, Verb::List) - count(&before, Verb::List), 1, "each APIReader List is a LIST");
 
     // The controller's own credentials: without `get` on Pods the read is forbidden.
     let mut config = WorldConfig::new(Kind::Pod);
-    config.granted_verbs = ["list", "watch"].map(String::from).to_vec();
+    config.granted_verbs = vec![Verb::List, Verb::Watch];
     let mut w = World::new(config, vec![pod(1)]).unwrap();
     w.run_until_idle(10_000);
     let denied = api_read(&mut w, ClientRead::Get { kind: Kind::Pod, namespace: "ns-1".into(), name: "pod-1".into() });

@@ -103,8 +103,13 @@ fn malformed_scenarios_name_the_file_the_field_and_what_was_expected() {
     );
     let bad_fault =
         MINIMAL.replace(r#""run""#, r#""timeline": [{"at_ms": 5, "do": "fault", "fault": "meteor"}], "run""#);
-    assert!(error(&bad_fault)
-        .starts_with("lesson.json: timeline[0].fault: unknown fault \"meteor\", expected one of disconnect-watch"));
+    // (Inside a tagged entry the reader names the entry, and the line and column.)
+    assert!(
+        error(&bad_fault)
+            .starts_with("lesson.json: timeline[0]: unknown fault \"meteor\", expected one of disconnect-watch"),
+        "{}",
+        error(&bad_fault)
+    );
     let one_choice = MINIMAL.replace(
         r#""run""#,
         r#""questions": [{"match": {"at_step": 1}, "ask": {"ko": "?", "en": "?"}, "choices": [{"ko": "a", "en": "a"}], "answer": 0, "explain": {"ko": "e", "en": "e"}}], "run""#,
@@ -129,7 +134,7 @@ fn with_expect(check: &str) -> String {
 fn checks_that_could_never_fail_or_mean_something_else_are_refused() {
     assert_eq!(
         error(&with_expect(r#"{"check": "requests", "verb": "LSIT", "at_most": 1}"#)),
-        "lesson.json: expect[0].verb: unknown verb \"LSIT\", expected one of GET, LIST, WATCH, POST, PUT, DELETE, PATCH"
+        "lesson.json: expect[0]: unknown verb \"LSIT\", expected one of GET, LIST, WATCH, POST, PUT, PATCH, DELETE at line 1 column 163"
     );
     assert_eq!(
         error(&with_expect(r#"{"check": "reconciles"}"#)),
@@ -138,10 +143,10 @@ fn checks_that_could_never_fail_or_mean_something_else_are_refused() {
     assert!(error(&with_expect(r#"{"check": "steps", "match": {"on": "Pop"}, "at_least": 3, "at_most": 1}"#))
         .contains("no run can meet it"));
     assert!(error(&with_expect(r#"{"check": "count", "kind": "Pdo", "equals": 1}"#))
-        .starts_with("lesson.json: expect[0].kind: unknown kind \"Pdo\""));
+        .starts_with("lesson.json: expect[0]: unknown kind \"Pdo\""));
     assert!(
         error(&with_expect(r#"{"check": "cache-get", "kind": "pod", "name": "x"}"#))
-            .starts_with("lesson.json: expect[0].kind: unknown kind \"pod\""),
+            .starts_with("lesson.json: expect[0]: unknown kind \"pod\""),
         "kinds are spelled exactly"
     );
     assert!(
@@ -548,8 +553,11 @@ fn a_text_claiming_what_its_run_does_not_show_is_found() {
     let mut told = lesson.in_era(informer_sim::era::Era::V1_37).unwrap();
     let (world, trace, _) = scenario::run(&told).unwrap();
     assert!(scenario::judge_claims(&told, &world, &trace).iter().all(|v| v.met), "as bundled, every claim holds");
-    told.narration[0].claims =
-        vec![scenario::Expectation::Requests { verb: "LIST".into(), at_least: Some(1), at_most: None }];
+    told.narration[0].claims = vec![scenario::Expectation::Requests {
+        verb: scenario::format::MetricVerb(informer_sim::cluster::Verb::List),
+        at_least: Some(1),
+        at_most: None,
+    }];
     told.narration[0].claims_none = None;
     let verdicts = scenario::judge_claims(&told, &world, &trace);
     let broken: Vec<_> = verdicts.iter().filter(|v| !v.met).collect();

@@ -1,6 +1,7 @@
 //! The whole pipeline end to end, one message per step (semantics §1–§5, §8, §9).
 
 use informer_sim::client::delta_fifo::DeltaType;
+use informer_sim::cluster::Verb;
 use informer_sim::cluster::{ApiObject, ApiServerConfig, Kind};
 use informer_sim::era::Era;
 use informer_sim::kernel::TraceKind;
@@ -256,7 +257,7 @@ fn semantics_7_compaction_with_the_watch_cache_off_gives_410_then_relist() {
 fn semantics_1_3_forbidden_list_backs_off_forever_then_recovers_when_granted() {
     let mut config = WorldConfig::new(Kind::ConfigMap);
     config.era = Era::V1_30;
-    config.granted_verbs = vec!["watch".into()];
+    config.granted_verbs = vec![Verb::Watch];
     let mut w = world_with(config, &["a"]);
     let trace = w.run_until(60, |_, w| w.reflector().lists >= 6);
     assert!(trace.iter().filter(|e| e.kind == TraceKind::RequestFailed).count() >= 5);
@@ -266,7 +267,7 @@ fn semantics_1_3_forbidden_list_backs_off_forever_then_recovers_when_granted() {
     assert!(log[1].contains("reflector.go:150] pkg/mod/k8s.io/client-go@v0.30.14/tools/cache/reflector.go:232: Failed to watch *v1.ConfigMap: failed to list *v1.ConfigMap: configmaps is forbidden"));
     let backoffs: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::Backoff).collect();
     assert!(backoffs.windows(2).all(|p| p[0].time_ms < p[1].time_ms));
-    w.act(Action::Fault(Fault::Grant("list".into())));
+    w.act(Action::Fault(Fault::Grant(Verb::List)));
     w.run_until(500, |_, w| w.informer().has_synced() && w.is_idle());
     assert_eq!(cache_state(&w), store_state(&w), "granting list fills the cache");
 }
@@ -275,7 +276,7 @@ fn semantics_1_3_forbidden_list_backs_off_forever_then_recovers_when_granted() {
 fn semantics_1_5_with_watch_but_not_list_a_1_37_informer_syncs_by_watch_list() {
     let mut config = WorldConfig::new(Kind::ConfigMap);
     config.era = Era::V1_37;
-    config.granted_verbs = vec!["watch".into()];
+    config.granted_verbs = vec![Verb::Watch];
     let mut w = world_with(config, &["a"]);
     w.run_until(500, |_, w| w.informer().has_synced() && w.is_idle());
     assert_eq!(cache_state(&w), store_state(&w), "a watch-list needs only the watch verb");
@@ -283,7 +284,7 @@ fn semantics_1_5_with_watch_but_not_list_a_1_37_informer_syncs_by_watch_list() {
 
     let mut config = WorldConfig::new(Kind::ConfigMap);
     config.era = Era::V1_37;
-    config.granted_verbs = vec!["list".into()];
+    config.granted_verbs = vec![Verb::List];
     let mut w = world_with(config, &["a"]);
     w.run_until(200, |_, w| w.reflector().syncs >= 3);
     let log = w.log_lines();

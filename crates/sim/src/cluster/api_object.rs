@@ -12,8 +12,9 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// The kinds the API server serves, with their REST resource and API group.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// The kinds the API server serves, with their REST resource and API group. Read by its exact
+/// name (`ConfigMap`); anything else is refused with the names there are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Kind {
     Pod,
     ReplicaSet,
@@ -99,6 +100,28 @@ impl Kind {
             };
             bare == k.name().to_ascii_lowercase() || bare == k.resource() || bare == short
         })
+    }
+}
+
+impl<'de> Deserialize<'de> for Kind {
+    fn deserialize<D: serde::Deserializer<'de>>(reader: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(reader)?;
+        Kind::ALL.into_iter().find(|k| k.name() == name).ok_or_else(|| {
+            let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+            serde::de::Error::custom(format!("unknown kind {name:?}, expected one of {}", kinds.join(", ")))
+        })
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Kind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Kind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = Kind::ALL.iter().map(|k| k.name()).collect();
+        schemars::json_schema!({ "description": "A kind the API server serves.", "type": "string", "enum": names })
     }
 }
 

@@ -30,6 +30,7 @@ use super::metrics::Metrics;
 use super::mvcc_store::{KeyRange, MvccError, MvccStore, Revision};
 use super::rbac::{Rbac, RequestAttributes, UserInfo};
 use super::registry;
+use super::request::Verb;
 use super::selector::{FieldSelector, LabelSelector};
 use super::storage::{
     self, current, decode, decode_continue, list_from_etcd, prefix, ContinueKey, CONTINUE_EXPIRED, LIST_TOO_OLD,
@@ -291,14 +292,14 @@ impl ApiServer {
     pub fn authorize(
         &self,
         user: &UserInfo,
-        verb: &str,
+        verb: Verb,
         kind: Kind,
         sub: &str,
         ns: &str,
         name: Option<&str>,
     ) -> Result<(), Status> {
         let attrs = RequestAttributes {
-            verb,
+            verb: verb.rbac(),
             group: kind.group(),
             resource: kind.resource(),
             subresource: sub,
@@ -311,7 +312,7 @@ impl ApiServer {
     /// Records a request's outcome in the metrics and passes it on.
     fn finish<T>(
         &mut self,
-        verb: &str,
+        verb: Verb,
         kind: Kind,
         sub: &str,
         ok_code: u16,
@@ -345,11 +346,11 @@ impl ApiServer {
         let kind = Self::kind_of(&obj)?;
         registry::defaulted_namespace(&mut obj);
         let now = self.wall_now();
-        let result = self.authorize(user, "create", kind, "", &obj.metadata.namespace, None).and_then(|()| {
+        let result = self.authorize(user, Verb::Create, kind, "", &obj.metadata.namespace, None).and_then(|()| {
             registry::create(&mut self.store, kind, obj, &mut self.uids, now, self.config.pod_generation)
         });
         self.propagate();
-        self.finish("POST", kind, "", 201, result)
+        self.finish(Verb::Create, kind, "", 201, result)
     }
 
     /// PUT: replaces an object's spec and metadata (see `registry::update`).
@@ -371,11 +372,11 @@ impl ApiServer {
             Err(Status::no_such_resource())
         } else {
             let (ns, name) = (obj.metadata.namespace.clone(), obj.metadata.name.clone());
-            self.authorize(user, "update", kind, sub, &ns, Some(&name))
+            self.authorize(user, Verb::Update, kind, sub, &ns, Some(&name))
                 .and_then(|()| registry::update(&mut self.store, kind, obj, status_only))
         };
         self.propagate();
-        self.finish("PUT", kind, sub, 200, result)
+        self.finish(Verb::Update, kind, sub, 200, result)
     }
 
     /// PATCH (on the object, or its `status` subresource): the patch applied to the object as
@@ -384,7 +385,7 @@ impl ApiServer {
     pub fn patch(&mut self, user: &UserInfo, p: &super::patch::PatchRequest) -> Result<ApiObject, Status> {
         let (kind, namespace, name) = (p.kind, p.namespace.as_str(), p.name.as_str());
         let sub = if p.status { "status" } else { "" };
-        let result = self.authorize(user, "patch", kind, sub, namespace, Some(name)).and_then(|()| {
+        let result = self.authorize(user, Verb::Patch, kind, sub, namespace, Some(name)).and_then(|()| {
             if p.status && !kind.has_status() {
                 return Err(Status::no_such_resource());
             }
@@ -399,16 +400,16 @@ impl ApiServer {
             registry::update(&mut self.store, kind, obj, p.status)
         });
         self.propagate();
-        self.finish("PATCH", kind, sub, 200, result)
+        self.finish(Verb::Patch, kind, sub, 200, result)
     }
 
     /// DELETE: removes an object at once and returns its last state.
     pub fn delete(&mut self, user: &UserInfo, kind: Kind, namespace: &str, name: &str) -> Result<ApiObject, Status> {
         let result = self
-            .authorize(user, "delete", kind, "", namespace, Some(name))
+            .authorize(user, Verb::Delete, kind, "", namespace, Some(name))
             .and_then(|()| registry::delete(&mut self.store, kind, namespace, name));
         self.propagate();
-        self.finish("DELETE", kind, "", 200, result)
+        self.finish(Verb::Delete, kind, "", 200, result)
     }
 
     // ----- reads -----
@@ -426,11 +427,11 @@ impl ApiServer {
         if let Ok(obj) = &result {
             self.metrics.sent(1, obj.to_json().len());
         }
-        self.finish("GET", kind, "", 200, result)
+        self.finish(Verb::Get, kind, "", 200, result)
     }
 
     fn do_get(&self, user: &UserInfo, kind: Kind, namespace: &str, name: &str, rv: &str) -> Result<ApiObject, Status> {
-        self.authorize(user, "get", kind, "", namespace, Some(name))?;
+        self.authorize(user, Verb::Get, kind, "", namespace, Some(name))?;
         let key = storage_key(kind, namespace, name);
         let found = match (parse_rv(rv).map_err(Status::unclassified)?, self.cacher.serving_cache(kind)) {
             (Rv::Unset, _) | (_, None) => current(&self.store, &key).map(|kv| decode(&kv)),
@@ -469,7 +470,7 @@ impl ApiServer {
             let bytes: usize = list.items.iter().map(|o| ApiObject::json_len(o) + 1).sum::<usize>() + 64;
             self.metrics.sent(list.items.len() as u64, bytes);
         }
-        self.finish("LIST", kind, "", 200, result)
+        self.finish(Verb::List, kind, "", 200, result)
     }
 
     fn do_list(&self, user: &UserInfo, kind: Kind, opts: &ListOptions) -> Result<ListResponse, Status> {
@@ -478,7 +479,7 @@ impl ApiServer {
         // decodes them, then `ValidateListOptions`.
         let ns = opts.namespace.as_deref().unwrap_or("");
         let named = FieldSelector::parse(&opts.field_selector, kind).ok();
-        self.authorize(user, "list", kind, "", ns, named.as_ref().and_then(FieldSelector::single_name))?;
+        self.authorize(user, Verb::List, kind, "", ns, named.as_ref().and_then(FieldSelector::single_name))?;
         let filter = Filter {
             kind,
             namespace: opts.namespace.clone(),
@@ -607,14 +608,14 @@ impl ApiServer {
     /// expired resourceVersion is delivered in the stream as an `ERROR` event (§8).
     pub fn watch(&mut self, user: &UserInfo, kind: Kind, opts: &WatchOptions) -> Result<ApiWatchId, Status> {
         let result = self.do_watch(user, kind, opts);
-        self.finish("WATCH", kind, "", 200, result)
+        self.finish(Verb::Watch, kind, "", 200, result)
     }
 
     fn do_watch(&mut self, user: &UserInfo, kind: Kind, opts: &WatchOptions) -> Result<ApiWatchId, Status> {
         // Authorisation first, then the selectors, then the options (as `do_list`).
         let ns = opts.namespace.as_deref().unwrap_or("");
         let named = FieldSelector::parse(&opts.field_selector, kind).ok();
-        self.authorize(user, "watch", kind, "", ns, named.as_ref().and_then(FieldSelector::single_name))?;
+        self.authorize(user, Verb::Watch, kind, "", ns, named.as_ref().and_then(FieldSelector::single_name))?;
         let filter = Filter {
             kind,
             namespace: opts.namespace.clone(),

@@ -23,4 +23,5 @@ pub use api_object::{ApiObject, Kind, Shared};
 pub use api_server::{ApiServer, ApiServerConfig, ListOptions, ListResponse, WatchOptions};
 pub use mvcc_store::{KeyRange, MvccError, MvccStore, Revision};
 pub use rbac::UserInfo;
+pub use request::Verb;
 pub use watch::WatchEvent;

@@ -3,6 +3,71 @@
 
 use super::api_object::Shared;
 use super::mvcc_store::Revision;
+use serde::{Deserialize, Serialize};
+
+/// A request's verb, as kube-apiserver's `RequestInfo` names it: what RBAC authorises (its
+/// lower-case name, [`Verb::rbac`]) and what `apiserver_request_total` and the request log
+/// count (the HTTP form, [`Verb::metric`]: `GET LIST WATCH POST PUT PATCH DELETE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Verb {
+    Get,
+    List,
+    Watch,
+    Create,
+    Update,
+    Patch,
+    Delete,
+}
+
+impl Verb {
+    pub const ALL: [Verb; 7] =
+        [Verb::Get, Verb::List, Verb::Watch, Verb::Create, Verb::Update, Verb::Patch, Verb::Delete];
+
+    /// The authoriser's name: RBAC rules, `auth can-i`, a SubjectAccessReview.
+    pub fn rbac(self) -> &'static str {
+        match self {
+            Verb::Get => "get",
+            Verb::List => "list",
+            Verb::Watch => "watch",
+            Verb::Create => "create",
+            Verb::Update => "update",
+            Verb::Patch => "patch",
+            Verb::Delete => "delete",
+        }
+    }
+
+    /// As kube-apiserver's request metrics and log name it.
+    pub fn metric(self) -> &'static str {
+        match self {
+            Verb::Get => "GET",
+            Verb::List => "LIST",
+            Verb::Watch => "WATCH",
+            Verb::Create => "POST",
+            Verb::Update => "PUT",
+            Verb::Patch => "PATCH",
+            Verb::Delete => "DELETE",
+        }
+    }
+
+    /// The verb a metric's name stands for.
+    pub fn from_metric(name: &str) -> Option<Verb> {
+        Verb::ALL.into_iter().find(|v| v.metric() == name)
+    }
+
+    /// The verb an RBAC name stands for.
+    pub fn from_rbac(name: &str) -> Option<Verb> {
+        Verb::ALL.into_iter().find(|v| v.rbac() == name)
+    }
+}
+
+/// The authoriser's name (`list`).
+impl std::fmt::Display for Verb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.rbac())
+    }
+}
 
 /// Options of a LIST request.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -136,12 +136,12 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         Outcome::Outside { user, verb, kind, code: None } => trf!(
             lang,
             "{user}: {verb} {kind} {key}",
-            &[("user", user), ("verb", &verb.name()), ("kind", kind), ("key", &key)],
+            &[("user", user), ("verb", &verb.metric()), ("kind", kind), ("key", &key)],
         ),
         Outcome::Outside { user, verb, kind, code: Some(code) } => trf!(
             lang,
             "{user}: {verb} {kind} {key} → {code}",
-            &[("user", user), ("verb", &verb.name()), ("kind", kind), ("key", &key), ("code", code)],
+            &[("user", user), ("verb", &verb.metric()), ("kind", kind), ("key", &key), ("code", code)],
         ),
         Outcome::ProgressNotified => {
             trf!(lang, "etcd progress notification: watch caches now at rv {rv}", &[("rv", &e.rv)])

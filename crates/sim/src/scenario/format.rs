@@ -3,10 +3,11 @@
 //! described by `static/scenarios/schema.json`; unknown fields are refused.
 
 use crate::client::delta::DeltaType;
+use crate::cluster::{Kind, Verb};
 use crate::era::Era;
 pub use crate::i18n::Lang;
 use crate::kernel::{sort, Stage, TraceKind};
-use crate::world::Tag;
+use crate::world::{Fault, Tag};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -45,12 +46,12 @@ pub enum ControllerSpec {
     /// An informer on `watch` feeding a controller that reads each object from its cache.
     Observe {
         #[serde(default = "default_watch")]
-        watch: String,
+        watch: Kind,
     },
     /// A ReplicaSet-style controller for `owner` (Deployment or ReplicaSet) and its Pods.
     Replicas {
         #[serde(default = "default_owner")]
-        owner: String,
+        owner: Kind,
         #[serde(default)]
         edge_triggered: bool,
     },
@@ -61,17 +62,17 @@ pub enum ControllerSpec {
     /// No informer: LIST `watch` every `every_ms`.
     Polling {
         #[serde(default = "default_watch")]
-        watch: String,
+        watch: Kind,
         every_ms: u64,
     },
 }
 
-fn default_watch() -> String {
-    "Pod".into()
+fn default_watch() -> Kind {
+    Kind::Pod
 }
 
-fn default_owner() -> String {
-    "Deployment".into()
+fn default_owner() -> Kind {
+    Kind::Deployment
 }
 
 impl Default for ControllerSpec {
@@ -109,7 +110,7 @@ pub struct Config {
     pub indexes: Vec<String>,
     /// RBAC verbs the controller has (default: what its controller needs).
     #[serde(default)]
-    pub rbac: Option<Vec<String>>,
+    pub rbac: Option<Vec<crate::cluster::Verb>>,
     #[serde(default = "one")]
     pub max_concurrent: usize,
     /// How long one reconcile takes, in virtual milliseconds.
@@ -158,7 +159,7 @@ pub enum Event {
     /// Set top-level fields (`spec`, `data`, …) and labels of an object as it is then.
     Patch {
         at_ms: u64,
-        kind: String,
+        kind: Kind,
         #[serde(default = "default_namespace")]
         namespace: String,
         name: String,
@@ -169,14 +170,14 @@ pub enum Event {
     },
     Delete {
         at_ms: u64,
-        kind: String,
+        kind: Kind,
         #[serde(default = "default_namespace")]
         namespace: String,
         name: String,
     },
     Scale {
         at_ms: u64,
-        kind: String,
+        kind: Kind,
         #[serde(default = "default_namespace")]
         namespace: String,
         name: String,
@@ -185,7 +186,7 @@ pub enum Event {
     /// Delete the first object (in key order) that matches a label selector, as it is then.
     DeleteOne {
         at_ms: u64,
-        kind: String,
+        kind: Kind,
         #[serde(default = "default_namespace")]
         namespace: String,
         selector: String,
@@ -194,7 +195,7 @@ pub enum Event {
     /// `revoke-watch`, `grant-list`, `grant-watch`, `drop-next-event`.
     Fault {
         at_ms: u64,
-        fault: String,
+        fault: FaultName,
     },
     Latency {
         at_ms: u64,
@@ -225,7 +226,7 @@ pub enum Event {
 #[serde(deny_unknown_fields)]
 pub struct GetRead {
     pub at_ms: u64,
-    pub kind: String,
+    pub kind: Kind,
     #[serde(default = "default_namespace")]
     pub namespace: String,
     pub name: String,
@@ -238,7 +239,7 @@ pub struct GetRead {
 #[serde(deny_unknown_fields)]
 pub struct ListRead {
     pub at_ms: u64,
-    pub kind: String,
+    pub kind: Kind,
     #[serde(default)]
     pub namespace: Option<String>,
     #[serde(default)]
@@ -270,6 +271,71 @@ fn default_namespace() -> String {
     "default".into()
 }
 
+/// One of a closed set of names, or an error that lists them.
+fn one_of<'de, D: serde::Deserializer<'de>, T: Copy>(
+    reader: D,
+    what: &str,
+    names: impl Iterator<Item = (&'static str, T)> + Clone,
+) -> Result<T, D::Error> {
+    let name = String::deserialize(reader)?;
+    names.clone().find(|(n, _)| *n == name).map(|(_, value)| value).ok_or_else(|| {
+        let all: Vec<&str> = names.map(|(n, _)| n).collect();
+        serde::de::Error::custom(format!("unknown {what} {name:?}, expected one of {}", all.join(", ")))
+    })
+}
+
+/// The JSON Schema of a closed set of names.
+#[cfg(feature = "schema")]
+fn names_schema(description: &str, names: Vec<&str>) -> schemars::Schema {
+    schemars::json_schema!({ "description": description, "type": "string", "enum": names })
+}
+
+/// A fault by the name a lesson's timeline and a challenge's moves give it (`compact-store`,
+/// `revoke-list`, …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultName(pub Fault);
+
+impl<'de> Deserialize<'de> for FaultName {
+    fn deserialize<D: serde::Deserializer<'de>>(reader: D) -> Result<Self, D::Error> {
+        let named = Fault::NAMES.iter().enumerate().map(|(i, name)| (*name, i));
+        let at = one_of(reader, "fault", named)?;
+        Ok(FaultName(Fault::named(Fault::NAMES[at]).expect("every name names a fault")))
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for FaultName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FaultName".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        names_schema("A fault, by name.", Fault::NAMES.to_vec())
+    }
+}
+
+/// A verb as the API server's request metrics name it (`LIST`, `POST`, …), in a lesson's
+/// `requests` checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MetricVerb(pub Verb);
+
+impl<'de> Deserialize<'de> for MetricVerb {
+    fn deserialize<D: serde::Deserializer<'de>>(reader: D) -> Result<Self, D::Error> {
+        one_of(reader, "verb", Verb::ALL.into_iter().map(|v| (v.metric(), v))).map(MetricVerb)
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for MetricVerb {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "MetricVerb".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        names_schema("A verb as the API server's request metrics name it.", Verb::ALL.map(Verb::metric).to_vec())
+    }
+}
+
 /// A kind of step, by its name in the event log (`Pop`, `ERROR`, `LIST response`, …; any
 /// case), as a lesson's step patterns name it. (A trace's exports spell kinds otherwise.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -292,12 +358,7 @@ impl schemars::JsonSchema for StepKind {
     }
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        let names: Vec<&str> = TraceKind::ALL.iter().map(|k| k.name()).collect();
-        schemars::json_schema!({
-            "description": "A kind of step, by its name in the event log.",
-            "type": "string",
-            "enum": names,
-        })
+        names_schema("A kind of step, by its name in the event log.", TraceKind::ALL.iter().map(|k| k.name()).collect())
     }
 }
 
@@ -441,14 +502,14 @@ pub enum Expectation {
     /// How many objects of a kind the store holds (optionally owned by `owner`, directly or
     /// through what it owns: a Deployment's Pods through its ReplicaSets).
     Count {
-        kind: String,
+        kind: Kind,
         #[serde(default)]
         owner: Option<String>,
         equals: usize,
     },
     /// How many API requests of a verb the run made.
     Requests {
-        verb: String,
+        verb: MetricVerb,
         #[serde(default)]
         at_least: Option<u64>,
         #[serde(default)]
@@ -477,7 +538,7 @@ pub enum Expectation {
     },
     /// A controller-runtime Get from the cache: it succeeds, or fails with `error`.
     CacheGet {
-        kind: String,
+        kind: Kind,
         #[serde(default = "default_namespace")]
         namespace: String,
         name: String,
@@ -609,7 +670,7 @@ pub struct Challenge {
 pub struct Move {
     pub at_step: u64,
     #[serde(default)]
-    pub fault: Option<String>,
+    pub fault: Option<FaultName>,
     #[serde(default)]
     pub console: Option<String>,
 }
@@ -656,9 +717,7 @@ impl Move {
     /// What the move does, or why it does nothing.
     pub fn kind(&self) -> Result<MoveKind, String> {
         match (&self.fault, &self.console) {
-            (Some(name), None) => crate::world::Fault::named(name).map(MoveKind::Fault).ok_or_else(|| {
-                format!("unknown fault {name:?}, expected one of {}", crate::world::Fault::NAMES.join(", "))
-            }),
+            (Some(FaultName(fault)), None) => Ok(MoveKind::Fault(fault.clone())),
             (None, Some(line)) if !line.trim().is_empty() => Ok(MoveKind::Console(line.clone())),
             (None, Some(_)) => Err("expected a console line, found an empty one".into()),
             _ => Err("expected one of `fault` or `console`".into()),

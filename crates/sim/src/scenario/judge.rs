@@ -6,10 +6,6 @@ use crate::cluster::{ApiObject, KeyRange, Kind};
 use crate::controller::cache_reader::{CacheAnswer, ClientRead};
 use crate::world::{TraceEvent, World};
 
-fn unmet(e: &Expectation, why: &str) -> Verdict {
-    Verdict { expectation: format!("{e:?}"), met: false, detail: why.to_string() }
-}
-
 /// The outcome of one expectation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
@@ -126,14 +122,13 @@ fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Ve
                     None => (false, "no informer".into()),
                 },
                 Expectation::Count { kind: k, owner, equals } => {
-                    let Some(k) = Kind::parse(k) else { return unmet(e, "unknown kind") };
                     let stored = |kind: Kind| -> Vec<ApiObject> {
                         let prefix = crate::cluster::storage::prefix(kind, None);
                         let kvs = world.api.store().range(&KeyRange::prefix(prefix), 0, 0).map(|r| r.kvs);
                         kvs.unwrap_or_default().iter().filter_map(|kv| ApiObject::from_json(&kv.value).ok()).collect()
                     };
                     let owners = owner.as_ref().map(|name| descendants(name, &Kind::ALL.map(stored).concat()));
-                    let n = stored(k)
+                    let n = stored(*k)
                         .iter()
                         .filter(|o| {
                             owners
@@ -144,7 +139,7 @@ fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Ve
                     (n == *equals, format!("{n}"))
                 }
                 Expectation::Requests { verb, at_least, at_most } => {
-                    let n = world.costs().requests.get(verb.as_str()).copied().unwrap_or(0);
+                    let n = world.costs().requests.get(&verb.0).copied().unwrap_or(0);
                     (within(n, *at_least, *at_most), format!("{n}"))
                 }
                 Expectation::CacheList {
@@ -179,8 +174,7 @@ fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Ve
                 }
                 Expectation::CacheGet { kind: k, namespace, name, error } => {
                     let mut world = world.clone();
-                    let Some(k) = Kind::parse(k) else { return unmet(e, "unknown kind") };
-                    match (world.cache_get(k, namespace, name), error) {
+                    match (world.cache_get(*k, namespace, name), error) {
                         (Ok(_), None) => (true, "found".into()),
                         (Ok(_), Some(_)) => (false, "found".into()),
                         (Err(e), Some(want)) => (e.to_string() == *want, e.to_string()),

@@ -12,7 +12,6 @@ mod judge;
 pub mod library;
 pub mod pattern;
 
-pub use check::VERBS;
 pub use format::{Expectation, Lang, Scenario, Text};
 pub use judge::{judge, judge_claims, judge_goal, Verdict};
 

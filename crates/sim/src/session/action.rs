@@ -153,7 +153,11 @@ impl Refusal {
             Refusal::NotReached => tr!(lang, "the write did not reach the API server").to_string(),
             Refusal::NoMatch { kind, selector } => {
                 let resource = kind.map_or("objects", |k| k.resource());
-                trf!(lang, "error: no {resource} matches {selector}", &[("resource", &resource), ("selector", selector)])
+                trf!(
+                    lang,
+                    "error: no {resource} matches {selector}",
+                    &[("resource", &resource), ("selector", selector)]
+                )
             }
         }
     }

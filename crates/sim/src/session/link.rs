@@ -141,7 +141,9 @@ impl Notice {
                     BadActions::TooLong => tr!(lang, "too long").to_string(),
                     BadActions::NotBase64 => tr!(lang, "not base64url").to_string(),
                     BadActions::NotUtf8 => tr!(lang, "not UTF-8").to_string(),
-                    BadActions::NotJson(detail) => trf!(lang, "not the actions' JSON ({detail})", &[("detail", detail)]),
+                    BadActions::NotJson(detail) => {
+                        trf!(lang, "not the actions' JSON ({detail})", &[("detail", detail)])
+                    }
                     BadActions::TooMany => trf!(lang, "more than {n} actions", &[("n", &MAX_ACTIONS)]),
                     BadActions::OutOfOrder => tr!(lang, "actions out of step order").to_string(),
                 };
@@ -222,8 +224,7 @@ fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, BadActions> {
     let bytes = base64::decode_url(text).ok_or(BadActions::NotBase64)?;
     // (From text, as every other reader of the page's: one copy of the JSON reader.)
     let json = String::from_utf8(bytes).map_err(|_| BadActions::NotUtf8)?;
-    let actions: Vec<(u64, Action)> =
-        serde_json::from_str(&json).map_err(|e| BadActions::NotJson(e.to_string()))?;
+    let actions: Vec<(u64, Action)> = serde_json::from_str(&json).map_err(|e| BadActions::NotJson(e.to_string()))?;
     if actions.len() > MAX_ACTIONS {
         return Err(BadActions::TooMany);
     }

@@ -20,8 +20,8 @@ mod tests;
 mod travel;
 
 pub use action::{Action, Message, Refusal, Written};
-pub use console::ConsoleLine;
 pub use challenge::{challenge_problems, ChallengeState};
+pub use console::ConsoleLine;
 
 use crate::cluster::Kind;
 use crate::era::Era;
@@ -29,8 +29,8 @@ use crate::kernel::{Stage, StepLog};
 use crate::scenario::{Lang, Scenario};
 use crate::session::link::Notice;
 use crate::world::fast_forward::Jump;
-use crate::world::TraceEvent;
 use crate::world::outcome::UserVerb;
+use crate::world::TraceEvent;
 use crate::world::{self, Fault, History, World};
 use console::PersonWrite;
 

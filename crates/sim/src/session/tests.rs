@@ -255,7 +255,8 @@ fn a_branch_cuts_the_trace_the_actions_and_the_console_by_one_rule() {
     assert!(s.console().iter().all(|(step, _)| *step == 10), "{:?}", s.console());
     // At the horizon now, a fault at the same step keeps the line typed before it.
     s.apply(Action::Fault(Fault::DisconnectWatch));
-    let typed: Vec<&ConsoleLine> = s.console().iter().map(|(_, l)| l).filter(|l| matches!(l, ConsoleLine::Typed(_))).collect();
+    let typed: Vec<&ConsoleLine> =
+        s.console().iter().map(|(_, l)| l).filter(|l| matches!(l, ConsoleLine::Typed(_))).collect();
     assert_eq!(typed, [&ConsoleLine::Typed("kubectl get configmaps".into())]);
     let link = s.link();
     assert_eq!(link.actions.iter().map(|(step, _)| *step).collect::<Vec<_>>(), [10, 10]);

@@ -11,6 +11,7 @@
 //! (`informer-playground swarm --seed N`) and the smallest schedule that still fails.
 
 use crate::cluster::storage::{decode, prefix};
+use crate::cluster::Verb;
 use crate::cluster::{ApiObject, Kind, ListOptions, UserInfo};
 use crate::controller::reconciler::ReconcilerKind;
 use crate::era::Era;
@@ -107,7 +108,7 @@ impl Plan {
         let mut schedule = Vec::new();
         let mut names: BTreeSet<String> =
             objects.iter().filter(|o| o.kind == "ConfigMap").map(|o| o.metadata.name.clone()).collect();
-        let mut revoked: Vec<String> = Vec::new();
+        let mut revoked: Vec<Verb> = Vec::new();
         let events = 5 + rng.next_u64() % 30;
         for _ in 0..events {
             let at = rng.next_u64() % SCHEDULE_MS;
@@ -145,8 +146,8 @@ impl Plan {
                 9 => Action::Fault(Fault::CompactStore),
                 10 => Action::Fault(Fault::RestartApiServer),
                 11 => {
-                    let verb = pick(&mut rng, &["list".to_string(), "watch".to_string()]);
-                    revoked.push(verb.clone());
+                    let verb = pick(&mut rng, &[Verb::List, Verb::Watch]);
+                    revoked.push(verb);
                     Action::Fault(Fault::Revoke(verb))
                 }
                 12 => match revoked.pop() {
@@ -166,9 +167,9 @@ impl Plan {
     /// The healing at the end: every verb granted, latency back.
     fn heal(&self) -> Vec<Scheduled> {
         let at = SCHEDULE_MS;
-        let mut heal: Vec<Scheduled> = ["get", "list", "watch"]
+        let mut heal: Vec<Scheduled> = [Verb::Get, Verb::List, Verb::Watch]
             .into_iter()
-            .map(|v| Scheduled { at, action: Action::Fault(Fault::Grant(v.into())) })
+            .map(|v| Scheduled { at, action: Action::Fault(Fault::Grant(v)) })
             .collect();
         heal.push(Scheduled { at, action: Action::Fault(Fault::Latency(self.config.latency_ms)) });
         heal

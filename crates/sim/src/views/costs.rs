@@ -5,7 +5,7 @@ use super::*;
 /// The cost panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CostsView {
-    pub requests: Vec<(String, u64)>,
+    pub requests: Vec<(crate::cluster::Verb, u64)>,
     pub bytes_sent: u64,
     pub cached_objects: usize,
     pub cached_bytes: usize,

@@ -9,6 +9,7 @@
 
 use crate::client::reflector::Phase;
 use crate::cluster::Kind;
+use crate::cluster::Verb;
 use crate::kernel::Millis;
 use crate::world::{Worker, World};
 
@@ -37,7 +38,7 @@ pub struct Glance {
     pub window: Option<(i64, i64)>,
     pub reflector: Option<ReflectorState>,
     /// `list` and `watch`, where the first informer's user may not do them on its kind.
-    pub locked: Vec<&'static str>,
+    pub locked: Vec<Verb>,
     /// The FIFOs' first keys, each with its number of deltas, in pop order; how many more.
     pub fifo: Vec<(String, usize)>,
     pub fifo_more: usize,
@@ -66,9 +67,9 @@ pub fn glance(world: &World) -> Glance {
     let locked = world.informers.first().map_or_else(Vec::new, |s| {
         let kind = s.config.reflector.kind;
         let namespace = s.config.reflector.namespace.as_deref().unwrap_or("");
-        ["list", "watch"]
+        [Verb::List, Verb::Watch]
             .into_iter()
-            .filter(|verb| world.api.authorize(world.controller_user(), verb, kind, "", namespace, None).is_err())
+            .filter(|verb| world.api.authorize(world.controller_user(), *verb, kind, "", namespace, None).is_err())
             .collect()
     });
     let mut fifo = Vec::new();
@@ -140,7 +141,7 @@ mod tests {
             if let Some(ReflectorState::BackingOff { until }) = g.reflector {
                 backing_off = Some((until, session.world().now()));
                 // The lesson grants list at 20 s.
-                let locked: &[&str] = if session.world().now() < 20_000 { &["list"] } else { &[] };
+                let locked: &[Verb] = if session.world().now() < 20_000 { &[Verb::List] } else { &[] };
                 assert_eq!(g.locked, locked, "the padlock is on list until it is granted");
             }
         }

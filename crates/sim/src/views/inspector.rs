@@ -95,7 +95,7 @@ pub struct ApiServerView {
 /// Requests of one verb, resource and code (like `apiserver_request_total`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RequestCount {
-    pub verb: String,
+    pub verb: crate::cluster::Verb,
     pub resource: String,
     pub code: u16,
     pub count: u64,
@@ -178,7 +178,7 @@ fn api_server(world: &World) -> InspectorView {
             .requests
             .iter()
             .map(|((verb, resource, code), count)| RequestCount {
-                verb: verb.clone(),
+                verb: *verb,
                 resource: resource.clone(),
                 code: *code,
                 count: *count,

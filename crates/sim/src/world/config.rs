@@ -6,7 +6,7 @@
 use crate::client::indexer::IndexFunc;
 use crate::client::reflector::ReflectorConfig;
 use crate::cluster::selector::LabelSelector;
-use crate::cluster::{ApiServerConfig, Kind};
+use crate::cluster::{ApiServerConfig, Kind, Verb};
 use crate::controller::reconciler::ReconcilerKind;
 use crate::era::Era;
 use crate::kernel::Millis;
@@ -114,7 +114,7 @@ pub struct WorldConfig {
     pub controller_namespace: String,
     pub controller_name: String,
     /// RBAC verbs the controller has on every resource it uses.
-    pub granted_verbs: Vec<String>,
+    pub granted_verbs: Vec<Verb>,
 }
 
 impl WorldConfig {
@@ -132,7 +132,7 @@ impl WorldConfig {
             poll: None,
             controller_namespace: "default".into(),
             controller_name: "playground-controller".into(),
-            granted_verbs: ["get", "list", "watch"].map(String::from).to_vec(),
+            granted_verbs: vec![Verb::Get, Verb::List, Verb::Watch],
         }
     }
 
@@ -162,7 +162,7 @@ impl WorldConfig {
         }
         config.kubelet = true;
         config.sync_period_ms = DEFAULT_SYNC_PERIOD_MS;
-        config.granted_verbs = ["get", "list", "watch", "create", "update", "delete"].map(String::from).to_vec();
+        config.granted_verbs = vec![Verb::Get, Verb::List, Verb::Watch, Verb::Create, Verb::Update, Verb::Delete];
         config
     }
 
@@ -179,7 +179,7 @@ impl WorldConfig {
         let mut config = WorldConfig::new(Kind::ConfigMap);
         config.controllers[0].reconciler = ReconcilerKind::StampConfigMap;
         config.sync_period_ms = DEFAULT_SYNC_PERIOD_MS;
-        config.granted_verbs = ["get", "list", "watch", "update"].map(String::from).to_vec();
+        config.granted_verbs = vec![Verb::Get, Verb::List, Verb::Watch, Verb::Update];
         config
     }
 }

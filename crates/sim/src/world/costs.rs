@@ -4,6 +4,7 @@
 
 use super::World;
 use crate::cluster::storage::prefix;
+use crate::cluster::Verb;
 use crate::cluster::{ApiObject, KeyRange, Kind};
 use crate::kernel::Millis;
 use serde_json::Value;
@@ -13,7 +14,7 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Costs {
     /// API requests by verb (`LIST`, `WATCH`, `GET`, `POST`, `PUT`, `DELETE`).
-    pub requests: BTreeMap<String, u64>,
+    pub requests: BTreeMap<Verb, u64>,
     pub bytes_sent: u64,
     pub objects_sent: u64,
     /// Per informer: the kind, objects cached and their bytes as JSON.
@@ -61,7 +62,7 @@ impl World {
         let metrics = self.api.metrics();
         let mut requests = BTreeMap::new();
         for ((verb, _, _), n) in &metrics.requests {
-            *requests.entry(verb.clone()).or_insert(0) += n;
+            *requests.entry(*verb).or_insert(0) += n;
         }
         let cached = self
             .informers

@@ -5,6 +5,7 @@
 use super::message::{Fault, Msg};
 use super::outcome::FaultEffect;
 use super::{World, CONTROLLER_ROLE};
+use crate::cluster::Verb;
 
 impl World {
     /// Applies a fault; returns what it did.
@@ -45,11 +46,11 @@ impl World {
                 FaultEffect::ApiServerRestarted
             }
             Fault::Revoke(verb) => {
-                self.set_verb(&verb, false);
+                self.set_verb(verb, false);
                 FaultEffect::Revoked { verb, user: self.user.name.clone() }
             }
             Fault::Grant(verb) => {
-                self.set_verb(&verb, true);
+                self.set_verb(verb, true);
                 FaultEffect::Granted { verb, user: self.user.name.clone() }
             }
             Fault::DropNextEvent => {
@@ -63,12 +64,12 @@ impl World {
         }
     }
 
-    fn set_verb(&mut self, verb: &str, granted: bool) {
+    fn set_verb(&mut self, verb: Verb, granted: bool) {
         if let Some(role) = self.api.rbac_mut().role_mut("", CONTROLLER_ROLE) {
             for rule in &mut role.rules {
-                rule.verbs.retain(|v| v != verb);
+                rule.verbs.retain(|v| v != verb.rbac());
                 if granted {
-                    rule.verbs.push(verb.to_string());
+                    rule.verbs.push(verb.rbac().to_string());
                 }
             }
         }

@@ -3,7 +3,7 @@
 use crate::client::pipeline::FifoOp;
 use crate::cluster::api_server::{ListOptions, ListResponse, WatchOptions};
 use crate::cluster::watch::{ApiWatchId, WatchEvent};
-use crate::cluster::{ApiObject, Kind, Status};
+use crate::cluster::{ApiObject, Kind, Status, Verb};
 use crate::controller::reconciler::Write;
 use crate::kernel::{Millis, Stage};
 
@@ -64,8 +64,8 @@ pub enum Fault {
     /// Every watch closes and the watch cache re-initialises (§8).
     RestartApiServer,
     /// Remove an RBAC verb (`list`, `watch`, …) from the controller's role.
-    Revoke(String),
-    Grant(String),
+    Revoke(Verb),
+    Grant(Verb),
     /// A what-if: the next notification is lost between the informer and a handler.
     DropNextEvent,
     /// Network latency between client and API server, each way.
@@ -92,10 +92,10 @@ impl Fault {
             "disconnect-watch" => Fault::DisconnectWatch,
             "compact-store" => Fault::CompactStore,
             "restart-api-server" => Fault::RestartApiServer,
-            "revoke-list" => Fault::Revoke("list".into()),
-            "revoke-watch" => Fault::Revoke("watch".into()),
-            "grant-list" => Fault::Grant("list".into()),
-            "grant-watch" => Fault::Grant("watch".into()),
+            "revoke-list" => Fault::Revoke(Verb::List),
+            "revoke-watch" => Fault::Revoke(Verb::Watch),
+            "grant-list" => Fault::Grant(Verb::List),
+            "grant-watch" => Fault::Grant(Verb::Watch),
             "drop-next-event" => Fault::DropNextEvent,
             _ => return None,
         })

@@ -123,7 +123,7 @@ impl World {
         // The run's costs start now, not with the cluster's set-up.
         api.reset_metrics();
         let user = UserInfo::service_account(&config.controller_namespace, &config.controller_name);
-        let verbs: Vec<&str> = config.granted_verbs.iter().map(String::as_str).collect();
+        let verbs: Vec<&str> = config.granted_verbs.iter().map(|v| v.rbac()).collect();
         let mut kinds: Vec<Kind> = config.informers.iter().map(|i| i.reflector.kind).collect();
         if config.poll.is_some() {
             kinds.extend(config.poll.iter().map(|p| p.kind));

@@ -12,7 +12,7 @@ use crate::client::delta_fifo::DeltaType;
 pub use crate::client::shared_informer::{Calls, HandlerFn, IndexerWrite};
 use crate::client::workqueue::AddOutcome;
 use crate::cluster::watch::ApiWatchId;
-use crate::cluster::{Kind, Status};
+use crate::cluster::{Kind, Status, Verb};
 use crate::controller::cache_reader::ReadError;
 pub use crate::controller::kubelet::PodPhase;
 use crate::controller::reconciler::{Decision, ReconcileResult, WriteOp};
@@ -162,8 +162,8 @@ pub enum FaultEffect {
     Compacted { revision: i64 },
     CompactFailed { message: String },
     ApiServerRestarted,
-    Revoked { verb: String, user: String },
-    Granted { verb: String, user: String },
+    Revoked { verb: Verb, user: String },
+    Granted { verb: Verb, user: String },
     NextNotificationLost,
     Latency { ms: Millis },
 }
@@ -180,39 +180,12 @@ pub enum UserVerb {
     Patch,
 }
 
-/// The verb of an outside client's request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum OutsideVerb {
-    Get,
-    List,
-    Watch,
-    Create,
-    Update,
-    Patch,
-    Delete,
-}
-
-impl OutsideVerb {
-    /// As kube-apiserver logs it.
-    pub fn name(self) -> &'static str {
-        match self {
-            OutsideVerb::Get => "GET",
-            OutsideVerb::List => "LIST",
-            OutsideVerb::Watch => "WATCH",
-            OutsideVerb::Create => "POST",
-            OutsideVerb::Update => "PUT",
-            OutsideVerb::Patch => "PATCH",
-            OutsideVerb::Delete => "DELETE",
-        }
-    }
-
-    pub fn trace_kind(self) -> TraceKind {
-        match self {
-            OutsideVerb::Get | OutsideVerb::List => TraceKind::ListRequest,
-            OutsideVerb::Watch => TraceKind::WatchRequest,
-            _ => TraceKind::ApiWrite,
-        }
+/// What kind of step an outside client's request is.
+pub fn outside_trace_kind(verb: Verb) -> TraceKind {
+    match verb {
+        Verb::Get | Verb::List => TraceKind::ListRequest,
+        Verb::Watch => TraceKind::WatchRequest,
+        _ => TraceKind::ApiWrite,
     }
 }
 
@@ -372,7 +345,7 @@ pub enum Outcome {
     /// the error code if it failed.
     Outside {
         user: String,
-        verb: OutsideVerb,
+        verb: Verb,
         kind: Kind,
         code: Option<u16>,
     },

@@ -3,10 +3,11 @@
 //! and is one step of the trace, from the user to the API server. Their watch streams are
 //! read by whoever opened them; the world only keeps their bookmarks due.
 
-use super::outcome::{Outcome, OutsideVerb};
+use super::outcome::{outside_trace_kind, Outcome};
 use super::{Hop, World};
 use crate::cluster::patch::PatchRequest;
 use crate::cluster::watch::ApiWatchId;
+use crate::cluster::Verb;
 use crate::cluster::{ApiObject, Kind, ListOptions, ListResponse, Status, UserInfo, WatchOptions};
 use crate::kernel::{Millis, Stage, TraceKind};
 use crate::world::TraceEvent;
@@ -52,21 +53,13 @@ impl World {
     /// Serves one outside request as `user`: the answer, and the step it was.
     pub fn outside(&mut self, user: &UserInfo, call: OutsideCall) -> (Result<OutsideAnswer, Status>, TraceEvent) {
         let (verb, kind, key) = match &call {
-            OutsideCall::Get { kind, namespace, name, .. } => (OutsideVerb::Get, *kind, format!("{namespace}/{name}")),
-            OutsideCall::List { kind, options } => {
-                (OutsideVerb::List, *kind, options.namespace.clone().unwrap_or_default())
-            }
-            OutsideCall::Watch { kind, options } => {
-                (OutsideVerb::Watch, *kind, options.namespace.clone().unwrap_or_default())
-            }
-            OutsideCall::Create(o) => (OutsideVerb::Create, o.kind().unwrap_or(Kind::Pod), o.key()),
-            OutsideCall::Update { object, .. } => {
-                (OutsideVerb::Update, object.kind().unwrap_or(Kind::Pod), object.key())
-            }
-            OutsideCall::Patch(p) => (OutsideVerb::Patch, p.kind, format!("{}/{}", p.namespace, p.name)),
-            OutsideCall::Delete { kind, namespace, name } => {
-                (OutsideVerb::Delete, *kind, format!("{namespace}/{name}"))
-            }
+            OutsideCall::Get { kind, namespace, name, .. } => (Verb::Get, *kind, format!("{namespace}/{name}")),
+            OutsideCall::List { kind, options } => (Verb::List, *kind, options.namespace.clone().unwrap_or_default()),
+            OutsideCall::Watch { kind, options } => (Verb::Watch, *kind, options.namespace.clone().unwrap_or_default()),
+            OutsideCall::Create(o) => (Verb::Create, o.kind().unwrap_or(Kind::Pod), o.key()),
+            OutsideCall::Update { object, .. } => (Verb::Update, object.kind().unwrap_or(Kind::Pod), object.key()),
+            OutsideCall::Patch(p) => (Verb::Patch, p.kind, format!("{}/{}", p.namespace, p.name)),
+            OutsideCall::Delete { kind, namespace, name } => (Verb::Delete, *kind, format!("{namespace}/{name}")),
         };
         let answer = match call {
             OutsideCall::Get { kind, namespace, name, resource_version } => {
@@ -97,7 +90,7 @@ impl World {
         };
         let code = answer.as_ref().err().map(|s| s.code);
         let outcome = Outcome::Outside { user: user.name.clone(), verb, kind, code };
-        let trace = if code.is_some() { TraceKind::RequestFailed } else { verb.trace_kind() };
+        let trace = if code.is_some() { TraceKind::RequestFailed } else { outside_trace_kind(verb) };
         let hop = Hop::new(Stage::User, Stage::ApiServer, trace, &key, rv, outcome);
         self.steps += 1;
         let event = self.trace_event(hop);

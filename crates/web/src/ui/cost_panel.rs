@@ -45,7 +45,7 @@ pub fn cost_panel(props: &Props) -> Html {
         <>
             <p class="hint">{ tr!(lang, "API requests by verb: on a real server, the apiserver_request_total metric counts them") }</p>
             <dl class="figures costs" aria-label={tr!(lang, "Costs")}>
-                { for v.requests.iter().map(|(verb, n)| html! { <div><dt>{ verb }</dt><dd>{ n }</dd></div> }) }
+                { for v.requests.iter().map(|(verb, n)| html! { <div><dt>{ verb.metric() }</dt><dd>{ n }</dd></div> }) }
                 <div><dt>{ tr!(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
                 <div><dt>{ tr!(lang, "Cached objects") }</dt><dd>{ objects_and_size(v.cached_objects, v.cached_bytes) }</dd></div>
                 if let Some((objects, bytes)) = v.in_cluster {

@@ -1,5 +1,6 @@
 //! Fault injection: each a real button, taking effect at the current step.
 
+use informer_sim::cluster::Verb;
 use informer_sim::i18n::Lang;
 use informer_sim::i18n::{tr, Phrase};
 use informer_sim::session::Action;
@@ -35,10 +36,10 @@ pub fn faults(props: &Props) -> Html {
             { button(phrase!("Disconnect watch"), Fault::DisconnectWatch) }
             { button(phrase!("Compact store"), Fault::CompactStore) }
             { button(phrase!("Restart API server"), Fault::RestartApiServer) }
-            { button(phrase!("Revoke list"), Fault::Revoke("list".into())) }
-            { button(phrase!("Revoke watch"), Fault::Revoke("watch".into())) }
-            { button(phrase!("Grant list"), Fault::Grant("list".into())) }
-            { button(phrase!("Grant watch"), Fault::Grant("watch".into())) }
+            { button(phrase!("Revoke list"), Fault::Revoke(Verb::List)) }
+            { button(phrase!("Revoke watch"), Fault::Revoke(Verb::Watch)) }
+            { button(phrase!("Grant list"), Fault::Grant(Verb::List)) }
+            { button(phrase!("Grant watch"), Fault::Grant(Verb::Watch)) }
             { button(phrase!("Drop next event"), Fault::DropNextEvent) }
             <label class="inline" for="latency">{ tr!(lang, "Network latency") }</label>
             <input id="latency" type="number" min="0" max="10000" step="5" value={props.latency_ms.to_string()} onchange={on_latency} />

@@ -26,7 +26,7 @@ pub fn metrics_panel(props: &Props) -> Html {
                 <tbody>
                     { for v.requests.iter().map(|r| html! {
                         <tr class={classes!((r.code >= 400).then_some("failed-row"))}>
-                            <td>{ &r.verb }</td><td>{ &r.resource }</td><td class="num">{ r.code }</td><td class="num">{ r.count }</td>
+                            <td>{ r.verb.metric() }</td><td>{ &r.resource }</td><td class="num">{ r.code }</td><td class="num">{ r.count }</td>
                         </tr>
                     }) }
                     if v.requests.is_empty() {
