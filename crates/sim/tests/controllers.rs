@@ -530,4 +530,9 @@ fn semantics_6_the_api_reader_reads_the_server_at_the_price_of_a_request_and_its
     w.run_until_idle(10_000);
     let denied = api_read(&mut w, ClientRead::Get { kind: Kind::Pod, namespace: "ns-1".into(), name: "pod-1".into() });
     assert_eq!(denied.map_err(|s| s.code), Err(403));
+    // A lesson finds that step by its code as by its tag: one status, one rule.
+    w.act(Action::ApiRead(ClientRead::Get { kind: Kind::Pod, namespace: "ns-1".into(), name: "pod-1".into() }));
+    let step = w.step().expect("the read");
+    assert_eq!(step.outcome.code(), Some(403));
+    assert!(step.outcome.tags().contains(&informer_sim::world::Tag::Forbidden));
 }

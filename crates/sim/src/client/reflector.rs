@@ -512,18 +512,30 @@ impl Reflector {
         vec![]
     }
 
-    fn on_watch_ended(&mut self, now: Millis, rng: &mut Rng) -> Vec<Command> {
+    /// Whether the watch under way, ending now, is a "very short watch": under a second, with
+    /// no events (`watchHandler`'s `errorStopRequested` check).
+    pub fn watch_is_very_short(&self, now: Millis) -> bool {
         match self.phase {
-            Phase::Streaming { since, events, .. } => {
-                if now.saturating_sub(since) < 1000 && events == 0 {
+            Phase::Streaming { since, events, .. } | Phase::Watching { since, events, .. } => {
+                now.saturating_sub(since) < 1000 && events == 0
+            }
+            _ => false,
+        }
+    }
+
+    fn on_watch_ended(&mut self, now: Millis, rng: &mut Rng) -> Vec<Command> {
+        let very_short = self.watch_is_very_short(now);
+        match self.phase {
+            Phase::Streaming { .. } => {
+                if very_short {
                     let err = self.very_short_watch();
                     return self.watch_list_failed(Status::internal(err), now, rng);
                 }
                 // Closed before the initial events ended: the watch-list starts over.
                 self.begin_watch_list(rng)
             }
-            Phase::Watching { since, events, .. } => {
-                if now.saturating_sub(since) < 1000 && events == 0 {
+            Phase::Watching { events, .. } => {
+                if very_short {
                     let err = self.very_short_watch();
                     self.log(now, LogEvent::WatchEnded { err });
                     return self.end_list_and_watch(now, rng);

@@ -79,7 +79,7 @@ impl Pattern {
             && self.to.is_none_or(|s| e.to == s)
             && self.key.as_ref().is_none_or(|k| e.key == *k)
             && self.tag.is_none_or(|t| e.has(t))
-            && self.code.is_none_or(|c| e.outcome.code() == Some(c))
+            && self.code.is_none_or(|c| e.outcome.codes().contains(&c))
             && self.rv.is_none_or(|rv| e.rv == rv)
             && self.deltas.as_ref().is_none_or(|want| match &e.outcome {
                 Outcome::Popped { deltas, .. } => deltas == want,

@@ -287,10 +287,11 @@ impl World {
     pub(super) fn deliver_watch_ended(&mut self, i: usize, id: ApiWatchId) -> Hop {
         self.informers[i].stream_clock.remove(&id);
         let read = self.informers[i].pipeline.reflector.current_watch() == Some(id);
+        let very_short = read && self.informers[i].pipeline.reflector.watch_is_very_short(self.now);
         let next = if read { self.run_reflector(i, reflector::Input::WatchEnded) } else { Vec::new() };
         let rv =
             if read { self.informers[i].pipeline.reflector.last_sync_resource_version.parse().unwrap_or(0) } else { 0 };
-        let outcome = Outcome::WatchEnded { watch: id, read, next };
+        let outcome = Outcome::WatchEnded { watch: id, read, very_short, next };
         Hop::new(Stage::ApiServer, Stage::Reflector, TraceKind::WatchClosed, "", rv, outcome)
     }
 

@@ -246,6 +246,8 @@ pub enum Outcome {
     WatchEnded {
         watch: ApiWatchId,
         read: bool,
+        /// It lasted under a second with no events (client-go's "very short watch").
+        very_short: bool,
         next: Vec<Next>,
     },
     /// The reflector's backoff timer (`stale`: superseded by a later one).
@@ -382,11 +384,25 @@ pub enum Outcome {
     },
 }
 
-/// A notable fact a step carries, for lesson triggers and expectations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "kebab-case")]
-pub enum Tag {
+/// Declares [`Tag`] and its list of every variant (`Tag::ALL`), so the list cannot fall behind.
+macro_rules! tags {
+    ($($(#[$doc:meta])* $tag:ident,)*) => {
+        /// A notable fact a step carries, for lesson triggers and expectations.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+        #[serde(rename_all = "kebab-case")]
+        pub enum Tag {
+            $($(#[$doc])* $tag,)*
+        }
+
+        impl Tag {
+            /// Every tag, in declaration order.
+            pub const ALL: &'static [Tag] = &[$(Tag::$tag,)*];
+        }
+    };
+}
+
+tags! {
     /// A request or write answered with an error status.
     Failed,
     /// The reflector's next move is a LIST after an earlier one (a relist).
@@ -458,64 +474,17 @@ impl Tag {
     pub fn name(self) -> String {
         serde_json::to_value(self).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
     }
-
-    /// Every tag, for messages that list them.
-    pub const ALL: [Tag; 38] = [
-        Tag::Failed,
-        Tag::Relist,
-        Tag::Rewatch,
-        Tag::Backoff,
-        Tag::VeryShortWatch,
-        Tag::WatchList,
-        Tag::InitialEventsEnd,
-        Tag::Lost,
-        Tag::Ignored,
-        Tag::Grouped,
-        Tag::Tombstone,
-        Tag::InitialList,
-        Tag::Resync,
-        Tag::Partial,
-        Tag::ReplacedAll,
-        Tag::Batch,
-        Tag::Queued,
-        Tag::Deduplicated,
-        Tag::WhileProcessing,
-        Tag::AlreadyDirty,
-        Tag::Requeued,
-        Tag::Superseded,
-        Tag::Success,
-        Tag::Error,
-        Tag::RequeueAfter,
-        Tag::Terminal,
-        Tag::NothingToDo,
-        Tag::Create,
-        Tag::Delete,
-        Tag::WaitingExpectations,
-        Tag::StaleRead,
-        Tag::ApiReader,
-        Tag::NotFound,
-        Tag::NotCached,
-        Tag::Conflict,
-        Tag::Forbidden,
-        Tag::Expired,
-        Tag::Fault,
-    ];
 }
 
-fn status_tags(status: &Status, tags: &mut Vec<Tag>) {
+/// What an error status says, by its code.
+fn status_tags(code: u16, tags: &mut Vec<Tag>) {
     tags.push(Tag::Failed);
-    match status.code {
+    match code {
         403 => tags.push(Tag::Forbidden),
         404 => tags.push(Tag::NotFound),
         409 => tags.push(Tag::Conflict),
         410 => tags.push(Tag::Expired),
         _ => {}
-    }
-}
-
-fn answer_tags<T>(answer: &Answer<T>, tags: &mut Vec<Tag>) {
-    if let Err(status) = answer {
-        status_tags(status, tags);
     }
 }
 
@@ -536,10 +505,7 @@ fn read_tags(reads: &[Read], tags: &mut Vec<Tag>) {
             Read::CacheGet { stale: Some(_), .. } => tags.push(Tag::StaleRead),
             Read::CacheGet { result: Err(_), .. } => tags.push(Tag::Failed),
             Read::CacheGet { .. } => {}
-            Read::ApiGet { answer } => {
-                tags.push(Tag::ApiReader);
-                answer_tags(answer, tags);
-            }
+            Read::ApiGet { .. } => tags.push(Tag::ApiReader),
         }
     }
 }
@@ -550,21 +516,13 @@ impl Outcome {
         let mut tags = Vec::new();
         match self {
             Outcome::ListAndWatchStarts { next } => next_tags(next, &mut tags),
-            Outcome::ListServed { answer, .. } | Outcome::Polled { answer, .. } => answer_tags(answer, &mut tags),
-            Outcome::ListReceived { answer, next } => {
-                answer_tags(answer, &mut tags);
-                // The first list's own LIST is not a relist: only a failed list's retry is.
-                next_tags(next, &mut tags);
-            }
-            Outcome::WatchServed { answer, send_initial_events, .. } => {
-                answer_tags(answer, &mut tags);
+            Outcome::ListServed { .. } | Outcome::Polled { .. } => {}
+            // The first list's own LIST is not a relist: only a failed list's retry is.
+            Outcome::ListReceived { next, .. } | Outcome::WatchOpened { next, .. } => next_tags(next, &mut tags),
+            Outcome::WatchServed { send_initial_events, .. } => {
                 if *send_initial_events {
                     tags.push(Tag::WatchList);
                 }
-            }
-            Outcome::WatchOpened { answer, next } => {
-                answer_tags(answer, &mut tags);
-                next_tags(next, &mut tags);
             }
             Outcome::WatchEvent { initial_events_end, next, .. } => {
                 if *initial_events_end {
@@ -572,13 +530,16 @@ impl Outcome {
                 }
                 next_tags(next, &mut tags);
             }
-            Outcome::WatchError { status, next, .. } => {
-                status_tags(status, &mut tags);
-                next_tags(next, &mut tags);
-            }
+            Outcome::WatchError { next, .. } => next_tags(next, &mut tags),
             Outcome::EventLost { .. } => tags.push(Tag::Lost),
             Outcome::WatchTimedOut { .. } | Outcome::PopEmpty | Outcome::NothingToProcess => {}
-            Outcome::WatchEnded { next, .. } | Outcome::BackoffElapsed { next, .. } => next_tags(next, &mut tags),
+            Outcome::WatchEnded { next, very_short, .. } => {
+                if *very_short {
+                    tags.push(Tag::VeryShortWatch);
+                }
+                next_tags(next, &mut tags);
+            }
+            Outcome::BackoffElapsed { next, .. } => next_tags(next, &mut tags),
             Outcome::Resync(r) => {
                 if matches!(r, ResyncOutcome::Queued { .. } | ResyncOutcome::SyncAll) {
                     tags.push(Tag::Resync);
@@ -646,11 +607,8 @@ impl Outcome {
                 }
                 read_tags(reads, &mut tags);
             }
-            Outcome::ApiWrite { answer, .. } | Outcome::KubeletReport { answer, .. } => answer_tags(answer, &mut tags),
-            Outcome::ApiAnswer { answer, reads, .. } => {
-                answer_tags(answer, &mut tags);
-                read_tags(reads, &mut tags);
-            }
+            Outcome::ApiWrite { .. } | Outcome::KubeletReport { .. } => {}
+            Outcome::ApiAnswer { reads, .. } => read_tags(reads, &mut tags),
             Outcome::ReconcileEnds { result, .. } => tags.push(match result {
                 ReconcileResult::Success => Tag::Success,
                 ReconcileResult::Error(_) => Tag::Error,
@@ -663,47 +621,31 @@ impl Outcome {
                     tags.push(Tag::Requeued);
                 }
             }
-            Outcome::UserWrite { answer, no_match, .. } => {
-                answer_tags(answer, &mut tags);
+            Outcome::UserWrite { no_match, .. } => {
                 if no_match.is_some() {
                     tags.push(Tag::Failed);
                 }
             }
-            Outcome::ConsoleWatch { answer, .. } => answer_tags(answer, &mut tags),
-            Outcome::ApiRead { answer, .. } => answer_tags(answer, &mut tags),
+            Outcome::ConsoleWatch { .. } | Outcome::ApiRead { .. } => {}
             Outcome::Fault { .. } => tags.push(Tag::Fault),
-            Outcome::CacheRead { answer, .. } => match answer {
-                Err(crate::controller::cache_reader::ReadError::Status(s)) => status_tags(s, &mut tags),
-                Err(_) => tags.push(Tag::Failed),
-                Ok(_) => {}
-            },
+            Outcome::CacheRead { answer, .. } => {
+                if matches!(answer, Err(e) if !matches!(e, crate::controller::cache_reader::ReadError::Status(_))) {
+                    tags.push(Tag::Failed);
+                }
+            }
+        }
+        // Every error status the step carries, its own and its reads', by the same rule.
+        for code in self.codes() {
+            status_tags(code, &mut tags);
         }
         sort::sort(&mut tags);
         tags.dedup();
         tags
     }
 
-    /// The HTTP status code of an error this step carries.
-    pub fn code(&self) -> Option<u16> {
-        let status = match self {
-            Outcome::ListServed { answer: Err(s), .. }
-            | Outcome::ListReceived { answer: Err(s), .. }
-            | Outcome::Polled { answer: Err(s), .. } => s,
-            Outcome::WatchServed { answer: Err(s), .. }
-            | Outcome::WatchOpened { answer: Err(s), .. }
-            | Outcome::ConsoleWatch { answer: Err(s), .. } => s,
-            Outcome::WatchError { status, .. } => status,
-            Outcome::ApiWrite { answer: Err(s), .. }
-            | Outcome::ApiAnswer { answer: Err(s), .. }
-            | Outcome::KubeletReport { answer: Err(s), .. }
-            | Outcome::UserWrite { answer: Err(s), .. } => s,
-            _ => return None,
-        };
-        Some(status.code)
-    }
-
-    /// The error status this step carries, if any.
+    /// The error status of the step's own request or read, if it failed.
     pub fn status(&self) -> Option<&Status> {
+        use crate::controller::cache_reader::ReadError;
         match self {
             Outcome::ListServed { answer: Err(s), .. }
             | Outcome::ListReceived { answer: Err(s), .. }
@@ -715,9 +657,33 @@ impl Outcome {
             | Outcome::ApiWrite { answer: Err(s), .. }
             | Outcome::ApiAnswer { answer: Err(s), .. }
             | Outcome::KubeletReport { answer: Err(s), .. }
-            | Outcome::UserWrite { answer: Err(s), .. } => Some(s),
+            | Outcome::UserWrite { answer: Err(s), .. }
+            | Outcome::ApiRead { answer: Err(s), .. }
+            | Outcome::CacheRead { answer: Err(ReadError::Status(s)), .. } => Some(s),
             _ => None,
         }
+    }
+
+    /// The HTTP status code of the step's own failed request (an outside client's included).
+    pub fn code(&self) -> Option<u16> {
+        match self {
+            Outcome::Outside { code, .. } => *code,
+            _ => self.status().map(|s| s.code),
+        }
+    }
+
+    /// Every error code the step carries: its own request's, then its reads' (a reconcile's
+    /// reads through the APIReader).
+    pub fn codes(&self) -> Vec<u16> {
+        let reads = match self {
+            Outcome::ReconcileStarts { reads, .. } | Outcome::ApiAnswer { reads, .. } => reads.as_slice(),
+            _ => &[],
+        };
+        let read_codes = reads.iter().filter_map(|r| match r {
+            Read::ApiGet { answer: Err(s) } => Some(s.code),
+            _ => None,
+        });
+        self.code().into_iter().chain(read_codes).collect()
     }
 }
 
