@@ -381,7 +381,7 @@ impl RunArgs {
         let mut out = std::io::stdout().lock();
         let mut trace: Vec<TraceEvent> = Vec::new();
         // With --fast-forward: the routes of the bulk phase under way and where it started.
-        let mut folding: Option<(Vec<fast_forward::Route>, usize)> = None;
+        let mut folding: Option<(Vec<fast_forward::StepRoute>, usize)> = None;
         while (trace.len() as u64) < limit {
             let more = match &scenario {
                 Some(scenario) => !scenario.over(&world),
@@ -392,7 +392,7 @@ impl RunArgs {
             }
             let Some(event) = world.step() else { break };
             if let Some((routes, _)) = &folding {
-                if routes.contains(&fast_forward::Route::of(&event)) {
+                if routes.contains(&fast_forward::StepRoute::of(&event)) {
                     trace.push(event);
                     continue;
                 }

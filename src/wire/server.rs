@@ -22,7 +22,7 @@ use informer_sim::cluster::patch::{PatchRequest, PatchType};
 use informer_sim::cluster::rbac::RequestAttributes;
 use informer_sim::cluster::watch::ApiWatchId;
 use informer_sim::cluster::{ApiObject, Kind, Status, UserInfo};
-use informer_sim::world::{Action, Fault, OutsideAnswer, OutsideCall, TraceEvent, World};
+use informer_sim::world::{Fault, Intervention, OutsideAnswer, OutsideCall, TraceEvent, World};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -217,7 +217,7 @@ fn world_thread(mut served: Served, inbox: std::sync::mpsc::Receiver<Command>) {
                 let _ = reply.send(respond(&mut served, incoming));
             }
             Ok(Command::Fault(text)) => match fault_of(&text) {
-                Ok(fault) => served.world.act(Action::Fault(fault)),
+                Ok(fault) => served.world.act(Intervention::Fault(fault)),
                 Err(e) => eprintln!("error: {e}"),
             },
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
@@ -629,7 +629,7 @@ fn admin_fault(served: &mut Served, body: &[u8]) -> Reply {
     };
     match fault_of(&text) {
         Ok(fault) => {
-            served.world.act(Action::Fault(fault));
+            served.world.act(Intervention::Fault(fault));
             served.tick();
             json_response(200, &encode::success())
         }

@@ -12,7 +12,7 @@ use informer_sim::era::Era;
 use informer_sim::kernel::{Stage, TraceKind};
 use informer_sim::world::outcome::{Outcome, Read, Requeue};
 use informer_sim::world::TraceEvent;
-use informer_sim::world::{Action, Fault, World, WorldConfig, DEFAULT_SYNC_PERIOD_MS};
+use informer_sim::world::{Fault, Intervention, World, WorldConfig, DEFAULT_SYNC_PERIOD_MS};
 use serde_json::{json, Value};
 
 fn owner(kind: Kind, name: &str, replicas: i64) -> ApiObject {
@@ -48,10 +48,10 @@ fn pods_of(w: &World, owner_name: &str) -> Vec<ApiObject> {
     stored_all(w, "pods").into_iter().filter(|p| owns(p, owner_name) || sets.iter().any(|rs| owns(p, rs))).collect()
 }
 
-fn scale(w: &World, kind: Kind, name: &str, replicas: i64) -> Action {
+fn scale(w: &World, kind: Kind, name: &str, replicas: i64) -> Intervention {
     let mut obj = stored(w, kind, name);
     obj.body.get_mut("spec").unwrap()["replicas"] = json!(replicas);
-    Action::Update(obj)
+    Intervention::Update(obj)
 }
 
 fn status(w: &World, kind: Kind, name: &str) -> Value {
@@ -231,7 +231,7 @@ fn semantics_1_3_trap_2_rbac_without_list_leaves_the_cache_empty_until_granted()
         w.cache_get(Kind::ReplicaSet, "default", "web").unwrap_err().to_string(),
         "Timeout: failed waiting for *v1.ReplicaSet Informer to sync"
     );
-    w.act(Action::Fault(Fault::Grant(Verb::List)));
+    w.act(Intervention::Fault(Fault::Grant(Verb::List)));
     w.run_until(20_000, |_, w| w.is_idle());
     assert_eq!(pods_of(&w, "web").len(), 2, "granted: the caches fill and the controller converges");
 }
@@ -243,12 +243,12 @@ fn edge_vs_level(edge_triggered: bool) -> usize {
     w.run_until_idle(5_000);
     assert_eq!(pods_of(&w, "web").len(), 3);
     let victim = pods_of(&w, "web")[0].metadata.name.clone();
-    w.act(Action::Fault(Fault::DropNextEvent));
-    w.act(Action::Delete { kind: Kind::Pod, namespace: "default".into(), name: victim });
+    w.act(Intervention::Fault(Fault::DropNextEvent));
+    w.act(Intervention::Delete { kind: Kind::Pod, namespace: "default".into(), name: victim });
     w.run_until_idle(5_000);
     // Any later event for the owner: a label on the ReplicaSet.
     let labelled = stored(&w, Kind::ReplicaSet, "web").with_label("touched", "yes");
-    w.act(Action::Update(labelled));
+    w.act(Intervention::Update(labelled));
     w.run_until_idle(5_000);
     pods_of(&w, "web").len()
 }
@@ -392,10 +392,10 @@ fn creates_refused_by_the_api_server_are_no_longer_expected() {
     // forever: once `create` is granted again, it reaches its replicas.
     let mut w =
         World::new(WorldConfig::replicas(Kind::ReplicaSet, false), vec![owner(Kind::ReplicaSet, "web", 3)]).unwrap();
-    w.act(Action::Fault(Fault::Revoke(Verb::Create)));
+    w.act(Intervention::Fault(Fault::Revoke(Verb::Create)));
     w.run_until(300, |_, _| false);
     assert!(pods_of(&w, "web").is_empty(), "nothing could be created");
-    w.act(Action::Fault(Fault::Grant(Verb::Create)));
+    w.act(Intervention::Fault(Fault::Grant(Verb::Create)));
     w.run_until(5_000, |_, w| w.is_idle() && pods_of(w, "web").len() == 3);
     assert_eq!(pods_of(&w, "web").len(), 3, "after the grant the controller creates again");
 }
@@ -468,7 +468,7 @@ fn semantics_6_a_new_pod_template_gets_a_new_replica_set_and_the_old_one_scales_
     let first = stored_all(&w, "replicasets").remove(0);
     let mut deployment = stored(&w, Kind::Deployment, "web");
     deployment.body.get_mut("spec").unwrap()["template"]["spec"]["containers"][0]["image"] = json!("nginx:1.28");
-    w.act(Action::Update(deployment));
+    w.act(Intervention::Update(deployment));
     w.run_until_idle(5_000);
     let sets = stored_all(&w, "replicasets");
     assert_eq!(sets.len(), 2, "one ReplicaSet per template");
@@ -493,11 +493,11 @@ fn semantics_6_the_api_reader_reads_the_server_at_the_price_of_a_request_and_its
     w.run_until_idle(10_000);
     let before = w.costs();
     let fresh = ApiObject::new(Kind::Pod, "ns-0", "fresh").with("spec", json!({"nodeName": "node-7"}));
-    w.act(Action::Create(fresh));
+    w.act(Intervention::Create(fresh));
     w.step().expect("the create");
     assert!(w.cache_get(Kind::Pod, "ns-0", "fresh").unwrap_err().is_not_found(), "the cache has not seen it yet");
     let api_read = |w: &mut World, read: ClientRead| {
-        w.act(Action::ApiRead(read));
+        w.act(Intervention::ApiRead(read));
         let step = w.step().expect("the read");
         assert_eq!((step.from, step.to, step.kind), (Stage::Reconciler, Stage::ApiServer, TraceKind::ApiRead));
         match step.outcome {
@@ -531,7 +531,7 @@ fn semantics_6_the_api_reader_reads_the_server_at_the_price_of_a_request_and_its
     let denied = api_read(&mut w, ClientRead::Get { kind: Kind::Pod, namespace: "ns-1".into(), name: "pod-1".into() });
     assert_eq!(denied.map_err(|s| s.code), Err(403));
     // A lesson finds that step by its code as by its tag: one status, one rule.
-    w.act(Action::ApiRead(ClientRead::Get { kind: Kind::Pod, namespace: "ns-1".into(), name: "pod-1".into() }));
+    w.act(Intervention::ApiRead(ClientRead::Get { kind: Kind::Pod, namespace: "ns-1".into(), name: "pod-1".into() }));
     let step = w.step().expect("the read");
     assert_eq!(step.outcome.code(), Some(403));
     assert!(step.outcome.tags().contains(&informer_sim::world::Tag::Forbidden));

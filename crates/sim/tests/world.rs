@@ -6,7 +6,7 @@ use informer_sim::cluster::{ApiObject, ApiServerConfig, Kind};
 use informer_sim::era::Era;
 use informer_sim::kernel::TraceKind;
 use informer_sim::world::outcome::{CallNote, Listed, Next, Outcome, ResyncOutcome};
-use informer_sim::world::{Action, Fault, HandlerConfig, Route, Tag, TraceEvent, World, WorldConfig};
+use informer_sim::world::{Fault, HandlerConfig, Intervention, Route, Tag, TraceEvent, World, WorldConfig};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -56,15 +56,15 @@ fn handler_calls(trace: &[TraceEvent]) -> Vec<(String, String, i64)> {
         .collect()
 }
 
-fn update(w: &World, name: &str, value: &str) -> Action {
+fn update(w: &World, name: &str, value: &str) -> Intervention {
     let key = informer_sim::cluster::KeyRange::single(format!("/registry/configmaps/default/{name}"));
     let mut obj = ApiObject::from_json(&w.api.store().range(&key, 0, 1).unwrap().kvs[0].value).unwrap();
     obj.body.insert("data".into(), json!({"v": value}));
-    Action::Update(obj)
+    Intervention::Update(obj)
 }
 
-fn delete(name: &str) -> Action {
-    Action::Delete { kind: Kind::ConfigMap, namespace: "default".into(), name: name.into() }
+fn delete(name: &str) -> Intervention {
+    Intervention::Delete { kind: Kind::ConfigMap, namespace: "default".into(), name: name.into() }
 }
 
 #[test]
@@ -97,7 +97,7 @@ fn list_then_watch(era: Era) {
     assert!(w.informer().has_synced());
     assert_eq!(cache_state(&w), store_state(&w));
 
-    w.act(Action::Create(cm("c", "1")));
+    w.act(Intervention::Create(cm("c", "1")));
     let trace = w.run_until_idle(100);
     let route: Vec<(&str, &str, TraceKind)> = trace.iter().map(|e| (e.from.name(), e.to.name(), e.kind)).collect();
     assert_eq!(
@@ -125,9 +125,9 @@ fn run_fingerprint(seed: u64) -> (u64, usize) {
     config.seed = seed;
     let mut w = world_with(config, &["a", "b", "c"]);
     w.run_until_idle(500);
-    w.act(Action::Fault(Fault::DisconnectWatch));
-    w.act(Action::Create(cm("d", "1")));
-    w.act(Action::Fault(Fault::RestartApiServer));
+    w.act(Intervention::Fault(Fault::DisconnectWatch));
+    w.act(Intervention::Create(cm("d", "1")));
+    w.act(Intervention::Fault(Fault::RestartApiServer));
     w.act_at(30_000, delete("a"));
     let mut trace = w.run_until_idle(2_000);
     trace.extend(w.run_until(200, |_, _| false));
@@ -159,11 +159,11 @@ fn disconnect_resumes(era: Era) {
     let mut w = world_in(era, &["a", "b"]);
     let mut trace = w.run_until_idle(500);
     // Five seconds in, three writes whose events are still in flight when the connection drops.
-    w.act_at(5_000, Action::Create(cm("c", "1")));
+    w.act_at(5_000, Intervention::Create(cm("c", "1")));
     w.act_at(5_000, update(&w, "a", "1"));
     w.act_at(5_000, delete("b"));
-    w.act_at(5_000, Action::Fault(Fault::DisconnectWatch));
-    w.act_at(5_000, Action::Create(cm("d", "1")));
+    w.act_at(5_000, Intervention::Fault(Fault::DisconnectWatch));
+    w.act_at(5_000, Intervention::Create(cm("d", "1")));
     trace.extend(w.run_until_idle(500));
     let lost = trace.iter().filter(|e| e.kind == TraceKind::EventLost).count();
     assert!(lost > 0, "some events were in flight when the connection dropped");
@@ -198,10 +198,10 @@ fn restart_gives_410(era: Era) {
     let mut w = world_in(era, &["a", "b", "c"]);
     let mut trace = w.run_until_idle(500);
     // A write to another resource moves the global revision past the reflector's RV (4).
-    w.act_at(5_000, Action::Create(ApiObject::new(Kind::Pod, "default", "p")));
-    w.act_at(5_000, Action::Fault(Fault::RestartApiServer));
+    w.act_at(5_000, Intervention::Create(ApiObject::new(Kind::Pod, "default", "p")));
+    w.act_at(5_000, Intervention::Fault(Fault::RestartApiServer));
     w.act_at(5_000, delete("b"));
-    w.act_at(5_000, Action::Create(cm("d", "1")));
+    w.act_at(5_000, Intervention::Create(cm("d", "1")));
     trace.extend(w.run_until_idle(500));
     let error = trace.iter().find(|e| e.kind == TraceKind::WatchError).expect("an ERROR event");
     let Outcome::WatchError { status, .. } = &error.outcome else { panic!("{error:?}") };
@@ -239,10 +239,10 @@ fn semantics_7_compaction_with_the_watch_cache_off_gives_410_then_relist() {
     config.api = ApiServerConfig { watch_cache: false, ..Default::default() };
     let mut w = world_with(config, &["a", "b"]);
     let mut trace = w.run_until_idle(500);
-    w.act_at(5_000, Action::Fault(Fault::DisconnectWatch));
+    w.act_at(5_000, Intervention::Fault(Fault::DisconnectWatch));
     w.act_at(5_000, delete("a"));
-    w.act_at(5_000, Action::Create(cm("c", "1")));
-    w.act_at(5_000, Action::Fault(Fault::CompactStore));
+    w.act_at(5_000, Intervention::Create(cm("c", "1")));
+    w.act_at(5_000, Intervention::Fault(Fault::CompactStore));
     trace.extend(w.run_until_idle(500));
     let error = trace.iter().find(|e| e.kind == TraceKind::WatchError).expect("an ERROR event");
     assert_eq!(
@@ -267,7 +267,7 @@ fn semantics_1_3_forbidden_list_backs_off_forever_then_recovers_when_granted() {
     assert!(log[1].contains("reflector.go:150] pkg/mod/k8s.io/client-go@v0.30.14/tools/cache/reflector.go:232: Failed to watch *v1.ConfigMap: failed to list *v1.ConfigMap: configmaps is forbidden"));
     let backoffs: Vec<&TraceEvent> = trace.iter().filter(|e| e.kind == TraceKind::Backoff).collect();
     assert!(backoffs.windows(2).all(|p| p[0].time_ms < p[1].time_ms));
-    w.act(Action::Fault(Fault::Grant(Verb::List)));
+    w.act(Intervention::Fault(Fault::Grant(Verb::List)));
     w.run_until(500, |_, w| w.informer().has_synced() && w.is_idle());
     assert_eq!(cache_state(&w), store_state(&w), "granting list fills the cache");
 }
@@ -366,7 +366,7 @@ fn semantics_2_3_deltas_of_one_key_are_popped_together() {
 fn drop_next_event_loses_a_notification_while_the_cache_stays_right() {
     let mut w = world(&["a"]);
     w.run_until_idle(500);
-    w.act(Action::Fault(Fault::DropNextEvent));
+    w.act(Intervention::Fault(Fault::DropNextEvent));
     w.act(update(&w, "a", "1"));
     let trace = w.run_until_idle(100);
     assert!(trace.iter().any(|e| matches!(e.outcome, Outcome::HandlerCalled { lost: true, .. })));
@@ -379,7 +379,7 @@ fn semantics_1_4_a_quiet_watch_gets_no_bookmark_until_etcd_reports_progress() {
     for era in Era::ALL {
         let mut w = world_in(era, &["a"]);
         w.run_until_idle(500);
-        w.act(Action::Create(ApiObject::new(Kind::Pod, "default", "p")));
+        w.act(Intervention::Create(ApiObject::new(Kind::Pod, "default", "p")));
         w.run_until_idle(100);
         assert_eq!(w.reflector().last_sync_resource_version, "2");
         // (1.37's watch-list has its end bookmark repeated at the next second's tick.)
@@ -404,7 +404,7 @@ fn world_snapshots_step_back_and_jump_reproduce_the_same_state() {
     for _ in 0..30 {
         trace.extend(history.step());
     }
-    history.act(Action::Create(cm("c", "1")));
+    history.act(Intervention::Create(cm("c", "1")));
     for _ in 0..25 {
         trace.extend(history.step());
     }
@@ -421,7 +421,7 @@ fn world_snapshots_step_back_and_jump_reproduce_the_same_state() {
 
     // Acting in the past starts a new branch.
     history.jump_to(20);
-    history.act(Action::Create(cm("z", "1")));
+    history.act(Intervention::Create(cm("z", "1")));
     assert_eq!(history.horizon(), 20);
     history.jump_to(50);
     assert_eq!(history.world().steps(), 20, "the old future is gone");
@@ -457,7 +457,7 @@ fn world_snapshots_a_step_puts_off_its_copy_and_a_world_left_behind_is_kept() {
     assert_eq!(ahead, again, "the kept world replays as the one computed");
 
     // A world with an action at its step is not kept: the snapshot is the world before it.
-    history.act(Action::Create(cm("c", "1")));
+    history.act(Intervention::Create(cm("c", "1")));
     let at = history.world().steps();
     let count = history.snapshot_count();
     let with_action: Vec<TraceEvent> = (0..6).filter_map(|_| history.step()).collect();
@@ -495,13 +495,13 @@ fn world_snapshots_steps_worked_out_while_idle_are_the_steps_the_world_takes() {
                     _ => {}
                 }
                 match rng.next_u64() % 16 {
-                    0 => history.act(Action::Create(cm(&format!("n{i}"), "1"))),
+                    0 => history.act(Intervention::Create(cm(&format!("n{i}"), "1"))),
                     1 => {
                         let change = update(history.world(), "a", &format!("{i}"));
                         history.act(change)
                     }
-                    2 => history.act(Action::Fault(Fault::DisconnectWatch)),
-                    3 => history.act(Action::Fault(Fault::CompactStore)),
+                    2 => history.act(Intervention::Fault(Fault::DisconnectWatch)),
+                    3 => history.act(Intervention::Fault(Fault::CompactStore)),
                     4 | 5 => history.step_back(),
                     6 => history.jump_to(rng.next_u64() % (history.horizon() + 1)),
                     _ => seen.extend(history.step()),
@@ -521,7 +521,7 @@ fn world_snapshots_thin_out_with_age_and_far_jumps_still_replay_exactly() {
     let mut trace = Vec::new();
     for i in 0..400 {
         if i % 50 == 0 {
-            history.act(Action::Create(cm(&format!("n{i}"), "1")));
+            history.act(Intervention::Create(cm(&format!("n{i}"), "1")));
         }
         trace.extend(history.step());
     }
@@ -539,8 +539,8 @@ fn semantics_8_latency_delays_a_watch_stream_but_never_reorders_it() {
     w.run_until(120, |_, _| false);
     let pod = w.informer_for(Kind::Pod).unwrap().pipeline.informer.indexer.objects().next().unwrap().clone();
     let name = pod.metadata.name.clone();
-    w.act(Action::Fault(Fault::Latency(5_000)));
-    w.act(Action::Patch {
+    w.act(Intervention::Fault(Fault::Latency(5_000)));
+    w.act(Intervention::Patch {
         kind: Kind::Pod,
         namespace: "default".into(),
         name: name.clone(),
@@ -548,8 +548,8 @@ fn semantics_8_latency_delays_a_watch_stream_but_never_reorders_it() {
         labels: [("touched".to_string(), "yes".to_string())].into(),
     });
     w.run_until(2, |_, _| false);
-    w.act(Action::Fault(Fault::Latency(0)));
-    w.act(Action::Delete { kind: Kind::Pod, namespace: "default".into(), name: name.clone() });
+    w.act(Intervention::Fault(Fault::Latency(0)));
+    w.act(Intervention::Delete { kind: Kind::Pod, namespace: "default".into(), name: name.clone() });
     let trace = w.run_until_idle(20_000);
     let events: Vec<TraceKind> = trace
         .iter()
@@ -564,9 +564,9 @@ fn semantics_8_latency_delays_a_watch_stream_but_never_reorders_it() {
         pods.pipeline.informer.indexer.get_by_key(&format!("default/{name}")).is_none(),
         "the deleted Pod is not re-added"
     );
-    let stored = w.api.peek_list(&informer_sim::cluster::UserInfo::admin(), Kind::Pod, &Default::default()).unwrap();
-    let cached: Vec<String> = pods.pipeline.informer.indexer.keys().cloned().collect();
-    assert_eq!(cached, stored.items.iter().map(|o| o.key()).collect::<Vec<_>>(), "the cache equals the store");
+    let pods = w.informers.iter().position(|s| s.config.reflector.kind == Kind::Pod).unwrap();
+    let both = w.cache_vs_store(pods).unwrap();
+    assert!(both.equal(), "the cache equals the store: {both:?}");
 }
 
 #[test]
@@ -578,11 +578,11 @@ fn semantics_7_8_a_resumed_watch_whose_prev_kv_was_compacted_ends_with_an_intern
     config.api = ApiServerConfig { watch_cache: false, ..Default::default() };
     let mut w = world_with(config, &["a", "b"]);
     w.run_until_idle(500);
-    w.act(Action::Fault(Fault::Latency(3_000)));
-    w.act(Action::Fault(Fault::RestartApiServer));
+    w.act(Intervention::Fault(Fault::Latency(3_000)));
+    w.act(Intervention::Fault(Fault::RestartApiServer));
     w.act(delete("a"));
-    w.act(Action::Fault(Fault::CompactStore));
-    w.act(Action::Fault(Fault::Latency(5)));
+    w.act(Intervention::Fault(Fault::CompactStore));
+    w.act(Intervention::Fault(Fault::Latency(5)));
     let trace = w.run_until_idle(2_000);
     let error = trace.iter().find(|e| e.kind == TraceKind::WatchError).expect("an in-stream error");
     let status = error.outcome.status().unwrap();
@@ -606,12 +606,12 @@ fn semantics_4_a_filtering_handler_sees_objects_cross_its_line_as_adds_and_delet
     let mut w = world_with(config, &["a"]);
     let mut trace = w.run_until_idle(500);
     let labelled = |w: &World, value: &str, app: Option<&str>| {
-        let Action::Update(mut obj) = update(w, "a", value) else { unreachable!() };
+        let Intervention::Update(mut obj) = update(w, "a", value) else { unreachable!() };
         match app {
             Some(v) => obj.metadata.labels.insert("app".into(), v.into()),
             None => obj.metadata.labels.remove("app"),
         };
-        Action::Update(obj)
+        Intervention::Update(obj)
     };
     w.act(labelled(&w, "1", Some("web")));
     trace.extend(w.run_until_idle(200));

@@ -34,8 +34,9 @@ pub enum FifoOp {
     Bookmark(i64),
 }
 
-/// What a FIFO operation did.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a FIFO operation did (a step of the trace says it).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "op", rename_all = "kebab-case")]
 pub enum Fed {
     Added,
     Updated,
@@ -44,6 +45,7 @@ pub enum Fed {
         ignored: bool,
     },
     /// A relist queued as deltas; `queued`: the queue's length after it.
+    #[serde(rename = "replace")]
     Replaced {
         objects: usize,
         resource_version: i64,
@@ -57,6 +59,16 @@ pub enum Fed {
     Bookmark {
         resource_version: i64,
     },
+}
+
+impl Fed {
+    /// The kind of step it is: a relist's `Replace`, or one delta queued.
+    pub fn trace_kind(&self) -> crate::kernel::TraceKind {
+        match self {
+            Fed::Replaced { .. } | Fed::ReplacedAll { .. } => crate::kernel::TraceKind::Replace,
+            _ => crate::kernel::TraceKind::DeltaQueued,
+        }
+    }
 }
 
 /// A FIFO operation's result: the key and resourceVersion it was about, what it did, and the

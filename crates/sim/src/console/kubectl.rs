@@ -15,7 +15,7 @@ use crate::cluster::rbac::{RequestAttributes, UserInfo};
 use crate::cluster::{Kind, Shared};
 use crate::kernel::Millis;
 use crate::limits::Exceeded;
-use crate::world::{Action, World};
+use crate::world::{Intervention, World};
 
 /// What a command line comes to.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,7 +23,7 @@ pub enum Outcome {
     /// Text to print.
     Output(String),
     /// A write to carry out; the text is printed when it succeeds (`pod/x created`).
-    Write(Action, String),
+    Write(Intervention, String),
     /// `get -w`: print the text, then every change of `kind` as it happens.
     Watch(Kind, Option<String>, String),
     /// An error, printed as kubectl prints it.
@@ -132,7 +132,7 @@ pub fn run(line: &str, stdin: &str, world: &World) -> Outcome {
         "scale" => scale(&args, &namespace),
         "label" => label(&args, &namespace, world),
         "delete" => target(&args.words).map(|(kind, name)| {
-            let action = Action::Delete { kind, namespace: namespace.clone(), name: name.into() };
+            let action = Intervention::Delete { kind, namespace: namespace.clone(), name: name.into() };
             // Every kind the playground has is namespaced.
             let from = if world.config.era.kubectl_delete_names_namespace() {
                 format!(" from {namespace} namespace")
@@ -240,9 +240,9 @@ fn write_manifest(command: &str, args: &Args, stdin: &str, namespace: &str, worl
             }
             current.metadata.labels.extend(obj.metadata.labels);
             current.metadata.annotations.extend(obj.metadata.annotations);
-            Outcome::Write(Action::Update(current), format!("{reference} configured"))
+            Outcome::Write(Intervention::Update(current), format!("{reference} configured"))
         }
-        _ => Outcome::Write(Action::Create(obj), format!("{reference} created")),
+        _ => Outcome::Write(Intervention::Create(obj), format!("{reference} created")),
     })
 }
 
@@ -268,7 +268,7 @@ fn scale(args: &Args, namespace: &str) -> Result<Outcome, String> {
     if !matches!(kind, Kind::Deployment | Kind::ReplicaSet) {
         return Err(format!("error: no scaler has been implemented for {{\"\" {:?}}}", kind.name()));
     }
-    let action = Action::Scale { kind, namespace: namespace.into(), name: name.into(), replicas };
+    let action = Intervention::Scale { kind, namespace: namespace.into(), name: name.into(), replicas };
     Ok(Outcome::Write(action, format!("{}/{name} scaled", kubectl_type(kind))))
 }
 
@@ -288,7 +288,7 @@ fn label(args: &Args, namespace: &str, world: &World) -> Result<Outcome, String>
             },
         };
     }
-    Ok(Outcome::Write(Action::Update(obj), format!("{}/{name} labeled", kubectl_type(kind))))
+    Ok(Outcome::Write(Intervention::Update(obj), format!("{}/{name} labeled", kubectl_type(kind))))
 }
 
 fn can_i(args: &Args, namespace: &str, world: &World) -> Result<Outcome, String> {
@@ -410,9 +410,9 @@ mod tests {
     fn writes_become_world_actions() {
         let w = world();
         let manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: blue\n";
-        let Outcome::Write(Action::Create(obj), text) = run("kubectl apply -f -", manifest, &w) else { panic!() };
+        let Outcome::Write(Intervention::Create(obj), text) = run("kubectl apply -f -", manifest, &w) else { panic!() };
         assert_eq!((obj.key().as_str(), text.as_str()), ("default/settings", "configmap/settings created"));
-        let Outcome::Write(Action::Update(d), text) = run(
+        let Outcome::Write(Intervention::Update(d), text) = run(
             "apply -f -",
             "kind: Deployment\napiVersion: apps/v1\nmetadata:\n  name: web\nspec:\n  replicas: 5\n",
             &w,
@@ -423,15 +423,15 @@ mod tests {
             (d.spec().unwrap()["replicas"].as_i64(), text.as_str()),
             (Some(5), "deployment.apps/web configured")
         );
-        let Outcome::Write(Action::Scale { replicas, .. }, text) =
+        let Outcome::Write(Intervention::Scale { replicas, .. }, text) =
             run("kubectl scale deployment web --replicas=2", "", &w)
         else {
             panic!()
         };
         assert_eq!((replicas, text.as_str()), (2, "deployment.apps/web scaled"));
-        let Outcome::Write(Action::Update(l), _) = run("label deploy web tier=front", "", &w) else { panic!() };
+        let Outcome::Write(Intervention::Update(l), _) = run("label deploy web tier=front", "", &w) else { panic!() };
         assert_eq!(l.metadata.labels["tier"], "front");
-        assert!(matches!(run("delete pod web-x", "", &w), Outcome::Write(Action::Delete { .. }, _)));
+        assert!(matches!(run("delete pod web-x", "", &w), Outcome::Write(Intervention::Delete { .. }, _)));
     }
 
     #[test]

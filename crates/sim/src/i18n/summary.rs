@@ -5,10 +5,11 @@
 
 use super::Phrase;
 use super::{join, list_query, seconds, tr, Lang};
+use crate::client::pipeline::Fed;
 use crate::client::workqueue::AddOutcome;
 use crate::controller::reconciler::{Decision, ReconcileResult, WriteOp};
 use crate::world::outcome::{
-    CallNote, FaultEffect, FifoOp, IndexerWrite, Next, Outcome, Read, Requeue, ResyncOutcome, UserVerb,
+    CallNote, FaultEffect, IndexerWrite, Next, Outcome, Read, Requeue, ResyncOutcome, UserVerb,
 };
 use crate::world::TraceEvent;
 
@@ -208,21 +209,21 @@ fn queued(e: &TraceEvent, lang: Lang) -> String {
     let key = e.key.as_str();
     let Outcome::Queued { op, waiting } = &e.outcome else { return String::new() };
     let head = match op {
-        FifoOp::Replace { objects, resource_version, queued } => trf!(
+        Fed::Replaced { objects, resource_version, queued } => trf!(
             lang,
             "Replace({n} objects, rv {rv}): {queued} keys queued",
             &[("n", objects), ("rv", resource_version), ("queued", queued)],
         ),
-        FifoOp::ReplacedAll { objects, resource_version } => trf!(
+        Fed::ReplacedAll { objects, resource_version } => trf!(
             lang,
             "Replace({n} objects, rv {rv}): one ReplacedAll delta",
             &[("n", objects), ("rv", resource_version)],
         ),
-        FifoOp::Bookmark { resource_version } => format!("Bookmark(rv {resource_version})"),
-        FifoOp::Added => format!("Added {key}"),
-        FifoOp::Updated => format!("Updated {key}"),
-        FifoOp::Deleted { ignored: false } => format!("Deleted {key}"),
-        FifoOp::Deleted { ignored: true } => trf!(lang, "Deleted {key} ignored: not known", &[("key", &key)]),
+        Fed::Bookmark { resource_version } => format!("Bookmark(rv {resource_version})"),
+        Fed::Added => format!("Added {key}"),
+        Fed::Updated => format!("Updated {key}"),
+        Fed::Deleted { ignored: false } => format!("Deleted {key}"),
+        Fed::Deleted { ignored: true } => trf!(lang, "Deleted {key} ignored: not known", &[("key", &key)]),
     };
     if *waiting > 1 {
         head + &trf!(lang, " ({n} deltas waiting)", &[("n", waiting)])

@@ -11,7 +11,7 @@ use crate::cluster::selector::{FieldSelector, LabelSelector};
 use crate::cluster::{ApiObject, Kind};
 use crate::controller::cache_reader::ClientRead;
 use crate::limits;
-use crate::world::{Action, Fault, WorldConfig};
+use crate::world::{Fault, Intervention, WorldConfig};
 
 pub(super) fn kind(file: &str, field: &str, name: &str) -> Result<Kind, ScenarioError> {
     Kind::parse(name).filter(|k| k.name() == name).ok_or_else(|| {
@@ -369,18 +369,18 @@ impl Scenario {
     }
 
     /// The world action a timeline event stands for.
-    pub(super) fn action(&self, file: &str, field: &str, event: &Event) -> Result<Action, ScenarioError> {
+    pub(super) fn action(&self, file: &str, field: &str, event: &Event) -> Result<Intervention, ScenarioError> {
         Ok(match event {
             Event::Create { object, .. } | Event::ApiCreate { object, .. } => {
                 let obj: ApiObject = serde_json::from_value(object.clone())
                     .map_err(|e| ScenarioError::at(file, format!("{field}.object"), e.to_string()))?;
                 kind(file, &format!("{field}.object.kind"), &obj.kind)?;
                 match event {
-                    Event::ApiCreate { .. } => Action::ApiCreate(obj),
-                    _ => Action::Create(obj),
+                    Event::ApiCreate { .. } => Intervention::ApiCreate(obj),
+                    _ => Intervention::Create(obj),
                 }
             }
-            Event::Patch { kind: k, namespace, name, set, labels, .. } => Action::Patch {
+            Event::Patch { kind: k, namespace, name, set, labels, .. } => Intervention::Patch {
                 kind: *k,
                 namespace: namespace.clone(),
                 name: name.clone(),
@@ -388,20 +388,20 @@ impl Scenario {
                 labels: labels.clone(),
             },
             Event::Delete { kind: k, namespace, name, .. } => {
-                Action::Delete { kind: *k, namespace: namespace.clone(), name: name.clone() }
+                Intervention::Delete { kind: *k, namespace: namespace.clone(), name: name.clone() }
             }
             Event::DeleteOne { kind: k, namespace, selector, .. } => {
-                Action::DeleteFirst { kind: *k, namespace: namespace.clone(), selector: selector.clone() }
+                Intervention::DeleteFirst { kind: *k, namespace: namespace.clone(), selector: selector.clone() }
             }
             Event::Scale { kind: k, namespace, name, replicas, .. } => {
-                Action::Scale { kind: *k, namespace: namespace.clone(), name: name.clone(), replicas: *replicas }
+                Intervention::Scale { kind: *k, namespace: namespace.clone(), name: name.clone(), replicas: *replicas }
             }
-            Event::Fault { fault, .. } => Action::Fault(fault.0.clone()),
-            Event::Latency { ms, .. } => Action::Fault(Fault::Latency(*ms)),
-            Event::CacheGet(read) => Action::CacheRead(get_read(read)),
-            Event::CacheList(read) => Action::CacheRead(list_read(file, field, read)?),
-            Event::ApiGet(read) => Action::ApiRead(get_read(read)),
-            Event::ApiList(read) => Action::ApiRead(list_read(file, field, read)?),
+            Event::Fault { fault, .. } => Intervention::Fault(fault.0.clone()),
+            Event::Latency { ms, .. } => Intervention::Fault(Fault::Latency(*ms)),
+            Event::CacheGet(read) => Intervention::CacheRead(get_read(read)),
+            Event::CacheList(read) => Intervention::CacheRead(list_read(file, field, read)?),
+            Event::ApiGet(read) => Intervention::ApiRead(get_read(read)),
+            Event::ApiList(read) => Intervention::ApiRead(list_read(file, field, read)?),
         })
     }
 

@@ -95,31 +95,13 @@ fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Ve
                     let found = world.log_lines().iter().any(|l| l.contains(text.as_str()));
                     (found, format!("{} log lines", world.log_lines().len()))
                 }
-                Expectation::CacheMatchesStore => match world.informers.first() {
-                    Some(stack) => {
-                        // What the store holds within the informer's scope, as a fresh LIST sees it.
-                        let scope = &stack.config.reflector;
-                        let opts = crate::cluster::ListOptions {
-                            namespace: scope.namespace.clone(),
-                            label_selector: scope.label_selector.clone(),
-                            field_selector: scope.field_selector.clone(),
-                            ..Default::default()
-                        };
-                        let stored: Vec<(String, String)> = world
-                            .api
-                            .peek_list(&crate::cluster::UserInfo::admin(), scope.kind, &opts)
-                            .map(|l| l.items.iter().map(|o| (o.key(), o.metadata.resource_version.clone())).collect())
-                            .unwrap_or_default();
-                        let cached: Vec<(String, String)> = stack
-                            .pipeline
-                            .informer
-                            .indexer
-                            .objects()
-                            .map(|o| (o.key(), o.metadata.resource_version.clone()))
-                            .collect();
-                        (stored == cached, format!("store {} objects, cache {}", stored.len(), cached.len()))
+                Expectation::CacheMatchesStore if world.informers.is_empty() => (false, "no informer".into()),
+                Expectation::CacheMatchesStore => match world.cache_vs_store(0) {
+                    Ok(both) => {
+                        let detail = format!("store {} objects, cache {}", both.stored.len(), both.cached.len());
+                        (both.equal(), detail)
                     }
-                    None => (false, "no informer".into()),
+                    Err(status) => (false, format!("the store could not be listed: {status}")),
                 },
                 Expectation::Count { kind: k, owner, equals } => {
                     let stored = |kind: Kind| -> Vec<ApiObject> {

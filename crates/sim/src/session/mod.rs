@@ -5,8 +5,9 @@
 //! kubectl would word it, so bad input is answered in the page and nothing already there is
 //! lost.
 //!
-//! Its parts: the actions (`action`), the console and manifest writes (`console`), the lesson
-//! being played (`lesson`), the link round trip (`link`) and moving through time (`travel`).
+//! Its parts: the actions (`action`), the object form's writes (`write`), the console
+//! (`console`), the lesson being played (`lesson`), the link round trip (`link`) and moving
+//! through time (`travel`).
 //! Its step-indexed records (the trace, the actions, the console) are [`StepLog`]s, cut by
 //! one rule when a branch starts ([`Session::branch`]).
 
@@ -18,6 +19,7 @@ pub mod link;
 #[cfg(test)]
 mod tests;
 mod travel;
+mod write;
 
 pub use action::{Action, Message, Refusal, Written};
 pub use challenge::{challenge_problems, ChallengeState};
@@ -32,7 +34,7 @@ use crate::world::fast_forward::Jump;
 use crate::world::outcome::UserVerb;
 use crate::world::TraceEvent;
 use crate::world::{self, Fault, History, World};
-use console::PersonWrite;
+use write::PersonWrite;
 
 /// How far one scrub may run the simulation past the furthest step reached.
 const RUN_AHEAD: u64 = 20_000;
@@ -287,7 +289,7 @@ impl Session {
             Action::Fault(Fault::Latency(ms)) if ms > crate::limits::MAX_LATENCY_MS => {
                 self.message = Some(Message::Failed(Refusal::Limit(crate::limits::Exceeded::Latency { ms })));
             }
-            Action::Fault(fault) => self.act(world::Action::Fault(fault)),
+            Action::Fault(fault) => self.act(world::Intervention::Fault(fault)),
             Action::Kubectl(entry) => self.kubectl(&entry),
             Action::Open(key) => self.opened = Some(key),
             Action::SetLang(lang) => self.lang = lang,

@@ -75,7 +75,7 @@ impl Session {
     }
 
     /// Takes a world action now; behind the horizon it starts a new branch.
-    pub(super) fn act(&mut self, action: world::Action) {
+    pub(super) fn act(&mut self, action: world::Intervention) {
         self.branch();
         self.history.act(action);
         self.step_forward();

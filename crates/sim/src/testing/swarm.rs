@@ -12,11 +12,11 @@
 
 use crate::cluster::storage::{decode, prefix};
 use crate::cluster::Verb;
-use crate::cluster::{ApiObject, Kind, ListOptions, UserInfo};
+use crate::cluster::{ApiObject, Kind};
 use crate::controller::reconciler::ReconcilerKind;
 use crate::era::Era;
 use crate::kernel::{Millis, Rng};
-use crate::world::{Action, Fault, World, WorldConfig};
+use crate::world::{Fault, Intervention, World, WorldConfig};
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -29,7 +29,7 @@ const STEP_BUDGET: u64 = 60_000;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scheduled {
     pub at: Millis,
-    pub action: Action,
+    pub action: Intervention,
 }
 
 /// A seed's world and schedule.
@@ -116,10 +116,10 @@ impl Plan {
                 0..=2 => {
                     let name = format!("c{}", rng.next_u64() % 10);
                     names.insert(name.clone());
-                    Action::Create(config_map(&name, rng.next_u64() % 100))
+                    Intervention::Create(config_map(&name, rng.next_u64() % 100))
                 }
                 3..=4 => match names.iter().next().cloned() {
-                    Some(name) => Action::Patch {
+                    Some(name) => Intervention::Patch {
                         kind: Kind::ConfigMap,
                         namespace: "default".into(),
                         name,
@@ -128,35 +128,39 @@ impl Plan {
                             .collect(),
                         labels: Default::default(),
                     },
-                    None => Action::Fault(Fault::DisconnectWatch),
+                    None => Intervention::Fault(Fault::DisconnectWatch),
                 },
                 5..=6 => {
                     let known: Vec<String> = names.iter().cloned().collect();
                     let name = if known.is_empty() { "c0".to_string() } else { pick(&mut rng, &known) };
-                    Action::Delete { kind: Kind::ConfigMap, namespace: "default".into(), name }
+                    Intervention::Delete { kind: Kind::ConfigMap, namespace: "default".into(), name }
                 }
-                7 if replicas => Action::Scale {
+                7 if replicas => Intervention::Scale {
                     kind: config.informers[0].reflector.kind,
                     namespace: "default".into(),
                     name: "web".into(),
                     replicas: (rng.next_u64() % 6) as i64,
                 },
-                7 => Action::Fault(Fault::DropNextEvent),
-                8 => Action::Fault(Fault::DisconnectWatch),
-                9 => Action::Fault(Fault::CompactStore),
-                10 => Action::Fault(Fault::RestartApiServer),
+                7 => Intervention::Fault(Fault::DropNextEvent),
+                8 => Intervention::Fault(Fault::DisconnectWatch),
+                9 => Intervention::Fault(Fault::CompactStore),
+                10 => Intervention::Fault(Fault::RestartApiServer),
                 11 => {
                     let verb = pick(&mut rng, &[Verb::List, Verb::Watch]);
                     revoked.push(verb);
-                    Action::Fault(Fault::Revoke(verb))
+                    Intervention::Fault(Fault::Revoke(verb))
                 }
                 12 => match revoked.pop() {
-                    Some(verb) => Action::Fault(Fault::Grant(verb)),
-                    None => Action::Fault(Fault::CompactStore),
+                    Some(verb) => Intervention::Fault(Fault::Grant(verb)),
+                    None => Intervention::Fault(Fault::CompactStore),
                 },
-                13 => Action::Fault(Fault::DropNextEvent),
-                14 => Action::Fault(Fault::Latency(pick(&mut rng, &[0, 20, 500, 3_000]))),
-                _ => Action::DeleteFirst { kind: Kind::Pod, namespace: "default".into(), selector: "app=web".into() },
+                13 => Intervention::Fault(Fault::DropNextEvent),
+                14 => Intervention::Fault(Fault::Latency(pick(&mut rng, &[0, 20, 500, 3_000]))),
+                _ => Intervention::DeleteFirst {
+                    kind: Kind::Pod,
+                    namespace: "default".into(),
+                    selector: "app=web".into(),
+                },
             };
             schedule.push(Scheduled { at, action });
         }
@@ -169,9 +173,9 @@ impl Plan {
         let at = SCHEDULE_MS;
         let mut heal: Vec<Scheduled> = [Verb::Get, Verb::List, Verb::Watch]
             .into_iter()
-            .map(|v| Scheduled { at, action: Action::Fault(Fault::Grant(v)) })
+            .map(|v| Scheduled { at, action: Intervention::Fault(Fault::Grant(v)) })
             .collect();
-        heal.push(Scheduled { at, action: Action::Fault(Fault::Latency(self.config.latency_ms)) });
+        heal.push(Scheduled { at, action: Intervention::Fault(Fault::Latency(self.config.latency_ms)) });
         heal
     }
 
@@ -198,7 +202,7 @@ impl Plan {
     /// The plan without the faults that happen inside a client (a lost notification, network
     /// latency): the script a real client beside `serve-api` can share.
     pub fn server_side(mut self) -> Plan {
-        self.schedule.retain(|s| !matches!(s.action, Action::Fault(Fault::DropNextEvent | Fault::Latency(_))));
+        self.schedule.retain(|s| !matches!(s.action, Intervention::Fault(Fault::DropNextEvent | Fault::Latency(_))));
         self.config.latency_ms = 0;
         self
     }
@@ -305,42 +309,20 @@ impl Checker {
     }
 
     fn check_end(&mut self) -> Result<(), Failure> {
-        let admin = UserInfo::admin();
-        for stack in &self.world.informers {
-            let scope = &stack.config.reflector;
-            let opts = ListOptions {
-                namespace: scope.namespace.clone(),
-                label_selector: scope.label_selector.clone(),
-                field_selector: scope.field_selector.clone(),
-                ..Default::default()
-            };
-            let stored: Vec<(String, String)> = self
-                .world
-                .api
-                .peek_list(&admin, scope.kind, &opts)
-                .map_err(|e| self.fail(e.to_string()))?
-                .items
-                .iter()
-                .map(|o| (o.key(), o.metadata.resource_version.clone()))
-                .collect();
-            let cached: Vec<(String, String)> = stack
-                .pipeline
-                .informer
-                .indexer
-                .objects()
-                .map(|o| (o.key(), o.metadata.resource_version.clone()))
-                .collect();
-            if stored != cached {
+        for (i, stack) in self.world.informers.iter().enumerate() {
+            let kind = stack.config.reflector.kind;
+            let both = self.world.cache_vs_store(i).map_err(|e| self.fail(e.to_string()))?;
+            if !both.equal() {
                 return Err(self.fail(format!(
-                    "the {} cache does not equal the store: store {stored:?}, cache {cached:?}",
-                    scope.kind
+                    "the {kind} cache does not equal the store: store {:?}, cache {:?}",
+                    both.stored, both.cached
                 )));
             }
             if !stack.pipeline.informer.fifo.is_empty() {
-                return Err(self.fail(format!("the {} FIFO did not drain", scope.kind)));
+                return Err(self.fail(format!("the {} FIFO did not drain", kind)));
             }
             if stack.pipeline.informer.listeners.iter().any(|l| !l.buffer.is_empty()) {
-                return Err(self.fail(format!("a {} handler's buffer did not drain", scope.kind)));
+                return Err(self.fail(format!("a {} handler's buffer did not drain", kind)));
             }
         }
         for c in &self.world.controllers {

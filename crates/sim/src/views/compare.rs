@@ -117,7 +117,7 @@ mod tests {
     use super::*;
     use crate::cluster::{ApiObject, Kind};
     use crate::era::Era;
-    use crate::world::{Action, World, WorldConfig};
+    use crate::world::{Intervention, World, WorldConfig};
     use serde_json::json;
 
     fn run(era: Era) -> Vec<TraceEvent> {
@@ -126,7 +126,7 @@ mod tests {
         let cm = ApiObject::new(Kind::ConfigMap, "default", "a").with("data", json!({"v": "0"}));
         let mut w = World::new(config, vec![cm]).unwrap();
         let mut trace = w.run_until_idle(500);
-        w.act(Action::Delete { kind: Kind::ConfigMap, namespace: "default".into(), name: "a".into() });
+        w.act(Intervention::Delete { kind: Kind::ConfigMap, namespace: "default".into(), name: "a".into() });
         trace.extend(w.run_until_idle(100));
         trace
     }

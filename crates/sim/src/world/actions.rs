@@ -5,7 +5,7 @@
 //! API server, with the controller's credentials), as is a timeline's `api-create` (the
 //! controller's own Create, whose answer carries the object as stored).
 
-use super::message::Action;
+use super::message::Intervention;
 use super::outcome::{self, Outcome};
 use super::{Hop, World};
 use crate::cluster::selector::LabelSelector;
@@ -16,7 +16,7 @@ use crate::controller::cache_reader::{CacheAnswer, CacheList, ClientRead, ReadEr
 use crate::kernel::{Stage, TraceKind};
 
 impl World {
-    pub(super) fn deliver_action(&mut self, action: Action) -> Hop {
+    pub(super) fn deliver_action(&mut self, action: Intervention) -> Hop {
         use outcome::UserVerb;
         let admin = UserInfo::admin();
         let write = |verb, key: String, kind, result: Result<ApiObject, Status>| {
@@ -25,15 +25,15 @@ impl World {
         };
         let (mut from, mut to) = (Stage::User, Stage::ApiServer);
         let (kind, key, outcome) = match action {
-            Action::Create(obj) => {
+            Intervention::Create(obj) => {
                 let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
                 write(UserVerb::Create, key, kind, self.api.create(&admin, obj))
             }
-            Action::Update(obj) => {
+            Intervention::Update(obj) => {
                 let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
                 write(UserVerb::Update, key, kind, self.user_update(obj))
             }
-            Action::Scale { kind, namespace, name, replicas } => {
+            Intervention::Scale { kind, namespace, name, replicas } => {
                 let key = format!("{namespace}/{name}");
                 let result = self.api.get(&admin, kind, &namespace, &name, "").and_then(|mut obj| {
                     if let Some(spec) = obj.body.get_mut("spec").and_then(|s| s.as_object_mut()) {
@@ -43,7 +43,7 @@ impl World {
                 });
                 write(UserVerb::Scale, key, kind, result)
             }
-            Action::Patch { kind, namespace, name, set, labels } => {
+            Intervention::Patch { kind, namespace, name, set, labels } => {
                 let key = format!("{namespace}/{name}");
                 let result = self.api.get(&admin, kind, &namespace, &name, "").and_then(|mut obj| {
                     obj.body.extend(set);
@@ -52,7 +52,7 @@ impl World {
                 });
                 write(UserVerb::Patch, key, kind, result)
             }
-            Action::DeleteFirst { kind, namespace, selector } => {
+            Intervention::DeleteFirst { kind, namespace, selector } => {
                 let opts = crate::cluster::ListOptions {
                     namespace: Some(namespace.clone()),
                     label_selector: selector.clone(),
@@ -81,7 +81,7 @@ impl World {
                     Err(e) => write(UserVerb::Delete, String::new(), kind, Err(e)),
                 }
             }
-            Action::ConsoleWatch { kind, namespace } => {
+            Intervention::ConsoleWatch { kind, namespace } => {
                 let opts = crate::cluster::WatchOptions {
                     namespace,
                     resource_version: self.api.store().revision().to_string(),
@@ -94,32 +94,32 @@ impl World {
                 let trace_kind = if answer.is_ok() { TraceKind::WatchRequest } else { TraceKind::RequestFailed };
                 (trace_kind, String::new(), Outcome::ConsoleWatch { kind, answer })
             }
-            Action::UpdateStatus(obj) => {
+            Intervention::UpdateStatus(obj) => {
                 let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
                 write(UserVerb::UpdateStatus, key, kind, self.api.update_status(&admin, obj))
             }
-            Action::Delete { kind, namespace, name } => {
+            Intervention::Delete { kind, namespace, name } => {
                 let key = format!("{namespace}/{name}");
                 write(UserVerb::Delete, key, kind, self.api.delete(&admin, kind, &namespace, &name))
             }
-            Action::CacheRead(read) => {
+            Intervention::CacheRead(read) => {
                 (from, to) = (Stage::Reconciler, Stage::Indexer);
                 let answer = self.read_cache(&read);
                 (TraceKind::CacheRead, read_key(&read), Outcome::CacheRead { read, answer })
             }
-            Action::ApiCreate(obj) => {
+            Intervention::ApiCreate(obj) => {
                 from = Stage::Reconciler;
                 let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
                 let user = self.controller_user().clone();
                 write(UserVerb::Create, key, kind, self.api.create(&user, obj))
             }
-            Action::ApiRead(read) => {
+            Intervention::ApiRead(read) => {
                 from = Stage::Reconciler;
                 let user = self.controller_user().clone();
                 let answer = api_reader::read(&mut self.api, &user, &read);
                 (TraceKind::ApiRead, read_key(&read), Outcome::ApiRead { read, answer })
             }
-            Action::Fault(fault) => {
+            Intervention::Fault(fault) => {
                 to = fault.stage();
                 let effect = self.inject(fault.clone());
                 (TraceKind::Fault, String::new(), Outcome::Fault { fault, effect })

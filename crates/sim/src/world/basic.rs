@@ -2,7 +2,7 @@
 //! controller, and writes over a few seconds (including one to another resource, which moves
 //! the global resourceVersion without an event for the Pod informer).
 
-use super::{Action, World, WorldConfig};
+use super::{Intervention, World, WorldConfig};
 use crate::cluster::{storage, ApiObject, Kind, Status};
 use crate::era::Era;
 use serde_json::json;
@@ -29,17 +29,19 @@ pub fn basic(seed: u64, era: Era) -> Result<World, Status> {
         let kv = storage::current(w.api.store(), &storage::storage_key(Kind::Pod, "default", name))?;
         Some(storage::decode(&kv))
     };
-    world.act_at(2_000, Action::Create(pod("web-4")));
+    world.act_at(2_000, Intervention::Create(pod("web-4")));
     if let Some(web1) = stored(&world, "web-1") {
-        world.act_at(3_000, Action::Update(web1.with_label("tier", "frontend")));
+        world.act_at(3_000, Intervention::Update(web1.with_label("tier", "frontend")));
     }
-    world.act_at(4_000, Action::Delete { kind: Kind::Pod, namespace: "default".into(), name: "web-2".into() });
+    world.act_at(4_000, Intervention::Delete { kind: Kind::Pod, namespace: "default".into(), name: "web-2".into() });
     world.act_at(
         5_000,
-        Action::Create(ApiObject::new(Kind::ConfigMap, "default", "feature-flags").with("data", json!({"beta": "on"}))),
+        Intervention::Create(
+            ApiObject::new(Kind::ConfigMap, "default", "feature-flags").with("data", json!({"beta": "on"})),
+        ),
     );
     if let Some(web3) = stored(&world, "web-3") {
-        world.act_at(6_000, Action::UpdateStatus(web3.with("status", json!({"phase": "Running"}))));
+        world.act_at(6_000, Intervention::UpdateStatus(web3.with("status", json!({"phase": "Running"}))));
     }
     Ok(world)
 }
@@ -76,7 +78,7 @@ pub fn scale_with_load(seed: u64, load: usize, era: Era) -> Result<World, Status
     let mut world = World::new(config, objects)?;
     for (at, replicas) in [(5_000, 5), (10_000, 2)] {
         let (namespace, name) = ("default".into(), "web".into());
-        world.act_at(at, Action::Scale { kind: Kind::Deployment, namespace, name, replicas });
+        world.act_at(at, Intervention::Scale { kind: Kind::Deployment, namespace, name, replicas });
     }
     Ok(world)
 }

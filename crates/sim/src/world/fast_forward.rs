@@ -21,23 +21,23 @@ pub const MIN_JUMP: u64 = 32;
 
 /// The route of a step: what kind of message went from which stage to which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Route {
+pub struct StepRoute {
     pub kind: TraceKind,
     pub from: Stage,
     pub to: Stage,
 }
 
-impl Route {
-    pub fn of(event: &TraceEvent) -> Route {
-        Route { kind: event.kind, from: event.from, to: event.to }
+impl StepRoute {
+    pub fn of(event: &TraceEvent) -> StepRoute {
+        StepRoute { kind: event.kind, from: event.from, to: event.to }
     }
 }
 
 /// The routes of the bulk phase the last steps of `trace` are in, if they are in one.
-pub fn phase(trace: &[TraceEvent]) -> Option<Vec<Route>> {
+pub fn phase(trace: &[TraceEvent]) -> Option<Vec<StepRoute>> {
     let recent = trace.get(trace.len().checked_sub(WINDOW)?..)?;
-    let mut routes: Vec<Route> = Vec::with_capacity(KINDS + 1);
-    for route in recent.iter().map(Route::of) {
+    let mut routes: Vec<StepRoute> = Vec::with_capacity(KINDS + 1);
+    for route in recent.iter().map(StepRoute::of) {
         if !routes.contains(&route) {
             routes.push(route);
             if routes.len() > KINDS {
@@ -57,14 +57,14 @@ pub struct Jump {
     /// The step it landed on.
     pub to: u64,
     /// Each route the skipped steps took and how many took it, most first.
-    pub counts: Vec<(Route, u64)>,
+    pub counts: Vec<(StepRoute, u64)>,
 }
 
 impl Jump {
     /// Counts the routes of `skipped`, the steps passed over between `from` and `to`.
     pub fn over(from: u64, to: u64, skipped: &[TraceEvent]) -> Jump {
-        let mut counts: Vec<(Route, u64)> = Vec::new();
-        for route in skipped.iter().map(Route::of) {
+        let mut counts: Vec<(StepRoute, u64)> = Vec::new();
+        for route in skipped.iter().map(StepRoute::of) {
             match counts.iter_mut().find(|(r, _)| *r == route) {
                 Some((_, n)) => *n += 1,
                 None => counts.push((route, 1)),
@@ -81,8 +81,8 @@ impl Jump {
 
 /// Where a phase with `routes` ends in `ahead` (the steps after the current one): the index of
 /// the first step that leaves it, or `None` when all of `ahead` keeps to it.
-pub fn end(routes: &[Route], ahead: &[TraceEvent]) -> Option<usize> {
-    ahead.iter().position(|e| !routes.contains(&Route::of(e)))
+pub fn end(routes: &[StepRoute], ahead: &[TraceEvent]) -> Option<usize> {
+    ahead.iter().position(|e| !routes.contains(&StepRoute::of(e)))
 }
 
 #[cfg(test)]
@@ -102,7 +102,7 @@ mod tests {
     fn a_run_of_one_route_is_a_phase_whatever_the_objects() {
         let trace: Vec<_> = (1..=WINDOW as u64).map(added).collect();
         let routes = phase(&trace).expect("a phase");
-        assert_eq!(routes, vec![Route::of(&added(1))]);
+        assert_eq!(routes, vec![StepRoute::of(&added(1))]);
         assert_eq!(phase(&trace[1..]), None, "fewer steps than the window say nothing yet");
     }
 
@@ -122,7 +122,7 @@ mod tests {
 
     #[test]
     fn the_phase_ends_at_the_first_step_that_leaves_its_routes_and_the_jump_counts_them() {
-        let routes = vec![Route::of(&added(1))];
+        let routes = vec![StepRoute::of(&added(1))];
         let mut ahead: Vec<_> = (1..=40).map(added).collect();
         ahead.push(event(41, TraceKind::Bookmark, Stage::ApiServer, Stage::Reflector));
         assert_eq!(end(&routes, &ahead), Some(40));

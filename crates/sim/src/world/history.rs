@@ -13,7 +13,7 @@
 //! worked out while idle ([`History::look_ahead`], [`History::look_behind`]): the world is
 //! deterministic, so a step forward or back then only takes the world already made.
 
-use super::{Action, World};
+use super::{Intervention, World};
 use crate::kernel::StepLog;
 use crate::world::TraceEvent;
 
@@ -31,7 +31,7 @@ pub struct History {
     /// (step, world at that step before any action taken there), oldest first.
     snapshots: Vec<(u64, World)>,
     /// Actions with the step at which they were taken, in order.
-    actions: StepLog<(u64, Action)>,
+    actions: StepLog<(u64, Intervention)>,
     world: World,
     /// The furthest step this branch has reached.
     horizon: u64,
@@ -212,7 +212,7 @@ impl History {
         self.thin();
     }
 
-    fn replay_actions(actions: &StepLog<(u64, Action)>, world: &mut World) {
+    fn replay_actions(actions: &StepLog<(u64, Intervention)>, world: &mut World) {
         for (_, action) in actions.at(world.steps()) {
             world.act(action.clone());
         }
@@ -241,7 +241,7 @@ impl History {
     }
 
     /// Takes an action now; behind the horizon this starts a new branch first.
-    pub fn act(&mut self, action: Action) {
+    pub fn act(&mut self, action: Intervention) {
         self.branch();
         self.settle();
         self.forget_ahead();

@@ -3,9 +3,9 @@
 
 use super::config::{InformerConfig, Route};
 use super::message::Msg;
-use super::outcome::{self, CallNote, EventType, ListParams, Listed, Next, Outcome, ResyncOutcome};
+use super::outcome::{CallNote, EventType, ListParams, Listed, Next, Outcome, ResyncOutcome};
 use super::{Hop, World};
-use crate::client::pipeline::{ClientPipeline, Fed, FedOutcome, FifoOp, ProcessOutcome};
+use crate::client::pipeline::{ClientPipeline, FedOutcome, FifoOp, ProcessOutcome};
 use crate::client::queue::Queued;
 use crate::client::reflector::{self, Command};
 use crate::client::shared_informer::Notification;
@@ -38,6 +38,40 @@ pub struct InformerStack {
     stream_clock: BTreeMap<ApiWatchId, Millis>,
     resync_generation: u64,
     backoff_generation: u64,
+}
+
+/// An informer's cache beside what the store holds within its scope, each as
+/// (key, resourceVersion) in key order: what "the cache converged" means.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CacheVsStore {
+    pub stored: Vec<(String, String)>,
+    pub cached: Vec<(String, String)>,
+}
+
+impl CacheVsStore {
+    pub fn equal(&self) -> bool {
+        self.stored == self.cached
+    }
+}
+
+impl World {
+    /// Informer `i`'s cache beside a fresh LIST of its scope (as the administrator, uncounted).
+    pub fn cache_vs_store(&self, i: usize) -> Result<CacheVsStore, Status> {
+        let stack = &self.informers[i];
+        let scope = &stack.config.reflector;
+        let opts = ListOptions {
+            namespace: scope.namespace.clone(),
+            label_selector: scope.label_selector.clone(),
+            field_selector: scope.field_selector.clone(),
+            ..Default::default()
+        };
+        let listed = self.api.peek_list(&crate::cluster::UserInfo::admin(), scope.kind, &opts)?;
+        let pair = |o: &ApiObject| (o.key(), o.metadata.resource_version.clone());
+        Ok(CacheVsStore {
+            stored: listed.items.iter().map(|o| pair(o)).collect(),
+            cached: stack.pipeline.informer.indexer.objects().map(|o| pair(o)).collect(),
+        })
+    }
 }
 
 impl InformerStack {
@@ -347,21 +381,8 @@ impl World {
     }
 
     pub(super) fn deliver_fifo(&mut self, i: usize, op: FifoOp) -> Hop {
-        let FedOutcome { key, rv, fed, waiting } = self.informers[i].pipeline.feed(op);
-        let (kind, op) = match fed {
-            Fed::Added => (TraceKind::DeltaQueued, outcome::FifoOp::Added),
-            Fed::Updated => (TraceKind::DeltaQueued, outcome::FifoOp::Updated),
-            Fed::Deleted { ignored } => (TraceKind::DeltaQueued, outcome::FifoOp::Deleted { ignored }),
-            Fed::Bookmark { resource_version } => {
-                (TraceKind::DeltaQueued, outcome::FifoOp::Bookmark { resource_version })
-            }
-            Fed::Replaced { objects, resource_version, queued } => {
-                (TraceKind::Replace, outcome::FifoOp::Replace { objects, resource_version, queued })
-            }
-            Fed::ReplacedAll { objects, resource_version } => {
-                (TraceKind::Replace, outcome::FifoOp::ReplacedAll { objects, resource_version })
-            }
-        };
+        let FedOutcome { key, rv, fed: op, waiting } = self.informers[i].pipeline.feed(op);
+        let kind = op.trace_kind();
         self.schedule_pop(i);
         // An empty first list syncs the informer at once.
         self.start_workers_once_synced();

@@ -7,9 +7,11 @@ use crate::cluster::{ApiObject, Kind, Status, Verb};
 use crate::controller::reconciler::Write;
 use crate::kernel::{Millis, Stage};
 
-/// A write by a person, or a fault injected into the pipeline.
+/// What reaches the world from outside its scheduler: a person's or a lesson's write, a fault,
+/// the console's watch, or a controller's read or write a lesson makes it do. (What a person
+/// does on the page is a `session::Action`; the session turns it into these.)
 #[derive(Clone, Debug, PartialEq)]
-pub enum Action {
+pub enum Intervention {
     Create(ApiObject),
     Update(ApiObject),
     UpdateStatus(ApiObject),
@@ -156,7 +158,7 @@ pub(super) enum Msg {
     BookmarkTick,
     /// etcd's progress notification to the watch caches' etcd watches (every 10 minutes).
     ProgressNotify,
-    User(Action),
+    User(Intervention),
 }
 
 impl Msg {

@@ -13,7 +13,7 @@
 mod actions;
 mod basic;
 mod config;
-mod console;
+mod console_watches;
 mod costs;
 pub mod fast_forward;
 mod faults;
@@ -29,11 +29,11 @@ pub use basic::{bare, basic, scale, scale_with_load, BARE_ACCOUNTS};
 pub use config::{
     ControllerConfig, HandlerConfig, InformerConfig, PollConfig, Route, WorldConfig, DEFAULT_SYNC_PERIOD_MS,
 };
-pub use console::ConsoleEvent;
+pub use console_watches::ConsoleEvent;
 pub use costs::{Costs, StatusClock};
 pub use history::{History, MAX_SNAPSHOTS};
 pub use informers::InformerStack;
-pub use message::{Action, Fault};
+pub use message::{Fault, Intervention};
 pub use outcome::{Outcome, Tag, TraceEvent};
 pub use outside::{OutsideAnswer, OutsideCall};
 pub use workers::{Controller, Worker};
@@ -47,7 +47,7 @@ use crate::cluster::{ApiObject, ApiServer, ApiServerConfig, Kind, Status, UserIn
 use crate::controller::kubelet::Kubelet;
 use crate::controller::poller::Poller;
 use crate::kernel::{sort, Millis, Rng, Scheduler, Stage, TraceKind};
-use console::ConsoleWatches;
+use console_watches::ConsoleWatches;
 use message::Msg;
 
 /// The name of the ClusterRole (and binding) that grants the controller its verbs.
@@ -237,13 +237,13 @@ impl World {
     }
 
     /// Schedules a user action or fault to happen now: it is the next step taken.
-    pub fn act(&mut self, action: Action) {
+    pub fn act(&mut self, action: Intervention) {
         self.foreground += 1;
         self.sched.schedule_first(self.now, Msg::User(action));
     }
 
     /// Schedules a user action or fault at a later virtual time.
-    pub fn act_at(&mut self, at: Millis, action: Action) {
+    pub fn act_at(&mut self, at: Millis, action: Intervention) {
         self.schedule_at(at.max(self.now), Msg::User(action));
     }
 

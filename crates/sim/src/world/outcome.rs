@@ -9,6 +9,7 @@
 //! deduplicates" without reading text.
 
 use crate::client::delta_fifo::DeltaType;
+use crate::client::pipeline::Fed;
 pub use crate::client::shared_informer::{Calls, HandlerFn, IndexerWrite};
 use crate::client::workqueue::AddOutcome;
 use crate::cluster::watch::ApiWatchId;
@@ -72,30 +73,6 @@ pub type Answer<T> = Result<T, Status>;
 pub struct Listed {
     pub items: usize,
     pub resource_version: i64,
-}
-
-/// A FIFO operation as it arrived.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "op", rename_all = "kebab-case")]
-pub enum FifoOp {
-    Added,
-    Updated,
-    Deleted {
-        ignored: bool,
-    },
-    Replace {
-        objects: usize,
-        resource_version: i64,
-        queued: usize,
-    },
-    /// The atomic RealFIFO's single delta for a whole relist.
-    ReplacedAll {
-        objects: usize,
-        resource_version: i64,
-    },
-    Bookmark {
-        resource_version: i64,
-    },
 }
 
 /// What the resync timer found.
@@ -258,7 +235,7 @@ pub enum Outcome {
     Resync(ResyncOutcome),
     /// A FIFO operation from the reflector; `waiting`: deltas now queued for the key.
     Queued {
-        op: FifoOp,
+        op: Fed,
         waiting: usize,
     },
     /// `Pop` (or `PopBatch`): a key and its deltas, oldest first.
@@ -547,8 +524,8 @@ impl Outcome {
             }
             Outcome::Queued { op, waiting } => {
                 match op {
-                    FifoOp::Deleted { ignored: true } => tags.push(Tag::Ignored),
-                    FifoOp::ReplacedAll { .. } => tags.push(Tag::ReplacedAll),
+                    Fed::Deleted { ignored: true } => tags.push(Tag::Ignored),
+                    Fed::ReplacedAll { .. } => tags.push(Tag::ReplacedAll),
                     _ => {}
                 }
                 if *waiting > 1 {

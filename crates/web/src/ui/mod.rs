@@ -4,7 +4,7 @@
 mod app;
 mod challenge_panel;
 mod compare_panel;
-mod console;
+mod console_panel;
 mod controls;
 mod cost_panel;
 pub mod crash;

@@ -6,7 +6,7 @@
 //! the code of parts drawn later.
 
 use super::compare_panel::ComparePanel;
-use super::console::Console;
+use super::console_panel::Console;
 use super::controls::Controls;
 use super::cost_panel::CostPanel;
 use super::event_log::EventLog;
