@@ -6,7 +6,7 @@ use informer_sim::cluster::{ApiObject, ApiServerConfig, Kind};
 use informer_sim::era::Era;
 use informer_sim::kernel::TraceKind;
 use informer_sim::world::outcome::{CallNote, Listed, Next, Outcome, ResyncOutcome};
-use informer_sim::world::{Fault, HandlerConfig, Intervention, Route, Tag, TraceEvent, World, WorldConfig};
+use informer_sim::world::{Enqueue, Fault, HandlerConfig, Intervention, Tag, TraceEvent, World, WorldConfig};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -305,8 +305,8 @@ fn resync_replays(era: Era) {
     config.era = era;
     config.sync_period_ms = 30_000;
     config.informers[0].handlers = vec![
-        HandlerConfig::new("controller", Route::EnqueueSelf),
-        HandlerConfig { resync_ms: Some(0), ..HandlerConfig::new("audit", Route::Record) },
+        HandlerConfig::new("controller", Enqueue::Object),
+        HandlerConfig { resync_ms: Some(0), ..HandlerConfig::new("audit", Enqueue::Nothing) },
     ];
     let mut w = world_with(config, &["a", "b"]);
     w.run_until_idle(500);

@@ -21,9 +21,6 @@ use super::rate_limiter::RateLimiter;
 use crate::kernel::Millis;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// controller-runtime `handler.LowPriority`.
-pub const LOW_PRIORITY: i32 = -100;
-
 /// What `Add` did with an item.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -267,6 +264,9 @@ impl Workqueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// controller-runtime `handler.LowPriority` (`controller::handler::LOW_PRIORITY`).
+    const LOW_PRIORITY: i32 = -100;
 
     #[test]
     fn semantics_5_adds_deduplicate_while_waiting() {

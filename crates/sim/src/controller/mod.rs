@@ -4,6 +4,7 @@
 pub mod api_reader;
 pub mod cache_reader;
 pub mod deployment;
+pub mod handler;
 pub mod kubelet;
 pub mod poller;
 pub mod reconciler;

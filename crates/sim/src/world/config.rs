@@ -7,6 +7,7 @@ use crate::client::indexer::IndexFunc;
 use crate::client::reflector::ReflectorConfig;
 use crate::cluster::selector::LabelSelector;
 use crate::cluster::{ApiServerConfig, Kind, Verb};
+use crate::controller::handler::Enqueue;
 use crate::controller::reconciler::ReconcilerKind;
 use crate::era::Era;
 use crate::kernel::Millis;
@@ -14,24 +15,13 @@ use crate::kernel::Millis;
 /// controller-runtime's default `SyncPeriod`: 10 hours, jittered per informer in [0.9, 1.1).
 pub const DEFAULT_SYNC_PERIOD_MS: Millis = 10 * 3600 * 1000;
 
-/// Where a handler sends what it is told.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Route {
-    /// `handler.EnqueueRequestForObject`: the object's own key.
-    EnqueueSelf,
-    /// `handler.EnqueueRequestForOwner`: the key of the controlling owner.
-    EnqueueOwner,
-    /// Only recorded (a handler that does not feed the controller).
-    Record,
-}
-
 /// One event handler registered on an informer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HandlerConfig {
     pub name: String,
     /// Requested resync period; `None`: the informer's default.
     pub resync_ms: Option<Millis>,
-    pub route: Route,
+    pub route: Enqueue,
     /// The controller (by index) whose workqueue it feeds.
     pub controller: usize,
     /// A `FilteringResourceEventHandler`'s filter: the handler sees only objects whose labels
@@ -41,12 +31,12 @@ pub struct HandlerConfig {
 
 impl HandlerConfig {
     /// A handler feeding the first controller.
-    pub fn new(name: &str, route: Route) -> Self {
+    pub fn new(name: &str, route: Enqueue) -> Self {
         HandlerConfig { name: name.into(), resync_ms: None, route, controller: 0, filter: None }
     }
 
     /// A handler feeding controller `controller`.
-    pub fn feeding(name: &str, route: Route, controller: usize) -> Self {
+    pub fn feeding(name: &str, route: Enqueue, controller: usize) -> Self {
         HandlerConfig { controller, ..Self::new(name, route) }
     }
 }
@@ -61,7 +51,7 @@ pub struct InformerConfig {
 }
 
 impl InformerConfig {
-    pub fn new(kind: Kind, route: Route) -> Self {
+    pub fn new(kind: Kind, route: Enqueue) -> Self {
         InformerConfig {
             reflector: ReflectorConfig::new(kind),
             handlers: vec![HandlerConfig::new("controller", route)],
@@ -125,7 +115,7 @@ impl WorldConfig {
             seed: 1,
             latency_ms: 5,
             api: ApiServerConfig::default(),
-            informers: vec![InformerConfig::new(kind, Route::EnqueueSelf)],
+            informers: vec![InformerConfig::new(kind, Enqueue::Object)],
             sync_period_ms: 0,
             controllers: vec![ControllerConfig::new("controller", ReconcilerKind::Observe(kind))],
             kubelet: false,
@@ -143,21 +133,21 @@ impl WorldConfig {
         let replica_sets = ReconcilerKind::Replicas { owner: Kind::ReplicaSet, edge_triggered };
         let mut config = WorldConfig::new(owner);
         if owner == Kind::Deployment {
-            config.informers[0].handlers = vec![HandlerConfig::feeding("deployment-controller", Route::EnqueueSelf, 0)];
-            let mut sets = InformerConfig::new(Kind::ReplicaSet, Route::EnqueueOwner);
+            config.informers[0].handlers = vec![HandlerConfig::feeding("deployment-controller", Enqueue::Object, 0)];
+            let mut sets = InformerConfig::new(Kind::ReplicaSet, Enqueue::Owner);
             sets.handlers = vec![
-                HandlerConfig::feeding("deployment-controller", Route::EnqueueOwner, 0),
-                HandlerConfig::feeding("replicaset-controller", Route::EnqueueSelf, 1),
+                HandlerConfig::feeding("deployment-controller", Enqueue::Owner, 0),
+                HandlerConfig::feeding("replicaset-controller", Enqueue::Object, 1),
             ];
-            let mut pods = InformerConfig::new(Kind::Pod, Route::EnqueueOwner);
-            pods.handlers = vec![HandlerConfig::feeding("replicaset-controller", Route::EnqueueOwner, 1)];
+            let mut pods = InformerConfig::new(Kind::Pod, Enqueue::Owner);
+            pods.handlers = vec![HandlerConfig::feeding("replicaset-controller", Enqueue::Owner, 1)];
             config.informers.extend([sets, pods]);
             config.controllers = vec![
                 ControllerConfig::new("deployment-controller", ReconcilerKind::Deployment),
                 ControllerConfig::new("replicaset-controller", replica_sets),
             ];
         } else {
-            config.informers.push(InformerConfig::new(Kind::Pod, Route::EnqueueOwner));
+            config.informers.push(InformerConfig::new(Kind::Pod, Enqueue::Owner));
             config.controllers[0].reconciler = replica_sets;
         }
         config.kubelet = true;

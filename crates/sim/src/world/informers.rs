@@ -1,21 +1,20 @@
 //! The world's client-go half: per informer, the reflector's conversation with the API server
 //! and the hops Reflector → DeltaFIFO → Pop → indexer → handlers (semantics §1–§4).
 
-use super::config::{InformerConfig, Route};
+use super::config::InformerConfig;
 use super::message::Msg;
-use super::outcome::{CallNote, EventType, ListParams, Listed, Next, Outcome, ResyncOutcome};
+use super::outcome::{EventType, ListParams, Listed, Next, Outcome, ResyncOutcome};
 use super::{Hop, World};
 use crate::client::pipeline::{ClientPipeline, FedOutcome, FifoOp, ProcessOutcome};
 use crate::client::queue::Queued;
 use crate::client::reflector::{self, Command};
 use crate::client::shared_informer::Notification;
-use crate::client::workqueue::LOW_PRIORITY;
 use crate::cluster::api_server::ListOptions;
 use crate::cluster::api_server::{ListResponse, WatchOptions};
-use crate::cluster::selector::LabelSelector;
 use crate::cluster::watch::{ApiWatchId, WatchEvent};
 use crate::cluster::ApiObject;
 use crate::cluster::Status;
+use crate::controller::handler::{self, Enqueue, Handled};
 use crate::era::Era;
 use crate::kernel::{Millis, Stage, TraceKind};
 use std::collections::{BTreeMap, BTreeSet};
@@ -119,23 +118,6 @@ fn list_params(o: &ListOptions) -> ListParams {
 
 fn listed(list: &crate::cluster::ListResponse) -> Listed {
     Listed { items: list.items.len(), resource_version: list.resource_version }
-}
-
-/// `FilteringResourceEventHandler`: what a handler with `filter` is called with instead of
-/// `n`, if anything.
-fn filtered(filter: Option<&LabelSelector>, n: Notification) -> Option<Notification> {
-    let Some(filter) = filter else { return Some(n) };
-    let selects = |o: &crate::cluster::ApiObject| filter.matches(&o.metadata.labels);
-    match n {
-        Notification::Add { ref obj, .. } => selects(obj).then_some(n),
-        Notification::Update { old, new } => match (selects(&old), selects(&new)) {
-            (true, true) => Some(Notification::Update { old, new }),
-            (false, true) => Some(Notification::Add { obj: new, is_in_initial_list: false }),
-            (true, false) => Some(Notification::Delete(crate::client::delta::DeltaObject::Object(old))),
-            (false, false) => None,
-        },
-        Notification::Delete(ref d) => d.object().is_some_and(selects).then_some(n),
-    }
 }
 
 impl World {
@@ -451,61 +433,31 @@ impl World {
         self.start_workers_once_synced();
         let handler = self.informers[i].config.handlers[l].clone();
         let (key, rv) = (n.key(), n.resource_version());
-        let informed = n.call();
-        let Some(n) = filtered(handler.filter.as_ref(), n) else {
-            let outcome = Outcome::HandlerCalled {
-                handler: handler.name,
-                call: informed,
-                note: CallNote::FilteredOut,
-                enqueued: None,
-                lost: false,
-            };
-            return Hop::new(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, &key, rv, outcome);
-        };
-        let call = n.call();
-        let note = match &n {
-            _ if call != informed => CallNote::FilterTurned { from: informed },
-            Notification::Add { is_in_initial_list: true, .. } => CallNote::InitialList,
-            Notification::Update { old, new } if old.metadata.resource_version == new.metadata.resource_version => {
-                CallNote::ResyncSameRv
-            }
-            Notification::Delete(d) if d.is_tombstone() => CallNote::Tombstone,
-            _ => CallNote::None,
-        };
-        if self.drop_next_notification && handler.route != Route::Record {
+        let primary = self.controllers.get(handler.controller).map(|c| c.reconciler.primary());
+        let handled = handler::handle(handler.route, handler.filter.as_ref(), primary, n);
+        let Handled { call, note, seen, request } = handled;
+        // The "drop next event" what-if: a notification lost on its way to a handler that
+        // feeds a controller.
+        let lost = seen.is_some() && self.drop_next_notification && handler.route != Enqueue::Nothing;
+        if lost {
             self.drop_next_notification = false;
             let outcome = Outcome::HandlerCalled { handler: handler.name, call, note, enqueued: None, lost: true };
             return Hop::new(Stage::Informer, Stage::Handler, TraceKind::EventLost, &key, rv, outcome);
         }
-        let target = match handler.route {
-            Route::EnqueueSelf => Some(key.clone()),
-            Route::EnqueueOwner => self.owner_key(handler.controller, &n),
-            Route::Record => None,
-        };
-        if let Some(target) = &target {
-            // `WithLowPriorityWhenUnchanged`: the initial list and resyncs wait behind changes
-            // (only a priority queue tells priorities apart).
-            let unchanged = matches!(note, CallNote::InitialList | CallNote::ResyncSameRv);
-            let priority = if unchanged { LOW_PRIORITY } else { 0 };
-            self.later(0, Msg::WorkqueueAdd(handler.controller, target.clone(), priority));
+        if let (Some(seen), Enqueue::Owner) = (&seen, handler.route) {
+            // The reconciler's expectations and edge-triggered counts learn of its own kind's
+            // owned objects here, as the ReplicaSet controller's handlers tell them.
+            if let Some(owner) = request.as_ref().map(|(key, _)| key.clone()) {
+                let added = matches!(seen, Notification::Add { .. });
+                let deleted = matches!(seen, Notification::Delete(_));
+                self.controllers[handler.controller].reconciler.observe_owned(&owner, added, deleted);
+            }
         }
-        let outcome = Outcome::HandlerCalled { handler: handler.name, call, note, enqueued: target, lost: false };
+        if let Some((target, priority)) = &request {
+            self.later(0, Msg::WorkqueueAdd(handler.controller, target.clone(), *priority));
+        }
+        let enqueued = request.map(|(target, _)| target);
+        let outcome = Outcome::HandlerCalled { handler: handler.name, call, note, enqueued, lost: false };
         Hop::new(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, &key, rv, outcome)
-    }
-
-    /// `EnqueueRequestForOwner`: the controlling owner's key, if it is controller `c`'s kind.
-    /// Its reconciler's expectations and edge-triggered counts learn of the event here.
-    fn owner_key(&mut self, c: usize, n: &Notification) -> Option<String> {
-        let obj = n.object()?;
-        let owner = obj.metadata.owner_references.iter().find(|r| r.controller == Some(true))?;
-        let reconciler = &mut self.controllers.get_mut(c)?.reconciler;
-        if owner.kind != reconciler.primary().name() {
-            return None;
-        }
-        let key = format!("{}/{}", obj.metadata.namespace, owner.name);
-        let added = matches!(n, Notification::Add { .. });
-        let deleted = matches!(n, Notification::Delete(_));
-        reconciler.observe_owned(&key, added, deleted);
-        Some(key)
     }
 }

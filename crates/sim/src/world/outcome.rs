@@ -15,6 +15,7 @@ use crate::client::workqueue::AddOutcome;
 use crate::cluster::watch::ApiWatchId;
 use crate::cluster::{Kind, Status, Verb};
 use crate::controller::cache_reader::ReadError;
+pub use crate::controller::handler::CallNote;
 pub use crate::controller::kubelet::PodPhase;
 use crate::controller::reconciler::{Decision, ReconcileResult, WriteOp};
 use crate::kernel::{sort, Millis, Stage, TraceKind};
@@ -87,26 +88,6 @@ pub enum ResyncOutcome {
     Queued { deltas: usize },
     /// The atomic RealFIFO's single `SyncAll` delta.
     SyncAll,
-}
-
-/// What made a handler call special.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CallNote {
-    None,
-    /// `OnAdd(obj, isInInitialList=true)`.
-    InitialList,
-    /// An update whose old and new resourceVersion are the same: a resync.
-    ResyncSameRv,
-    /// `OnDelete(DeletedFinalStateUnknown)`.
-    Tombstone,
-    /// A filtering handler's filter did not select the object: the handler was not called.
-    FilteredOut,
-    /// A filtering handler turned the informer's call into this one (an update into an add
-    /// or a delete, as the object crossed the filter's line).
-    FilterTurned {
-        from: HandlerFn,
-    },
 }
 
 /// A read a reconcile makes between its writes.
