@@ -67,25 +67,131 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level modules a file's code (not its comments) names as `crate::module`, and the
-/// crate's own macros as `crate::name!`.
-fn imports(text: &str) -> BTreeSet<String> {
-    let mut found = BTreeSet::new();
-    for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
-        for (at, _) in line.match_indices("crate::") {
-            let before = line[..at].chars().last();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
-                continue;
+/// A file's code without its comments (line comments and doc comments).
+fn code(text: &str) -> String {
+    text.lines().map(|l| l.split("//").next().unwrap_or_default()).collect::<Vec<_>>().join("\n")
+}
+
+/// Every path a file's code names from `crate` or `super`, written out whole: `use` groups
+/// (`use crate::{a, b::{c, d}}`) are expanded, and a macro of the crate's keeps its `!`
+/// (`crate::tr!`). Each comes with the inline modules it is written in (`mod tests { … }`),
+/// from which its `super` counts.
+fn paths(text: &str) -> Vec<(Vec<String>, String)> {
+    let code = code(text);
+    let mut found = Vec::new();
+    let bytes = code.as_bytes();
+    // Inline modules open at a brace depth: (depth, name).
+    let (mut depth, mut inline): (usize, Vec<(usize, String)>) = (0, Vec::new());
+    let mut at = 0;
+    while at < code.len() {
+        let rest = &code[at..];
+        let joined = at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || matches!(bytes[at - 1], b'_' | b'$' | b':'));
+        if !joined && rest.starts_with("mod ") {
+            let name: String = rest[4..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            if rest[4 + name.len()..].trim_start().starts_with('{') {
+                inline.push((depth + 1, name));
             }
-            let rest = &line[at + "crate::".len()..];
-            let mut name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-            if rest[name.len()..].starts_with('!') {
-                name.push('!');
-            }
-            found.insert(name);
         }
+        match rest.as_bytes()[0] {
+            b'{' => depth += 1,
+            b'}' => {
+                if inline.last().is_some_and(|(d, _)| *d == depth) {
+                    inline.pop();
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+        if !joined && (rest.starts_with("crate::") || rest.starts_with("super::")) {
+            let len = path_len(rest);
+            let mut written = Vec::new();
+            expand("", &rest[..len], &mut written);
+            let within: Vec<String> = inline.iter().map(|(_, n)| n.clone()).collect();
+            found.extend(written.into_iter().map(|p| (within.clone(), p)));
+            // Braces of a use group are its own, not blocks.
+            at += len.max(1);
+            continue;
+        }
+        at += rest.chars().next().map_or(1, char::len_utf8);
     }
     found
+}
+
+/// The length of the path at the start of `text`, its braces included.
+fn path_len(text: &str) -> usize {
+    let mut depth = 0;
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth > 0 => depth -= 1,
+            c if depth > 0 || c.is_alphanumeric() || c == '_' || c == ':' => {}
+            '!' => return i + 1,
+            _ => return i,
+        }
+        if depth == 0 && c == '}' {
+            return i + 1;
+        }
+    }
+    text.len()
+}
+
+/// Writes out a path with `{…}` groups as the paths it names.
+fn expand(prefix: &str, path: &str, out: &mut Vec<String>) {
+    let path = path.trim();
+    let Some(open) = path.find('{') else {
+        out.push(format!("{prefix}{path}").trim_end_matches("::").to_string());
+        return;
+    };
+    let head = format!("{prefix}{}", &path[..open]);
+    let inner = &path[open + 1..path.rfind('}').unwrap_or(path.len())];
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                expand(&head, &inner[start..i], out);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !inner[start..].trim().is_empty() {
+        expand(&head, &inner[start..], out);
+    }
+}
+
+/// The module a file is (`client/queue.rs` → `client::queue`, `world/mod.rs` → `world`).
+fn module_of(file: &str) -> Vec<String> {
+    let trimmed = file.trim_end_matches(".rs").trim_end_matches("/mod");
+    trimmed.split('/').filter(|p| *p != "lib").map(String::from).collect()
+}
+
+/// The segments a path names from the crate's root, `super` resolved from the module it is
+/// written in (`file`'s, and the inline modules `within` it).
+fn absolute(file: &str, within: &[String], path: &str) -> Vec<String> {
+    let mut segments: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+    let mut base = module_of(file);
+    base.extend(within.iter().cloned());
+    if segments.first() == Some(&"crate") {
+        base.clear();
+        segments.remove(0);
+    }
+    while segments.first() == Some(&"super") {
+        base.pop();
+        segments.remove(0);
+    }
+    base.extend(segments.into_iter().map(String::from));
+    base
+}
+
+/// The top-level modules a file's code names (`world`, `tr!`, …).
+fn imports(file: &str, text: &str) -> BTreeSet<String> {
+    paths(text)
+        .iter()
+        .filter_map(|(within, p)| absolute(file, within, p).into_iter().next())
+        .filter(|m| m != "self")
+        .collect()
 }
 
 /// Every import that crosses layers against the column, as "file: layer imports module (layer)".
@@ -99,7 +205,7 @@ fn breaches(layers: &[Layer], files: &[(String, String)]) -> Vec<String> {
             continue;
         }
         let own = layer_of.get(top).unwrap_or_else(|| panic!("{file}: module {top} is in no layer of ARCHITECTURE.md"));
-        for module in imports(text) {
+        for module in imports(file, text) {
             let Some(other) = layer_of.get(module.as_str()) else { panic!("{file}: crate::{module} is in no layer") };
             if other.name != own.name && !own.may_import.contains(&other.name) {
                 found.push(format!("{file}: {} imports {module} ({})", own.name, other.name));
@@ -121,6 +227,103 @@ fn sources() -> Vec<(String, String)> {
             (name, std::fs::read_to_string(p).unwrap())
         })
         .collect()
+}
+
+/// The file modules of the crate (`client::queue`, `world`, …) and, for each, the others its
+/// code names — siblings and cousins only: a module and its own parent or child are one unit.
+fn module_graph(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|(f, _)| module_of(f)).collect();
+    let mut graph = BTreeMap::new();
+    for (file, text) in files {
+        let own = module_of(file);
+        let mut uses = BTreeSet::new();
+        for (within, path) in paths(text) {
+            let target = absolute(file, &within, &path);
+            // The longest module the path starts with.
+            let Some(named) = (1..=target.len()).rev().map(|n| target[..n].to_vec()).find(|m| modules.contains(m))
+            else {
+                continue;
+            };
+            let related = named.starts_with(&own) || own.starts_with(&named);
+            if !related {
+                uses.insert(named.join("::"));
+            }
+        }
+        graph.insert(own.join("::"), uses);
+    }
+    graph
+}
+
+/// Every circle of imports between modules, each as its modules in order.
+fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    fn reach(
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        from: &str,
+        to: &str,
+        seen: &mut BTreeSet<String>,
+        path: &mut Vec<String>,
+    ) -> bool {
+        for next in graph.get(from).into_iter().flatten() {
+            if next == to {
+                return true;
+            }
+            if seen.insert(next.clone()) {
+                path.push(next.clone());
+                if reach(graph, next, to, seen, path) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        false
+    }
+    let mut found: Vec<Vec<String>> = Vec::new();
+    for start in graph.keys() {
+        let mut path = vec![start.clone()];
+        if reach(graph, start, start, &mut BTreeSet::new(), &mut path) {
+            let mut circle = path.clone();
+            let least = circle.iter().enumerate().min_by_key(|(_, m)| (*m).clone()).map_or(0, |(i, _)| i);
+            circle.rotate_left(least);
+            if !found.contains(&circle) {
+                found.push(circle);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_two_modules_of_the_simulation_import_each_other_even_in_one_layer() {
+    let found = circles(&module_graph(&sources()));
+    let shown: Vec<String> = found.iter().map(|c| format!("{} → {}", c.join(" → "), c[0])).collect();
+    assert!(found.is_empty(), "import circles:\n{}", shown.join("\n"));
+}
+
+#[test]
+fn a_circle_between_two_sibling_modules_is_found_and_a_parent_and_child_are_not_one() {
+    let file = |name: &str, text: &str| (name.to_string(), text.to_string());
+    let circle = [
+        file("client/queue.rs", "fn f() -> Box<dyn Queue> { Box::new(super::delta_fifo::DeltaFifo::new()) }"),
+        file("client/delta_fifo.rs", "use super::queue::{entry, Queue};"),
+        file("client/mod.rs", "pub use queue::Queue;"),
+    ];
+    let found = circles(&module_graph(&circle));
+    assert_eq!(found, [vec!["client::delta_fifo".to_string(), "client::queue".to_string()]]);
+    let family = [
+        file("world/mod.rs", "pub use crate::world::informers::Stack;"),
+        file("world/informers.rs", "use super::{Hop, World};\nuse crate::{kernel::Rng, cluster::{Kind, Status}};"),
+        file("kernel/mod.rs", ""),
+        file("cluster/mod.rs", ""),
+    ];
+    assert!(circles(&module_graph(&family)).is_empty());
+}
+
+#[test]
+fn a_use_group_names_each_module_it_imports() {
+    let text =
+        "use crate::{kernel::Rng, cluster::{Kind, Status}};\nlet t = crate::tr!(lang, \"x\");\n// crate::views\n";
+    let named = imports("world/informers.rs", text);
+    assert_eq!(named, ["cluster", "kernel", "tr!"].into_iter().map(String::from).collect());
 }
 
 #[test]
@@ -158,6 +361,7 @@ fn a_downward_import_passes_and_an_upward_one_is_named() {
     let down = ("session/mod.rs".to_string(), "use crate::world::World;\nuse crate::kernel::Rng;".to_string());
     let up = ("world/mod.rs".to_string(), "// crate::session in a comment\nuse crate::session::Session;".to_string());
     let side = ("kernel/mod.rs".to_string(), "let x = informer_crate::session;".to_string());
-    assert!(breaches(&layers, &[down, side]).is_empty());
+    let group = ("session/travel.rs".to_string(), "use crate::{world::History, kernel::{Rng, Stage}};".to_string());
+    assert!(breaches(&layers, &[down, side, group]).is_empty());
     assert_eq!(breaches(&layers, &[up]), ["world/mod.rs: world imports session (session)"]);
 }

@@ -15,7 +15,7 @@
 
 use super::delta::Delta;
 use super::delta::DeltaType;
-use super::queue::{self, Queued};
+use super::queue::{Queue, Queued};
 use super::real_fifo::BATCH_SIZE;
 use super::reflector::{Command, Input, Reflector, ReflectorConfig};
 use super::shared_informer::{Applied, SharedInformer};
@@ -23,6 +23,15 @@ use crate::cluster::Shared;
 use crate::era::{Era, FifoKind};
 use crate::kernel::{Millis, Rng};
 use std::collections::VecDeque;
+
+/// The FIFO an informer of `era` is built with.
+pub fn queue_for(era: Era) -> Box<dyn Queue> {
+    match era.fifo() {
+        FifoKind::DeltaFifo => Box::new(super::delta_fifo::DeltaFifo::new()),
+        FifoKind::RealFifo => Box::new(super::real_fifo::RealFifo::new()),
+        FifoKind::AtomicRealFifo => Box::new(super::real_fifo::RealFifo::atomic()),
+    }
+}
 
 /// A reflector command that feeds the queue.
 #[derive(Clone, Debug)]
@@ -128,7 +137,7 @@ impl ClientPipeline {
     pub fn new(reflector: ReflectorConfig, era: Era, resync_ms: Millis) -> Self {
         ClientPipeline {
             reflector: Reflector::new(reflector, era, 0),
-            informer: SharedInformer::new(resync_ms, queue::for_era(era)),
+            informer: SharedInformer::new(resync_ms, queue_for(era)),
             popping: None,
             batches: era.fifo() == FifoKind::AtomicRealFifo,
         }

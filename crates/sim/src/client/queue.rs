@@ -1,7 +1,7 @@
 //! The informer's FIFO as a trait (client-go `tools/cache/fifo.go: Queue`, `QueueWithBatch`),
-//! semantics §2: the classic [`DeltaFifo`](super::delta_fifo::DeltaFifo) and the
-//! [`RealFifo`](super::real_fifo::RealFifo) of newer releases are two implementations the
-//! informer owns behind it — the era picks one when the world is made.
+//! semantics §2: the classic `DeltaFifo` and the `RealFifo` of newer releases are two
+//! implementations the informer owns behind it — the era picks one when the pipeline is made
+//! (`pipeline::queue_for`).
 //!
 //! What the trait carries for the eras: `Replace` and `Resync` may queue one atomic delta
 //! (`ReplacedAll`, `SyncAll`) instead of one per object; `bookmark` queues a `Bookmark` delta
@@ -10,16 +10,6 @@
 
 use super::delta::{Delta, DeltaType, KnownObjects};
 use crate::cluster::Shared;
-use crate::era::{Era, FifoKind};
-
-/// The FIFO an informer of `era` is built with.
-pub fn for_era(era: Era) -> Box<dyn Queue> {
-    match era.fifo() {
-        FifoKind::DeltaFifo => Box::new(super::delta_fifo::DeltaFifo::new()),
-        FifoKind::RealFifo => Box::new(super::real_fifo::RealFifo::new()),
-        FifoKind::AtomicRealFifo => Box::new(super::real_fifo::RealFifo::atomic()),
-    }
-}
 
 /// What `Replace` or `Resync` queued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

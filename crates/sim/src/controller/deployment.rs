@@ -20,7 +20,7 @@
 //! differs from a real cluster's for the same template.
 
 use super::cache_reader::CacheList;
-use super::reconciler::{controller_of, Cache, Decision, Plan, PlanOp, ReconcileResult, Write};
+use super::plan::{controller_of, Cache, Decision, Plan, PlanOp, ReconcileResult, Write};
 use crate::cluster::api_object::OwnerReference;
 use crate::cluster::selector::LabelSelector;
 use crate::cluster::{ApiObject, Kind};

@@ -6,5 +6,6 @@ pub mod cache_reader;
 pub mod deployment;
 pub mod handler;
 pub mod kubelet;
+pub mod plan;
 pub mod poller;
 pub mod reconciler;

@@ -10,7 +10,6 @@
 
 use crate::client::delta::{DeltaObject, DeltaType};
 use crate::client::indexer::Indexer;
-use crate::client::queue;
 use crate::cluster::{ApiObject, Kind, Shared};
 use crate::era::Era;
 use serde_json::json;
@@ -90,7 +89,7 @@ pub fn client_side(n: usize, now: &dyn Fn() -> f64) -> ClientSide {
         })
         .collect();
     let mut indexer = Indexer::new();
-    let mut fifo = queue::for_era(Era::V1_30);
+    let mut fifo = crate::client::pipeline::queue_for(Era::V1_30);
     let t = now();
     fifo.replace(list, n as i64 + 1, &indexer);
     let replace_ms = now() - t;
