@@ -115,10 +115,11 @@ lint:
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy -p informer-web --target wasm32-unknown-unknown --all-targets --features crash-button -- -D warnings
 
-# 20,000 swarm seeds in release mode (make test runs 500): random worlds under every fault,
-# invariants at every step; a failure prints its seed and shrunk schedule.
+# 20,000 swarm seeds, optimised with the simulation's assertions on (make test runs 500):
+# random worlds, each seed with its own weights of writes and faults, invariants at every step;
+# a failure prints its seed and shrunk schedule (`swarm --seed N --plan` prints a seed's plan).
 swarm:
-	cargo run --release -- swarm --seeds $${SWARM_SEEDS:-20000}
+	cargo run --profile swarm -- swarm --seeds $${SWARM_SEEDS:-20000}
 
 # The fuzz targets (links, console lines, manifests, scenario files), 60 s each in release
 # mode; make test runs each for 1 s. Prints inputs tried and panics.

@@ -25,7 +25,7 @@ USAGE:
     informer-playground handout
     informer-playground poster <LESSON> [--step N] [--lang ko|en] [--theme light|dark]
     informer-playground posters <DIR>
-    informer-playground swarm (--seed N [--trace] | --seeds N [--from M])
+    informer-playground swarm (--seed N [--trace | --plan] | --seeds N [--from M])
     informer-playground serve-api [--scenario S] [--era E] [--seed N] [--address A] [--port P]
                                   [--speed X] [--kubeconfig FILE] [--record FILE] [--json] [--quiet]
     informer-playground help
@@ -48,7 +48,8 @@ COMMANDS:
     posters     Write every lesson's opening poster, in each language and theme, and the
                 lessons' index the embed loader reads (www/posters/)
     swarm       Random worlds under every fault, invariants checked at every step: one seed
-                (with --trace, every step) or many; a failure prints its shrunk schedule
+                (with --trace, every step; with --plan, its world and schedule, not run) or many; a
+                failure prints its shrunk schedule
     serve-api   Serve the cluster over HTTP as kube-apiserver does, in real time, and write a
                 kubeconfig (contexts for the administrator and the controller's service
                 account): point kubectl, client-go or the Python client at it. Each request is a
@@ -443,6 +444,10 @@ fn swarm(args: &[String]) -> Result<(), CliError> {
     use informer_sim::testing::swarm::{self, Plan};
     let value = |flag: &str| args.iter().position(|a| a == flag).map(|i| number(flag, args.get(i + 1)));
     match (value("--seed"), value("--seeds")) {
+        (Some(Ok(seed)), None) if args.iter().any(|a| a == "--plan") => {
+            print!("{}", Plan::from_seed(seed));
+            Ok(())
+        }
         (Some(Ok(seed)), None) => {
             let trace = args.iter().any(|a| a == "--trace");
             let result = Plan::from_seed(seed).run_traced(|e| {
@@ -475,7 +480,7 @@ fn swarm(args: &[String]) -> Result<(), CliError> {
             }
         }
         (Some(Err(e)), _) | (_, Some(Err(e))) => Err(CliError::Usage(e)),
-        _ => Err(CliError::Usage("swarm takes --seed N [--trace] or --seeds N [--from M]".into())),
+        _ => Err(CliError::Usage("swarm takes --seed N [--trace | --plan] or --seeds N [--from M]".into())),
     }
 }
 

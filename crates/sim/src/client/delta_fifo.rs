@@ -68,6 +68,32 @@ impl DeltaFifo {
         if !was_waiting {
             self.queue.push_back(key);
         }
+        self.debug_check();
+    }
+
+    /// What the FIFO promises after every operation (checked in debug builds): each key waits
+    /// once, with its deltas; a key's deltas never end in two `Deleted`s; the initial list's
+    /// count never exceeds what waits.
+    fn debug_check(&self) {
+        debug_assert_eq!(self.queue.len(), self.items.len(), "DeltaFIFO: the queue and the items disagree");
+        debug_assert!(self.initial_population_count <= self.queue.len(), "DeltaFIFO: initial count above what waits");
+        debug_assert!(self.populated || self.initial_population_count == 0);
+    }
+
+    /// The whole check, over every key: each queued key has deltas, once (debug builds).
+    fn debug_check_all(&self) {
+        if cfg!(debug_assertions) {
+            let queued: BTreeSet<&String> = self.queue.iter().collect();
+            assert_eq!(queued.len(), self.queue.len(), "DeltaFIFO: a key queued twice");
+            for (key, deltas) in &self.items {
+                assert!(!deltas.is_empty() && queued.contains(key), "DeltaFIFO: {key} has no place in the queue");
+                let tail = &deltas[deltas.len().saturating_sub(2)..];
+                assert!(
+                    !(tail.len() == 2 && tail.iter().all(|d| d.kind == DeltaType::Deleted)),
+                    "DeltaFIFO: {key} ends in two Deleted deltas"
+                );
+            }
+        }
     }
 
     pub fn initial_population_count(&self) -> usize {
@@ -153,6 +179,7 @@ impl Queue for DeltaFifo {
             self.populated = true;
             self.initial_population_count = listed_count + queued_deletions;
         }
+        self.debug_check_all();
         Queued::Deltas(listed_count + queued_deletions)
     }
 
@@ -167,6 +194,7 @@ impl Queue for DeltaFifo {
                 queued += 1;
             }
         }
+        self.debug_check_all();
         Queued::Deltas(queued)
     }
 
@@ -175,6 +203,8 @@ impl Queue for DeltaFifo {
         let is_in_initial_list = !self.has_synced();
         self.initial_population_count = self.initial_population_count.saturating_sub(1);
         let deltas = self.items.remove(&key).unwrap_or_default();
+        debug_assert!(!deltas.is_empty(), "DeltaFIFO: {key} popped without deltas");
+        self.debug_check();
         Some(Popped { key, deltas, is_in_initial_list, keys: 1 })
     }
 

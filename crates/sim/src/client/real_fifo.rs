@@ -52,7 +52,25 @@ impl RealFifo {
     }
 
     fn push(&mut self, kind: DeltaType, object: DeltaObject) {
+        debug_assert!(
+            self.atomic || !matches!(kind, DeltaType::ReplacedAll | DeltaType::SyncAll | DeltaType::Bookmark),
+            "RealFIFO: an atomic delta in the per-delta queue"
+        );
         self.items.push_back(Delta { kind, object });
+        self.debug_check();
+    }
+
+    /// What the FIFO promises after every operation (checked in debug builds): synced only
+    /// once the initial list is through; only the atomic form holds initial items in flight,
+    /// and never more than the initial list had; the count never exceeds what is queued or in
+    /// flight.
+    fn debug_check(&self) {
+        debug_assert!(!self.synced || (self.populated && self.initial_population_count == 0), "RealFIFO: synced early");
+        debug_assert!(self.atomic || self.in_flight_initial == 0, "RealFIFO: in flight outside the atomic form");
+        debug_assert!(
+            self.initial_population_count <= self.items.len() + self.in_flight_initial,
+            "RealFIFO: initial count above what waits"
+        );
     }
 
     /// `checkSynced_locked`.
@@ -73,6 +91,8 @@ impl RealFifo {
             self.initial_population_count -= initial;
             self.check_synced();
         }
+        debug_assert!(self.in_flight_initial <= self.initial_population_count, "RealFIFO: more in flight than listed");
+        self.debug_check();
         taken
     }
 
@@ -150,6 +170,7 @@ impl Queue for RealFifo {
             self.initial_population_count = self.items.len();
             self.check_synced();
         }
+        self.debug_check();
         queued
     }
 
@@ -222,6 +243,7 @@ impl Queue for RealFifo {
             self.in_flight_initial = 0;
             self.check_synced();
         }
+        self.debug_check();
     }
 
     fn has_synced(&self) -> bool {
@@ -321,8 +343,15 @@ mod tests {
         assert_eq!(f.replace(vec![obj("a", 2), obj("b", 3)], 9, &known), Queued::Atomic);
         assert_eq!(f.resync(&known), Queued::Atomic);
         assert!(f.bookmark(12));
-        let kinds: Vec<_> =
-            std::iter::from_fn(|| f.pop()).map(|p| (p.deltas[0].kind, p.deltas[0].object.resource_version())).collect();
+        // Each pop is processed before the next, as the informer's loop does.
+        let pop = |f: &mut RealFifo| {
+            let popped = f.pop();
+            f.processed();
+            popped
+        };
+        let kinds: Vec<_> = std::iter::from_fn(|| pop(&mut f))
+            .map(|p| (p.deltas[0].kind, p.deltas[0].object.resource_version()))
+            .collect();
         assert_eq!(kinds, vec![(DeltaType::ReplacedAll, 9), (DeltaType::SyncAll, 0), (DeltaType::Bookmark, 12)]);
         assert!(!RealFifo::new().bookmark(12), "v0.33 queues nothing for a bookmark");
     }

@@ -430,7 +430,7 @@ impl Reflector {
                     return vec![Command::List(next)];
                 }
                 self.unavailable = false;
-                self.last_sync_resource_version = page.resource_version.to_string();
+                self.synced_to(page.resource_version);
                 self.log(now, LogEvent::CachesPopulated);
                 let mut out = vec![Command::Replace { items: listing.items, resource_version: page.resource_version }];
                 out.push(Command::StartResync);
@@ -498,7 +498,7 @@ impl Reflector {
                 // The store is replaced with what streamed; the stream goes on as the watch.
                 let items: Vec<Shared> = std::mem::take(&mut self.streamed.items).into_values().collect();
                 self.unavailable = false;
-                self.last_sync_resource_version = rv.to_string();
+                self.synced_to(rv);
                 self.phase = Phase::Watching { watch, since, events: 0 };
                 self.log(now, LogEvent::CachesPopulated);
                 return vec![Command::Replace { items, resource_version: rv }, Command::StartResync];
@@ -580,8 +580,21 @@ impl Reflector {
                 return out;
             }
         };
-        self.last_sync_resource_version = rv.to_string();
+        self.synced_to(rv);
         vec![command]
+    }
+
+    /// `setLastSyncResourceVersion`. In this model — one API server over one etcd, its watch
+    /// cache never behind the store — it never goes back (debug builds check it); upstream,
+    /// behind several API servers, it can.
+    fn synced_to(&mut self, rv: i64) {
+        debug_assert!(
+            rv >= self.last_sync_resource_version.parse().unwrap_or(0),
+            "{}: lastSyncResourceVersion went back: {} → {rv}",
+            self.config.name,
+            self.last_sync_resource_version
+        );
+        self.last_sync_resource_version = rv.to_string();
     }
 
     /// The watch stream the reflector reads, if any.

@@ -111,8 +111,30 @@ impl Workqueue {
         self.add_with_priority(item, 0)
     }
 
+    /// What the queue promises for `item` and as a whole after an operation (checked in debug
+    /// builds, client-go's `queue.go` rules): a dirty item has a place, and waits in the line
+    /// unless a worker holds it; an item a worker holds is never in the line; nothing waits in
+    /// the line that is not dirty.
+    fn debug_check(&self, item: &str) {
+        if cfg!(debug_assertions) {
+            assert_eq!(self.places.len(), self.dirty.len(), "workqueue: places and dirty disagree");
+            assert!(self.line.len() <= self.dirty.len(), "workqueue: more in line than dirty");
+            let in_line = self.places.get(item).is_some_and(|p| self.line.contains(&(*p, item.to_string())));
+            let held = self.processing.contains_key(item);
+            let dirty = self.dirty.contains(item);
+            assert!(!(held && in_line), "workqueue: {item} is both held and in line");
+            assert_eq!(dirty && !held, in_line, "workqueue: {item} dirty={dirty} held={held} in line={in_line}");
+        }
+    }
+
     /// `AddWithOpts{Priority}`; a FIFO workqueue ignores the priority.
     pub fn add_with_priority(&mut self, item: &str, priority: i32) -> AddOutcome {
+        let outcome = self.add_unchecked(item, priority);
+        self.debug_check(item);
+        outcome
+    }
+
+    fn add_unchecked(&mut self, item: &str, priority: i32) -> AddOutcome {
         if self.shutting_down {
             return AddOutcome::ShuttingDown;
         }
@@ -153,6 +175,7 @@ impl Workqueue {
         self.dirty.remove(&item);
         self.places.remove(&item);
         self.processing.insert(item.clone(), -place.neg_priority as i32);
+        self.debug_check(&item);
         Some(item)
     }
 
@@ -165,12 +188,13 @@ impl Workqueue {
     /// is queued again.
     pub fn done(&mut self, item: &str) -> bool {
         self.processing.remove(item);
-        if self.dirty.contains(item) {
+        let again = self.dirty.contains(item);
+        if again {
             let priority = self.places.get(item).map_or(0, |p| -p.neg_priority as i32);
             self.enqueue(item, priority);
-            return true;
         }
-        false
+        self.debug_check(item);
+        again
     }
 
     /// Parks `item` until `now + delay`; returns the ready time to set a timer for, or

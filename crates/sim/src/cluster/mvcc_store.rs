@@ -438,6 +438,11 @@ impl MvccStore {
         if sub > 0 {
             self.current = rev;
         }
+        debug_assert!(self.compact_rev <= self.current, "etcd: compacted past the current revision");
+        debug_assert!(
+            self.backend.iter().next_back().is_none_or(|((main, _), _)| *main <= self.current),
+            "etcd: a record newer than the current revision"
+        );
         Ok(TxnResult { succeeded, results, revision: self.current })
     }
 
@@ -456,7 +461,10 @@ impl MvccStore {
             Record::Tombstone(key) => key.clone(),
         };
         match self.index.get_mut(&key) {
-            Some(revs) => Rc::make_mut(revs).push(at),
+            Some(revs) => {
+                debug_assert!(revs.last().is_none_or(|last| *last < at), "etcd: {key}'s revisions went back");
+                Rc::make_mut(revs).push(at)
+            }
             None => drop(self.index.insert(key, Rc::new(vec![at]))),
         }
         self.backend.insert(at, record);
@@ -503,6 +511,7 @@ impl MvccStore {
                 self.index.remove(&key);
             }
         }
+        debug_assert!(self.compact_rev == rev && rev <= self.current);
         Ok(())
     }
 

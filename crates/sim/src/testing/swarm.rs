@@ -32,12 +32,77 @@ pub struct Scheduled {
     pub action: Intervention,
 }
 
+/// A kind of scheduled event the swarm draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum EventKind {
+    Create,
+    Patch,
+    Delete,
+    Scale,
+    Disconnect,
+    Compact,
+    Restart,
+    Revoke,
+    Grant,
+    DropNextEvent,
+    Latency,
+    DeleteFirst,
+}
+
+impl EventKind {
+    pub const ALL: [EventKind; 12] = [
+        EventKind::Create,
+        EventKind::Patch,
+        EventKind::Delete,
+        EventKind::Scale,
+        EventKind::Disconnect,
+        EventKind::Compact,
+        EventKind::Restart,
+        EventKind::Revoke,
+        EventKind::Grant,
+        EventKind::DropNextEvent,
+        EventKind::Latency,
+        EventKind::DeleteFirst,
+    ];
+}
+
+/// How often each kind of event is drawn for one seed. Swarm testing (Groce et al.; the
+/// VOPR's per-seed fault weights): each seed leaves some kinds out and favours others, so a
+/// seed heavy in compactions and free of restarts gets runs of its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights(pub BTreeMap<EventKind, u64>);
+
+impl Weights {
+    /// Each kind left out with probability ½, else weighted 1–4; never all left out.
+    fn draw(rng: &mut Rng) -> Weights {
+        let mut weights: BTreeMap<EventKind, u64> =
+            EventKind::ALL.iter().map(|k| (*k, if chance(rng, 0.5) { 0 } else { 1 + rng.next_u64() % 4 })).collect();
+        if weights.values().all(|w| *w == 0) {
+            weights.insert(EventKind::Create, 1);
+        }
+        Weights(weights)
+    }
+
+    fn pick(&self, rng: &mut Rng) -> EventKind {
+        let total: u64 = self.0.values().sum();
+        let mut at = rng.next_u64() % total;
+        for (kind, weight) in &self.0 {
+            if at < *weight {
+                return *kind;
+            }
+            at -= weight;
+        }
+        unreachable!("the draw falls within the total")
+    }
+}
+
 /// A seed's world and schedule.
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub seed: u64,
     pub config: WorldConfig,
     pub objects: Vec<ApiObject>,
+    pub weights: Weights,
     pub schedule: Vec<Scheduled>,
 }
 
@@ -76,7 +141,9 @@ fn owner(kind: Kind, replicas: i64) -> ApiObject {
 impl Plan {
     /// The world and schedule a seed derives.
     pub fn from_seed(seed: u64) -> Plan {
-        let mut rng = Rng::new(seed ^ 0x5357_4152_4D00_0000);
+        // (The salt changed when the event weights became the seed's own: older seed numbers
+        // name other plans.)
+        let mut rng = Rng::new(seed ^ 0x5357_4152_4D00_0001);
         let shape = rng.next_u64() % 4;
         let mut config = match shape {
             0 => WorldConfig::new(Kind::ConfigMap),
@@ -109,16 +176,17 @@ impl Plan {
         let mut names: BTreeSet<String> =
             objects.iter().filter(|o| o.kind == "ConfigMap").map(|o| o.metadata.name.clone()).collect();
         let mut revoked: Vec<Verb> = Vec::new();
+        let weights = Weights::draw(&mut rng);
         let events = 5 + rng.next_u64() % 30;
         for _ in 0..events {
             let at = rng.next_u64() % SCHEDULE_MS;
-            let action = match rng.next_u64() % 16 {
-                0..=2 => {
+            let action = match weights.pick(&mut rng) {
+                EventKind::Create => {
                     let name = format!("c{}", rng.next_u64() % 10);
                     names.insert(name.clone());
                     Intervention::Create(config_map(&name, rng.next_u64() % 100))
                 }
-                3..=4 => match names.iter().next().cloned() {
+                EventKind::Patch => match names.iter().next().cloned() {
                     Some(name) => Intervention::Patch {
                         kind: Kind::ConfigMap,
                         namespace: "default".into(),
@@ -130,33 +198,32 @@ impl Plan {
                     },
                     None => Intervention::Fault(Fault::DisconnectWatch),
                 },
-                5..=6 => {
+                EventKind::Delete => {
                     let known: Vec<String> = names.iter().cloned().collect();
                     let name = if known.is_empty() { "c0".to_string() } else { pick(&mut rng, &known) };
                     Intervention::Delete { kind: Kind::ConfigMap, namespace: "default".into(), name }
                 }
-                7 if replicas => Intervention::Scale {
+                EventKind::Scale if replicas => Intervention::Scale {
                     kind: config.informers[0].reflector.kind,
                     namespace: "default".into(),
                     name: "web".into(),
                     replicas: (rng.next_u64() % 6) as i64,
                 },
-                7 => Intervention::Fault(Fault::DropNextEvent),
-                8 => Intervention::Fault(Fault::DisconnectWatch),
-                9 => Intervention::Fault(Fault::CompactStore),
-                10 => Intervention::Fault(Fault::RestartApiServer),
-                11 => {
+                EventKind::Scale | EventKind::DropNextEvent => Intervention::Fault(Fault::DropNextEvent),
+                EventKind::Disconnect => Intervention::Fault(Fault::DisconnectWatch),
+                EventKind::Compact => Intervention::Fault(Fault::CompactStore),
+                EventKind::Restart => Intervention::Fault(Fault::RestartApiServer),
+                EventKind::Revoke => {
                     let verb = pick(&mut rng, &[Verb::List, Verb::Watch]);
                     revoked.push(verb);
                     Intervention::Fault(Fault::Revoke(verb))
                 }
-                12 => match revoked.pop() {
+                EventKind::Grant => match revoked.pop() {
                     Some(verb) => Intervention::Fault(Fault::Grant(verb)),
                     None => Intervention::Fault(Fault::CompactStore),
                 },
-                13 => Intervention::Fault(Fault::DropNextEvent),
-                14 => Intervention::Fault(Fault::Latency(pick(&mut rng, &[0, 20, 500, 3_000]))),
-                _ => Intervention::DeleteFirst {
+                EventKind::Latency => Intervention::Fault(Fault::Latency(pick(&mut rng, &[0, 20, 500, 3_000]))),
+                EventKind::DeleteFirst => Intervention::DeleteFirst {
                     kind: Kind::Pod,
                     namespace: "default".into(),
                     selector: "app=web".into(),
@@ -165,7 +232,7 @@ impl Plan {
             schedule.push(Scheduled { at, action });
         }
         schedule.sort_by_key(|s| s.at);
-        Plan { seed, config, objects, schedule }
+        Plan { seed, config, objects, weights, schedule }
     }
 
     /// The healing at the end: every verb granted, latency back.
@@ -377,10 +444,73 @@ pub fn run_seeds(from: u64, count: u64) -> (u64, u64, Vec<(u64, Failure)>) {
     (count, steps, failures)
 }
 
+impl Scheduled {
+    /// One line of a plan: `at 1200 ms: create ConfigMap default/c3`.
+    pub fn describe(&self) -> String {
+        let what = match &self.action {
+            Intervention::Create(o) => format!("create {} {}", o.kind, o.key()),
+            Intervention::Update(o) => format!("update {} {}", o.kind, o.key()),
+            Intervention::UpdateStatus(o) => format!("update the status of {} {}", o.kind, o.key()),
+            Intervention::ApiCreate(o) => format!("the controller creates {} {}", o.kind, o.key()),
+            Intervention::Delete { kind, namespace, name } => format!("delete {kind} {namespace}/{name}"),
+            Intervention::Scale { kind, namespace, name, replicas } => {
+                format!("scale {kind} {namespace}/{name} to {replicas}")
+            }
+            Intervention::Patch { kind, namespace, name, set, .. } => {
+                format!("patch {kind} {namespace}/{name} {}", serde_json::Value::Object(set.clone()))
+            }
+            Intervention::DeleteFirst { kind, namespace, selector } => {
+                format!("delete the first {kind} in {namespace} matching {selector}")
+            }
+            Intervention::ConsoleWatch { kind, .. } => format!("kubectl get {kind} -w"),
+            Intervention::Fault(Fault::Latency(ms)) => format!("latency {ms} ms"),
+            Intervention::Fault(Fault::Revoke(verb)) => format!("revoke {verb}"),
+            Intervention::Fault(Fault::Grant(verb)) => format!("grant {verb}"),
+            Intervention::Fault(fault) => format!("{fault:?}"),
+            Intervention::CacheRead(read) | Intervention::ApiRead(read) => format!("{read:?}"),
+        };
+        format!("at {} ms: {what}", self.at)
+    }
+}
+
+/// A seed's plan as a person reads it: the world, the event weights, the objects and the
+/// schedule (`informer-playground swarm --seed N --plan`).
+impl std::fmt::Display for Plan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let c = &self.config;
+        let controller = c.controllers.first().map(|c| format!("{:?}", c.reconciler)).unwrap_or_default();
+        writeln!(f, "seed {}: Kubernetes {}, controller {controller}", self.seed, c.era)?;
+        writeln!(
+            f,
+            "  workers {}, latency {} ms, watch cache {} (window {}), bookmarks every {} ms, resync every {} ms",
+            c.controllers.first().map_or(0, |c| c.max_concurrent),
+            c.latency_ms,
+            if c.api.watch_cache { "on" } else { "off" },
+            c.api.watch_cache_capacity,
+            c.api.bookmark_frequency_ms,
+            c.sync_period_ms
+        )?;
+        let weights: Vec<String> =
+            self.weights.0.iter().filter(|(_, w)| **w > 0).map(|(k, w)| format!("{k:?} {w}")).collect();
+        writeln!(f, "  event weights: {}", weights.join(", "))?;
+        let objects: Vec<String> = self.objects.iter().map(|o| format!("{} {}", o.kind, o.key())).collect();
+        writeln!(f, "  objects: {}", if objects.is_empty() { "none".into() } else { objects.join(", ") })?;
+        writeln!(
+            f,
+            "  schedule ({} events, then every verb granted and latency back at {SCHEDULE_MS} ms):",
+            self.schedule.len()
+        )?;
+        for s in &self.schedule {
+            writeln!(f, "    {}", s.describe())?;
+        }
+        Ok(())
+    }
+}
+
 /// A failure as the report prints it: the seed to reproduce and the shrunk schedule.
 pub fn report(seed: u64, failure: &Failure) -> String {
     let shrunk = Plan::from_seed(seed).shrink();
-    let schedule: Vec<String> = shrunk.schedule.iter().map(|s| format!("  at {} ms: {:?}", s.at, s.action)).collect();
+    let schedule: Vec<String> = shrunk.schedule.iter().map(|s| format!("  {}", s.describe())).collect();
     format!(
         "seed {seed}: step {}: {}\nreproduce with: informer-playground swarm --seed {seed}\nshrunk schedule ({} of {} events):\n{}",
         failure.step,
