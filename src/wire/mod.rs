@@ -7,7 +7,6 @@ pub mod discovery;
 pub mod encode;
 pub mod kubeconfig;
 pub mod protobuf;
-pub mod replay;
 pub mod request;
 pub mod server;
 pub mod tls;

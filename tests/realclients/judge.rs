@@ -7,8 +7,11 @@
 
 #![cfg(feature = "real-clients")]
 
-use informer_playground::wire::replay::{replay, Told};
+#[path = "replay.rs"]
+mod replay;
+
 use informer_sim::era::Era;
+use replay::{replay, Told};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

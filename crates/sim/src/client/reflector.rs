@@ -198,8 +198,10 @@ fn is_expired(s: &Status) -> bool {
     s.code == 410
 }
 
+/// `isTooLargeResourceVersionError`: by its cause (the message is only a fallback for servers
+/// older than 1.18.6, which the playground does not model).
 fn is_too_large(s: &Status) -> bool {
-    s.code == 504 && s.message.contains("Too large resource version")
+    s.has_cause(crate::cluster::api_errors::RESOURCE_VERSION_TOO_LARGE)
 }
 
 /// `isWatchErrorRetriable`: connection refused or 429.

@@ -19,6 +19,9 @@ pub struct Status {
     pub continue_token: String,
 }
 
+/// `metav1.CauseTypeResourceVersionTooLarge`.
+pub const RESOURCE_VERSION_TOO_LARGE: &str = "ResourceVersionTooLarge";
+
 /// `metav1.StatusDetails`: which object, and why, field by field. Empty fields are left out on
 /// the wire, as Go's `omitempty` does.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -41,7 +44,7 @@ fn is_zero(n: &u32) -> bool {
 }
 
 /// `metav1.StatusCause`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct StatusCause {
     #[serde(skip_serializing_if = "str::is_empty")]
     pub reason: &'static str,
@@ -175,9 +178,14 @@ impl Status {
     /// `Too large resource version: %d, current: %d`, a 504 Timeout with cause
     /// `ResourceVersionTooLarge` (`storage.NewTooLargeResourceVersionError`): from the watch
     /// cache, after its wait, with a retry after a second; from etcd, with none.
+    /// Whether a cause of this reason is among its details (`HasStatusCause`).
+    pub fn has_cause(&self, reason: &str) -> bool {
+        self.details.as_ref().is_some_and(|d| d.causes.iter().any(|c| c.reason == reason))
+    }
+
     pub fn too_large_resource_version(requested: i64, current: i64, retry_after_seconds: u32) -> Self {
         let cause = StatusCause {
-            reason: "ResourceVersionTooLarge",
+            reason: RESOURCE_VERSION_TOO_LARGE,
             message: "Too large resource version".into(),
             field: String::new(),
         };

@@ -16,6 +16,7 @@
 use informer_sim::client::pipeline::ClientPipeline;
 use informer_sim::client::reflector::{Command, Input, ReflectorConfig};
 use informer_sim::client::shared_informer::Notification;
+use informer_sim::cluster::api_errors::{StatusCause, StatusDetails, RESOURCE_VERSION_TOO_LARGE};
 use informer_sim::cluster::watch::WatchEvent;
 use informer_sim::cluster::{ApiObject, Kind, ListResponse, Shared, Status};
 use informer_sim::era::Era;
@@ -70,7 +71,19 @@ fn status_of(v: &Value) -> Status {
         "InternalError" => "InternalError",
         _ => "BadRequest",
     };
-    Status::new(v["code"].as_u64().unwrap_or(500) as u16, reason, v["message"].as_str().unwrap_or("").to_string())
+    let status =
+        Status::new(v["code"].as_u64().unwrap_or(500) as u16, reason, v["message"].as_str().unwrap_or("").to_string());
+    // The reflector decides on a cause, never on words: `ResourceVersionTooLarge` is kept.
+    let too_large = v["details"]["causes"]
+        .as_array()
+        .is_some_and(|causes| causes.iter().any(|c| c["reason"] == RESOURCE_VERSION_TOO_LARGE));
+    match too_large {
+        true => {
+            let cause = StatusCause { reason: RESOURCE_VERSION_TOO_LARGE, ..StatusCause::default() };
+            status.with_details(StatusDetails { causes: vec![cause], ..StatusDetails::default() })
+        }
+        false => status,
+    }
 }
 
 fn object(v: &Value) -> Option<ApiObject> {
@@ -108,7 +121,7 @@ fn conversation(record: &[Value], agent: &str, kind: Kind) -> VecDeque<Item> {
             if let Some(id) = entry["answer"]["watch"].as_u64() {
                 ours.insert(id);
             }
-            let query = super::request::query_pairs(entry["query"].as_str().unwrap_or(""));
+            let query = informer_playground::wire::request::query_pairs(entry["query"].as_str().unwrap_or(""));
             items.push_back(Item::Request { query, answer: entry["answer"].clone(), t });
         } else if let Some(id) = entry["watch"].as_u64().filter(|id| ours.contains(id)) {
             if entry.get("closed").is_some() {
