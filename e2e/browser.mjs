@@ -1,3 +1,4 @@
+// @ts-check
 // Launches the system Chromium through playwright-core (no browser downloads) and opens the
 // built playground served on loopback.
 import { launchChromium } from '../scripts/chromium.mjs';
@@ -9,6 +10,10 @@ export const DIST = process.env.DIST_DIR ?? 'dist';
 
 /// Opens the playground in a fresh browser. Its service worker is blocked unless asked for
 /// (`serviceWorkers: 'allow'`): a worker answers requests before `page.route` can see them.
+/**
+ * @param {{ width?: number, height?: number, query?: string, dist?: string, base?: string, page?: string,
+ *   ready?: boolean, serviceWorkers?: 'allow' | 'block' }} [options]
+ */
 export async function openPlayground({ width = 1280, height = 720, query = '', dist = DIST, base = '/', page: path = '', ready = true, serviceWorkers = 'block' } = {}) {
   const server = await serve(dist, base);
   const browser = await launchChromium();

@@ -1,3 +1,4 @@
+// @ts-check
 // The built bundle as a static host takes it: every text and wasm file with its gzip and brotli
 // copy beside it, each decompressing to the file itself, and served by encoding as the browser
 // asks (scripts/precompress.mjs, scripts/static_server.mjs).

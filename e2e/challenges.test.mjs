@@ -1,3 +1,4 @@
+// @ts-check
 // A lesson's challenge as a learner meets it: the goal checked as they act, a wrong attempt
 // not accepted, hints one at a time, the proof link reopening solved, progress kept on the
 // device until the clean slate.

@@ -1,3 +1,4 @@
+// @ts-check
 // The kubectl console and object views, as a person uses them (semantics §8).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// @ts-check
 // A documentation site built by a real generator from tests/docs-sites/<name>, served on another
 // loopback port than the bundle (a cross-origin host, as a real docs site is), and a browser
 // page on it: for e2e/docs-sites.test.mjs and, with Docusaurus, e2e-docs/.
@@ -88,10 +89,10 @@ export async function checkNavigation(name) {
   try {
     await page.goto(`${origin}/`);
     await page.getByRole('button', { name: /^Start the lesson: / }).waitFor();
-    await page.evaluate(() => { window.notReloaded = true; });
+    await page.evaluate(() => { /** @type {any} */ (window).notReloaded = true; });
     await page.getByRole('link', { name: 'The next page' }).click();
     await page.getByRole('button', { name: /^레슨 시작: / }).waitFor();
-    assert.equal(await page.evaluate(() => window.notReloaded), true, 'the page was swapped, not reloaded');
+    assert.equal(await page.evaluate(() => /** @type {any} */ (window).notReloaded), true, 'the page was swapped, not reloaded');
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -108,7 +109,7 @@ export async function checkSite(name, { path = '', darken }) {
     await page.goto(`${origin}/${path}`);
     const posters = page.locator('[data-informer-playground] img');
     await page.waitForFunction(() => document.querySelectorAll('[data-informer-playground] img').length >= 1);
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-informer-playground] img')].every((i) => i.complete && i.naturalWidth > 0));
+    await page.waitForFunction(() => [.../** @type {NodeListOf<HTMLImageElement>} */ (document.querySelectorAll('[data-informer-playground] img'))].every((i) => i.complete && i.naturalWidth > 0));
     await page.waitForLoadState('networkidle');
     assert.equal(await page.locator('iframe').count(), 0, 'no frame before a click');
     assert.ok(!fetched.some((f) => f.url.endsWith('.wasm')), 'no wasm before a click');
@@ -118,7 +119,7 @@ export async function checkSite(name, { path = '', darken }) {
     await screenshot(page, `site-${name}-light`, { fullPage: false });
     // Dark, as the reader makes it: the posters follow.
     await darken(page);
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-informer-playground] img')].every((i) => i.src.endsWith('-dark.svg')));
+    await page.waitForFunction(() => [.../** @type {NodeListOf<HTMLImageElement>} */ (document.querySelectorAll('[data-informer-playground] img'))].every((i) => i.src.endsWith('-dark.svg')));
     await page.getByRole('button', { name: /^Start the lesson: / }).first().click();
     const frame = page.frameLocator('iframe').first();
     await frame.getByRole('button', { name: 'Step forward' }).waitFor();

@@ -1,3 +1,4 @@
+// @ts-check
 // The embeds in real documentation generators (tests/docs-sites/): MkDocs with Material, Sphinx
 // with Furo and Hugo, each site built here with the playground's address written in and served
 // on another loopback port than the bundle (a cross-origin host, as a real docs site is).

@@ -1,3 +1,4 @@
+// @ts-check
 // Embeds on a documentation page of another origin, as a docs site has them: posters until the
 // reader starts one, the host's theme followed, embeds added and removed as single-page docs
 // do, the host API driving a frame, all under the host's strict CSP.
@@ -31,7 +32,7 @@ test('three embeds show posters and fetch no wasm until the reader starts one, w
     await page.goto(`${origin}/`);
     const starts = page.getByRole('button', { name: /^Start the lesson: |^레슨 시작: / });
     await page.waitForFunction(() => document.querySelectorAll('[data-informer-playground] img').length === 3);
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-informer-playground] img')].every((i) => i.complete && i.naturalWidth > 0));
+    await page.waitForFunction(() => [.../** @type {NodeListOf<HTMLImageElement>} */ (document.querySelectorAll('[data-informer-playground] img'))].every((i) => i.complete && i.naturalWidth > 0));
     await page.waitForLoadState('networkidle');
     assert.equal(await starts.count(), 3);
     assert.equal(await page.locator('iframe').count(), 0, 'no frame before a click');
@@ -63,7 +64,7 @@ test("the host's dark theme reaches posters and frames, and a toggle on the host
   try {
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => document.querySelectorAll('[data-informer-playground] img').length === 3);
-    const sources = () => page.locator('[data-informer-playground] img').evaluateAll((imgs) => imgs.map((i) => i.src));
+    const sources = () => page.locator('[data-informer-playground] img').evaluateAll((/** @type {HTMLImageElement[]} */ imgs) => imgs.map((i) => i.src));
     assert.ok((await sources()).every((s) => s.endsWith('-dark.svg')), 'Docusaurus-style data-theme on <html>');
     await page.getByRole('button', { name: /^Start the lesson: / }).first().click();
     const frame = page.frameLocator('[data-informer-playground="delta-fifo-grouping"] iframe');
@@ -72,7 +73,7 @@ test("the host's dark theme reaches posters and frames, and a toggle on the host
     await screenshot(page, 'docs-dark-900', { fullPage: false });
     // The reader toggles the site's theme.
     await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-informer-playground] img')].every((i) => i.src.endsWith('-light.svg')));
+    await page.waitForFunction(() => [.../** @type {NodeListOf<HTMLImageElement>} */ (document.querySelectorAll('[data-informer-playground] img'))].every((i) => i.src.endsWith('-light.svg')));
     await frame.locator('html[data-theme="light"]').waitFor({ state: 'attached' });
     // MkDocs Material's scheme, on <body>, wins over the system's.
     await page.evaluate(() => {

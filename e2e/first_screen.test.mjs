@@ -1,3 +1,4 @@
+// @ts-check
 // The build-time first screen (scripts/prerender.mjs): shown before the wasm arrives, in the
 // place the live page then takes, and never where the link or the language asks for another
 // view.
@@ -25,6 +26,7 @@ async function boxes(page) {
 
 /// The wasm held back until `release()`: the first screen stays until then.
 async function holdWasm(page) {
+  /** @type {(value?: unknown) => void} */
   let release;
   const held = new Promise((go) => (release = go));
   await page.route(/\.wasm$/, async (route) => {
@@ -108,11 +110,11 @@ test('where its steps cannot be read, the first screen offers nothing to press',
   }
 });
 
-for (const [view, query, remembered, heading] of [
+for (const [view, query, remembered, heading] of /** @type {[string, string, string | null, RegExp][]} */ ([
   ['a Korean lesson\'s link', '?scenario=stale-read&lang=ko', null, /[가-힣]/],
   ['a remembered Korean page', '', 'ko', /[가-힣]/],
   ['a lesson\'s link', '?scenario=stale-read', null, /stale/i],
-]) {
+])) {
   test(`${view} steps on its own first screen, and the live page opens at the step shown, the focus kept`, async () => {
     const { page, errors, close } = await openPlayground({ ready: false, width: 390, height: 844 });
     try {
@@ -127,14 +129,14 @@ for (const [view, query, remembered, heading] of [
       await forward.click();
       assert.equal(await stepShown(page), 3);
       await screenshot(page, `first-screen-steps-${remembered ?? ''}${query.replace(/\W+/g, '-') || 'default'}-390`, { fullPage: false });
-      const shown = await page.locator('.page').evaluate((p) => p.innerText);
+      const shown = await page.locator('.page').evaluate((/** @type {HTMLElement} */ p) => p.innerText);
       release();
       await live(page);
       assert.equal(await stepShown(page), 3, 'the live page opens at the step the reader is on');
-      assert.equal(await page.locator('.page').evaluate((p) => p.innerText), shown, 'and shows what the first screen showed');
+      assert.equal(await page.locator('.page').evaluate((/** @type {HTMLElement} */ p) => p.innerText), shown, 'and shows what the first screen showed');
       assert.equal(await page.evaluate(() => document.activeElement.className), 'step-forward', 'the focus passes to the live button');
       await page.keyboard.press('Enter');
-      await page.waitForFunction(() => document.getElementById('timeline').value === '4');
+      await page.waitForFunction(() => /** @type {HTMLInputElement} */ (document.getElementById('timeline')).value === '4');
       assert.deepEqual(errors, []);
     } finally {
       await close();
@@ -182,7 +184,7 @@ test('every step a first screen shows is what the live page draws at that step, 
         else await settled(page);
         const drawn = await pageMarkup(page);
         assert.ok(drawn === markup, `${file}, step ${step}: the live page draws otherwise ${firstDifference(drawn, markup)}`);
-        assert.equal(await page.locator('#timeline').evaluate((t) => t.value), String(step));
+        assert.equal(await page.locator('#timeline').evaluate((/** @type {HTMLInputElement} */ t) => t.value), String(step));
       }
       await page.close();
     }
@@ -200,12 +202,13 @@ async function notices(page) {
   return [await starting.isVisible(), await failed.isVisible(), shown ? (await shown.innerText()).trim() : null];
 }
 
-for (const [lang, query, remembered, width, starting, failure, reload] of [
-  ['English', '', null, 1280, 'Starting the playground…', /could not start: its code did not load/, 'Reload'],
-  ['Korean, as the link asks', '?lang=ko&scenario=stale-read', null, 700, '플레이그라운드를 시작하는 중…', /시작하지 못했습니다/, '다시 불러오기'],
-  ['Korean, as remembered', '', 'ko', 1280, '플레이그라운드를 시작하는 중…', /시작하지 못했습니다/, '다시 불러오기'],
-  ['English, in an embed whatever is remembered', '?embed=1', 'ko', 700, 'Starting the playground…', /could not start/, 'Reload'],
-]) {
+// The last column is the language the page opens in, which its address then names (`lang=`).
+for (const [lang, query, remembered, width, starting, failure, reload, code] of /** @type {[string, string, string | null, number, string, RegExp, string, string][]} */ ([
+  ['English', '', null, 1280, 'Starting the playground…', /could not start: its code did not load/, 'Reload', 'en'],
+  ['Korean, as the link asks', '?lang=ko&scenario=stale-read', null, 700, '플레이그라운드를 시작하는 중…', /시작하지 못했습니다/, '다시 불러오기', 'ko'],
+  ['Korean, as remembered', '', 'ko', 1280, '플레이그라운드를 시작하는 중…', /시작하지 못했습니다/, '다시 불러오기', 'ko'],
+  ['English, in an embed whatever is remembered', '?embed=1', 'ko', 700, 'Starting the playground…', /could not start/, 'Reload', 'en'],
+])) {
   test(`while the page starts it says so, and says so if it cannot start, in ${lang}`, async () => {
     const { page, errors, close } = await openPlayground({ ready: false, width, height: 720 });
     try {
@@ -233,11 +236,22 @@ for (const [lang, query, remembered, width, starting, failure, reload] of [
       assert.match(text, failure);
       assert.equal(await page.locator('html').getAttribute('data-live'), null);
       await screenshot(page, `start-failed-${shot}`, { fullPage: false });
-      // Its link reloads the same address, the link's parameters kept.
+      // Its link reloads the same address, the link's parameters kept: the page that could not
+      // start ran none of its code, so nothing has rewritten the address its link resolves to.
       await page.unroute(/\.wasm$/);
-      await page.getByRole('link', { name: reload }).click();
+      const link = page.getByRole('link', { name: reload });
+      assert.equal(await link.evaluate((/** @type {HTMLAnchorElement} */ a) => a.href), url);
+      const reloaded = page.waitForRequest((r) => r.isNavigationRequest() && r.frame() === page.mainFrame());
+      await link.click();
+      assert.equal((await reloaded).url(), url, 'the reload asks for the address the page was given');
       await live(page);
-      assert.equal(page.url(), url);
+      // Live, the page keeps the address as its own link (docs/using.md, Links; written
+      // ADDRESS_REST_MS after it rests): the link's parameters kept, the language it shows named.
+      // Waited for, not read at one moment: once true it stays true, whenever the page writes it.
+      await page.waitForFunction(([given, named]) => {
+        const now = new URLSearchParams(location.search);
+        return [...new URLSearchParams(given)].every(([k, v]) => now.get(k) === v) && now.get('lang') === named;
+      }, [new URL(url).search, code]);
       assert.deepEqual(await notices(page), [false, false, null]);
     } finally {
       await close();

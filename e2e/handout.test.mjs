@@ -1,3 +1,4 @@
+// @ts-check
 // The printable handout: both languages, the errata from the lessons, and a QR code for
 // every lesson's link, drawn against the address the handout was opened at.
 import { test } from 'node:test';
@@ -7,7 +8,7 @@ import { openPlayground, readQr, screenshot } from './browser.mjs';
 test('the handout prints to A4, a page per language and one for its errata, with a QR code for every lesson', async () => {
   const { page, errors, close } = await openPlayground({ page: 'handout.html', ready: false, width: 794, height: 1123 });
   try {
-    await page.waitForFunction(() => [...document.querySelectorAll('img[data-link]')].every((i) => i.src.startsWith('data:image/')));
+    await page.waitForFunction(() => [.../** @type {NodeListOf<HTMLImageElement>} */ (document.querySelectorAll('img[data-link]'))].every((i) => i.src.startsWith('data:image/')));
     const links = await page.locator('img[data-link]').evaluateAll((imgs) => imgs.map((i) => new URL(i.dataset.link, location.href).href));
     assert.equal(links.length, 40, 'twenty lessons, in each language');
     assert.ok(links.every((l) => l.startsWith(new URL('./?scenario=', page.url()).href)), links[0]);

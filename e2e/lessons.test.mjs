@@ -1,3 +1,4 @@
+// @ts-check
 // Guided scenarios in the page: pick a lesson, follow its narration, answer a question, and
 // switch the language (every word of the page's own, not the upstream texts).
 import { test } from 'node:test';
@@ -133,7 +134,7 @@ test("the facilitator's guide opens in the page in both languages, a lesson's na
     await guide.getByRole('button', { name: /^14\. Resync/ }).click();
     assert.equal(await guide.count(), 0, 'opening a lesson closes the guide');
     // The lesson opens once its file has been fetched.
-    await page.waitForFunction(() => document.querySelector('select#scenario')?.value === 'resync');
+    await page.waitForFunction(() => /** @type {HTMLSelectElement} */ (document.querySelector('select#scenario'))?.value === 'resync');
 
     // The end of the run: the question first, then the recap and the article's question.
     // (`informer-playground run resync` ends at step 47.)

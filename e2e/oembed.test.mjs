@@ -1,3 +1,4 @@
+// @ts-check
 // A bundle built for an absolute public URL describes each lesson for oEmbed and Open Graph
 // (scripts/oembed.mjs, a release build's post-build step); one built for a relative URL does not.
 import { test } from 'node:test';

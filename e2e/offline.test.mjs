@@ -1,3 +1,4 @@
+// @ts-check
 // Offline after the first visit: the service worker (www/sw.js) keeps the bundle and every
 // lesson, so a reload with the network down opens the playground, and a lesson, and steps.
 import { test } from 'node:test';
@@ -42,6 +43,7 @@ test('the worker is registered once the page is live, not while the wasm is on i
   const browser = await launchChromium();
   try {
     const page = await browser.newPage({ serviceWorkers: 'allow' });
+    /** @type {(value?: unknown) => void} */
     let release;
     const held = new Promise((go) => (release = go));
     await page.route(/_bg\.wasm$/, async (route) => {
@@ -69,7 +71,7 @@ test('a visit after one that kept the bundle starts at once, no first screen dra
     // Whether the first screen was laid out when the document was parsed, and whether it was
     // shown (data-fresh taken off) before the page went live.
     await page.addInitScript(() => {
-      const seen = (window.__firstScreen = { parsed: null, shown: false });
+      const seen = (/** @type {any} */ (window).__firstScreen = { parsed: null, shown: false });
       new MutationObserver(() => {
         const html = document.documentElement;
         if (html && !html.hasAttribute('data-fresh') && !html.hasAttribute('data-live')) seen.shown = true;
@@ -82,7 +84,7 @@ test('a visit after one that kept the bundle starts at once, no first screen dra
     const plain = new URL('/', page.url()).href;
     await page.goto(plain);
     await live(page);
-    assert.deepEqual(await page.evaluate(() => window.__firstScreen), { parsed: 'none', shown: false });
+    assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).__firstScreen), { parsed: 'none', shown: false });
     assert.equal(await page.locator('#playground[data-first-screen]').count(), 0, 'the live page in its place');
     // The worker's cache without this build's wasm (a new build, the old worker): the first
     // screen shows as on a first visit.
@@ -94,7 +96,7 @@ test('a visit after one that kept the bundle starts at once, no first screen dra
     });
     await page.goto(plain);
     await live(page);
-    assert.equal((await page.evaluate(() => window.__firstScreen)).shown, true, 'the first screen shown');
+    assert.equal((await page.evaluate(() => /** @type {any} */ (window).__firstScreen)).shown, true, 'the first screen shown');
     await page.getByRole('button', { name: 'Step forward' }).click();
     await page.locator('.step-count').filter({ hasText: /step 1\b/ }).waitFor();
     assert.deepEqual(errors, []);

@@ -1,3 +1,4 @@
+// @ts-check
 // Speed figures of the page with 5,000 extra Pods: a step forward or back (target: its cost,
 // script and rendering, within one 16 ms frame) and scrubbing to any step of a 10,000-step run
 // (target: ≤ 100 ms). Measured and printed; no timing is asserted.
@@ -19,7 +20,7 @@ function timed(page, what, value) {
     });
     const t0 = performance.now();
     if (what === 'scrub') {
-      const slider = document.getElementById('timeline');
+      const slider = /** @type {HTMLInputElement} */ (document.getElementById('timeline'));
       slider.value = String(value);
       slider.dispatchEvent(new InputEvent('input', { bubbles: true }));
     } else {

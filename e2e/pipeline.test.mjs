@@ -1,3 +1,4 @@
+// @ts-check
 // The playground page end to end, driven by role and accessible name as a person would
 // (semantics §1, §7, §8).
 import { test } from 'node:test';

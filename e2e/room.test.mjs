@@ -1,3 +1,4 @@
+// @ts-check
 // `make room`: the bundle served on the machine's first network address, printed with a QR
 // code for the terminal; where the machine has none, it says so.
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// @ts-check
 // The page in a room: presenter mode, themes and the shortcuts overlay by keyboard, and an
 // address that always restores what is on the screen.
 import { test } from 'node:test';
@@ -110,7 +111,7 @@ test('the host page drives an embed through its API and hears every step and ans
     await page.locator('#said').filter({ hasText: /^step 5: #5 / }).waitFor();
     assert.match(await driven.locator('a.open-full').getAttribute('href'), /scenario=stale-read/);
     // A malformed command is answered, naming what was wrong.
-    await page.evaluate(() => document.querySelector('#driven iframe').contentWindow.postMessage('{"type":"informer-playground:goto","step":-3}', location.origin));
+    await page.evaluate(() => /** @type {HTMLIFrameElement} */ (document.querySelector('#driven iframe')).contentWindow.postMessage('{"type":"informer-playground:goto","step":-3}', location.origin));
     await page.locator('#said').filter({ hasText: 'refused: the field "step" cannot be -3' }).waitFor();
     assert.deepEqual(errors, []);
   } finally {
@@ -130,8 +131,8 @@ test('a frame obeys only its own origin and the hosts its link lists', async () 
     const page = playground;
     await page.goto(`${foreignOrigin}/`);
     await page.evaluate(() => {
-      window.heard = [];
-      window.addEventListener('message', (e) => window.heard.push(e.data));
+      /** @type {any} */ (window).heard = [];
+      window.addEventListener('message', (e) => /** @type {any} */ (window).heard.push(e.data));
     });
     const [unlisted, listed] = [page.frameLocator('iframe').nth(0), page.frameLocator('iframe').nth(1)];
     await unlisted.getByRole('button', { name: 'Step forward' }).waitFor();
@@ -142,7 +143,7 @@ test('a frame obeys only its own origin and the hosts its link lists', async () 
     await listed.locator('.step-count').filter({ hasText: /step 2\b/ }).waitFor();
     await page.waitForTimeout(300);
     assert.match(await unlisted.locator('.step-count').textContent(), /step 5\b/, 'a foreign origin is ignored');
-    const heard = await page.evaluate(() => window.heard.filter((m) => !m.includes(':height')).map((m) => JSON.parse(m)));
+    const heard = await page.evaluate(() => /** @type {any} */ (window).heard.filter((m) => !m.includes(':height')).map((m) => JSON.parse(m)));
     assert.ok(heard.some((m) => m.type === 'informer-playground:step' && m.step === 2), JSON.stringify(heard));
     assert.equal(heard.filter((m) => m.type === 'informer-playground:ready').length, 1, 'only the listed frame speaks to this origin');
     assert.deepEqual(errors, []);
@@ -215,7 +216,7 @@ test('where the page has no clipboard (plain http on a network address), Copy se
     const dialog = page.getByRole('dialog', { name: 'Share this moment' });
     await dialog.getByRole('button', { name: 'Copy the link' }).click();
     await dialog.getByRole('status').filter({ hasText: 'the text is selected, copy it with Ctrl+C' }).waitFor();
-    const selected = await dialog.getByLabel('Link').evaluate((input) => input.value.slice(input.selectionStart, input.selectionEnd));
+    const selected = await dialog.getByLabel('Link').evaluate((/** @type {HTMLInputElement} */ input) => input.value.slice(input.selectionStart, input.selectionEnd));
     assert.equal(selected, await dialog.getByLabel('Link').inputValue(), 'the whole link is selected');
     assert.deepEqual(errors, []);
   } finally {
@@ -338,6 +339,7 @@ test("a lesson's link asks for the lesson's file at once, beside the wasm, and t
   page.on('request', (r) => r.url().includes('/scenarios/') && fetched.push(new URL(r.url()).pathname));
   try {
     // The module held back: the lesson's file is asked for while it is still on its way.
+    /** @type {(value?: unknown) => void} */
     let release;
     const held = new Promise((go) => (release = go));
     await page.route(/\.wasm$/, async (route) => {
@@ -405,12 +407,12 @@ for (const lang of ['en', 'ko']) {
     const { page, errors, close } = await openPlayground({ width: 390, height: 844, query: `?scenario=stale-read&step=12&lang=${lang}` });
     try {
       const step = page.locator('.controls button.step-forward');
-      for (const [what, locator] of [['the step controls', step], ['the stage', page.locator('.stage-frame')]]) {
+      for (const [what, locator] of /** @type {[string, import('playwright-core').Locator][]} */ ([['the step controls', step], ['the stage', page.locator('.stage-frame')]])) {
         const box = await locator.boundingBox();
         assert.ok(box && box.y >= 0 && box.y + box.height <= 844 && box.x >= 0 && box.x + box.width <= 390, `${what} inside the first viewport: ${JSON.stringify(box)}`);
       }
       const small = await page.locator('button:visible, select:visible').evaluateAll((controls) =>
-        controls.map((c) => [c.textContent.trim().slice(0, 30) || c.getAttribute('aria-label'), c.getBoundingClientRect()])
+        controls.map((c) => /** @type {[string, DOMRect]} */ ([c.textContent.trim().slice(0, 30) || c.getAttribute('aria-label'), c.getBoundingClientRect()]))
           .filter(([, r]) => r.height < 44 || r.width < 44)
           .map(([name, r]) => `${name} ${Math.round(r.width)}×${Math.round(r.height)}`));
       assert.deepEqual(small, [], 'touch targets of 44 px or more');

@@ -1,3 +1,4 @@
+// @ts-check
 // The bundle built for a sub-path (`make dist PUBLIC_URL=/playground/`) works there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// @ts-check
 // Put before Trunk's wasm loader (scripts/external-loader.mjs): where the build-time first
 // screen is showing, the wasm (downloading since the page's head asked for it) is instantiated
 // once that screen has been painted (first-screen.js's `firstPaint`, which a hidden tab, painting

@@ -1,3 +1,4 @@
+// @ts-check
 // informer-playground's loader for documentation pages (MkDocs, Docusaurus, Hugo, Sphinx, …):
 //   <div data-informer-playground="stale-read" data-step="12" data-lang="ko"></div>
 // shows the lesson's poster (its stage drawn at the opening step, posters/, in the embed's
@@ -16,9 +17,9 @@
 // the frame obeys its host-page API (see embeds-host.js).
 (function () {
   // Included twice (a shortcode on every embed), it runs once.
-  if (window.informerPlaygroundLoader) return;
-  window.informerPlaygroundLoader = true;
-  const script = document.currentScript;
+  if (/** @type {any} */ (window).informerPlaygroundLoader) return;
+  /** @type {any} */ (window).informerPlaygroundLoader = true;
+  const script = /** @type {HTMLScriptElement} */ (document.currentScript);
   const base = new URL('./', script.src);
   const embeds = new Map(); // host element → { theme it shows, frame once started }
   const words = {
@@ -37,7 +38,7 @@
     const tag = document.createElement('script');
     tag.src = new URL('posters/lessons.js', base).href;
     tag.onload = () => {
-      lessons = window.informerPlaygroundLessons || {};
+      lessons = /** @type {any} */ (window).informerPlaygroundLessons || {};
       waiting.splice(0).forEach((f) => f(lessons));
     };
     document.head.append(tag);

@@ -1,10 +1,11 @@
+// @ts-check
 // The example page's buttons: each sends a command of the host-page API to the embedded
 // lesson, and every event the frame sends back is shown beside them.
 (function () {
-  const origin = new URL('./', document.currentScript.src).origin;
+  const origin = new URL('./', /** @type {HTMLScriptElement} */ (document.currentScript).src).origin;
   const said = document.getElementById('said');
-  const frame = () => document.querySelector('#driven iframe');
-  for (const button of document.querySelectorAll('[data-command]')) {
+  const frame = () => /** @type {HTMLIFrameElement} */ (document.querySelector('#driven iframe'));
+  for (const button of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-command]'))) {
     button.addEventListener('click', () => {
       const message = { type: `informer-playground:${button.dataset.command}` };
       if (button.dataset.step) message.step = Number(button.dataset.step);

@@ -1,3 +1,4 @@
+// @ts-check
 // Runs before the body is drawn: the build-time first screen is the default view (English,
 // no link parameters), so a link with parameters or a remembered Korean page hides it until
 // the page renders its own view (crates/web/src/ui/first_screen.rs). The notice shown while
@@ -13,7 +14,7 @@
 // answers yet. It marks the step shown (`data-step`), where the live page opens. On a visit
 // after one that kept the bundle, the page starts at once and no first screen is drawn.
 const root = document.documentElement;
-const script = document.currentScript;
+const script = /** @type {HTMLScriptElement} */ (document.currentScript);
 // The first paint (its first contentful paint; in a hidden tab, which paints nothing, a second
 // on). Where the first screen shows at once, the work that can wait for it does: the wasm's
 // start (after-first-paint.js) and the first screen's stepping, so neither holds the paint back.
@@ -31,7 +32,7 @@ try {
   // out and then replaced, it would cost more time than it shows). Where the wasm is not kept
   // (a new build, the worker's cache still the old one), the first screen shows as on a first
   // visit.
-  const wasm = document.querySelector('link[rel="preload"][href$=".wasm"]');
+  const wasm = /** @type {HTMLLinkElement} */ (document.querySelector('link[rel="preload"][href$=".wasm"]'));
   const kept = navigator.serviceWorker?.controller ? keptModule(wasm) : null;
   if (fresh || kept) root.setAttribute('data-fresh', '');
   const embed = link.has('embed') && ['', '1', 'true', 'yes'].includes(link.get('embed'));
@@ -103,7 +104,7 @@ function stepFirstScreen(file) {
   const ready = new Promise((go) => addEventListener('DOMContentLoaded', go));
   const read = (response) => (response?.ok ? response.json().catch(() => null) : null);
   // The first screen while it shows (once the live page has taken its place, it is no longer marked).
-  const showing = () => document.querySelector('#playground[data-first-screen]');
+  const showing = () => /** @type {HTMLElement} */ (document.querySelector('#playground[data-first-screen]'));
   if (drawn === 0) {
     parsed.then(() => {
       const screen = showing();
@@ -134,14 +135,14 @@ function stepFirstScreen(file) {
     };
     const go = (by, focus) => showing() && show(step + by, focus);
     screen.addEventListener('click', (event) => {
-      const button = event.target.closest?.('button');
+      const button = /** @type {Partial<Element>} */ (event.target).closest?.('button');
       if (button?.matches('.controls .step-forward')) go(1, 'forward');
       else if (button?.matches('.controls .step-back')) go(-1, 'back');
     });
     // The live page's keys for them (presentation clickers send PageDown and PageUp).
     const keys = { ArrowRight: [1, 'forward'], PageDown: [1, 'forward'], ArrowLeft: [-1, 'back'], PageUp: [-1, 'back'] };
     addEventListener('keydown', (event) => {
-      const typing = event.target.closest?.('input, textarea, select, [contenteditable]');
+      const typing = /** @type {Partial<Element>} */ (event.target).closest?.('input, textarea, select, [contenteditable]');
       if (typing || event.altKey || event.ctrlKey || event.metaKey || !keys[event.key] || !showing()) return;
       event.preventDefault();
       go(...keys[event.key]);

@@ -1,7 +1,8 @@
+// @ts-check
 // The handout's QR codes (www/handout.html, written by `informer-playground handout`): each
 // lesson's link, resolved against where the handout was opened, so a handout printed from the
 // room's address carries the room's links. Drawn by qrcode.js (loaded before this one).
-for (const img of document.querySelectorAll('img[data-link]')) {
+for (const img of /** @type {NodeListOf<HTMLImageElement>} */ (document.querySelectorAll('img[data-link]'))) {
   const qr = qrcode(0, 'M');
   qr.addData(new URL(img.dataset.link, location.href).href);
   qr.make();

@@ -1,3 +1,4 @@
+// @ts-check
 // The service worker (registered by first-screen.js where the browser allows one: HTTPS and
 // loopback): after the first visit the playground opens with the network down, any lesson
 // too. The build (scripts/service-worker.mjs) writes the bundle's files and their version
@@ -9,20 +10,42 @@ const VERSION = '';
 const BUNDLE = [];
 const CACHE = `informer-playground-${VERSION}`;
 const HASHED = /-[0-9a-f]{8,16}(_bg)?\.[a-z]+$/;
+// `self`, typed as what it is here: a service worker's global scope. jsconfig.json checks this
+// file with the page's DOM types, whose `self` is a window; TypeScript's webworker library names
+// these types, but read beside the DOM's it loosens the page scripts' (their events become `any`),
+// so the few this worker uses are named here, as that library names them.
+/**
+ * @typedef {Event & { waitUntil(promise: Promise<unknown>): void }} ExtendableEvent
+ * @typedef {ExtendableEvent & {
+ *   readonly request: Request,
+ *   readonly preloadResponse: Promise<Response | undefined>,
+ *   respondWith(response: Response | PromiseLike<Response>): void,
+ * }} FetchEvent
+ * @typedef {{
+ *   readonly registration: ServiceWorkerRegistration,
+ *   readonly location: Location,
+ *   readonly clients: { claim(): Promise<void> },
+ *   skipWaiting(): Promise<void>,
+ *   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void,
+ *   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void,
+ * }} ServiceWorkerGlobalScope
+ */
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(BUNDLE.map((file) => new URL(file, self.registration.scope)))));
-  self.skipWaiting();
+worker.addEventListener('install', (event) => {
+  // addAll reads each URL as its string (the checker's RequestInfo names only Request and string).
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(BUNDLE.map((file) => /** @type {any} */ (new URL(file, worker.registration.scope))))));
+  worker.skipWaiting();
 });
 
-self.addEventListener('activate', (event) => {
+worker.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
       .then((names) => Promise.all(names.filter((n) => n.startsWith('informer-playground-') && n !== CACHE).map((n) => caches.delete(n))))
       // The page's request starts while the worker starts, instead of after it.
-      .then(() => self.registration.navigationPreload?.enable())
-      .then(() => self.clients.claim()),
+      .then(() => worker.registration.navigationPreload?.enable())
+      .then(() => worker.clients.claim()),
   );
 });
 
@@ -46,10 +69,10 @@ async function cacheFirst(request) {
   return kept ?? fetch(request);
 }
 
-self.addEventListener('fetch', (event) => {
+worker.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);
-  if (request.method !== 'GET' || url.origin !== self.location.origin || !url.href.startsWith(self.registration.scope)) return;
+  if (request.method !== 'GET' || url.origin !== worker.location.origin || !url.href.startsWith(worker.registration.scope)) return;
   if (request.mode === 'navigate') {
     // Every address of the page is the same file: the link's parameters are read by the page.
     const file = url.pathname.endsWith('/') ? `${url.pathname}index.html` : url.pathname;

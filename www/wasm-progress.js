@@ -1,3 +1,4 @@
+// @ts-check
 // Put before Trunk's wasm loader (scripts/external-loader.mjs), which fetches the wasm through
 // it: the bytes are counted as they arrive, and the starting notice (www/index.html) shows the
 // share of the module's `size` (its bytes as built, which is what the body decodes to) in
