@@ -10,7 +10,9 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 # The module names the files its panics point at; a dependency's by where Cargo keeps it, which
 # is this machine's home. Named from the registry instead, the module holds no machine's path, and
 # the same sources and toolchain build the same bytes (and hash) wherever they are checked out.
-export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS := --remap-path-prefix=$(or $(CARGO_HOME),$(HOME)/.cargo)/registry/src=registry
+# The linker keeps its relocations (`--emit-relocs`): the page's wasm is split into its first and
+# later modules from them (scripts/split.mjs).
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS := --remap-path-prefix=$(or $(CARGO_HOME),$(HOME)/.cargo)/registry/src=registry -Clink-args=--emit-relocs
 
 .PHONY: test-docs judge-server ttl room serve dev test test-native test-web test-e2e test-real setup dist weight bench swarm fuzz load lighthouse setup-web setup-test fmt lint
 
@@ -58,7 +60,7 @@ setup: setup-test
 
 dist: setup-web
 	trunk build --release --public-url $(PUBLIC_URL)
-	@bash scripts/sizes.sh dist
+	@node scripts/sizes.mjs dist
 
 # Where the wasm's weight is: the page's module beside the simulation alone (a session opened
 # and stepped, nothing drawn), gzipped, and each one's largest groups of functions.
@@ -114,6 +116,7 @@ lint:
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy -p informer-web --target wasm32-unknown-unknown --all-targets --features crash-button -- -D warnings
+	tsc -p jsconfig.json
 
 # 20,000 swarm seeds, optimised with the simulation's assertions on (make test runs 500):
 # random worlds, each seed with its own weights of writes and faults, invariants at every step;

@@ -81,7 +81,9 @@ test('the first screen shows before the wasm arrives, where the live page then d
     page.on('request', (r) => r.url().endsWith('.wasm') && wasmAsked.push(r.url()));
     await page.reload();
     await live(page);
-    assert.equal(wasmAsked.length, 1, `the module is fetched once: ${wasmAsked.join(', ')}`);
+    // (The later modules — split_*, and chunk_* they share — come after the page is live.)
+    const first = wasmAsked.filter((url) => /\/informer-web-[0-9a-f]+_bg\.wasm$/.test(url));
+    assert.equal(first.length, 1, `the first module is fetched once: ${wasmAsked.join(', ')}`);
     assert.equal(await page.locator('h1').count(), 1, 'the first screen was replaced, not added to');
     assert.equal(await page.locator('#playground').getAttribute('inert'), null);
     assert.deepEqual(await boxes(page), before, 'no layout shift when the page takes over');

@@ -1,3 +1,4 @@
+// @ts-check
 // The system Chromium, headless, through playwright-core (never a downloaded browser): the build
 // draws its first screen with it, and the end-to-end suite and Lighthouse drive it.
 import { chromium } from 'playwright-core';

@@ -1,3 +1,4 @@
+// @ts-check
 // Moves Trunk's inline wasm loader out of index.html into boot-<hash>.js beside it, so the
 // page runs under `script-src 'self'` (no inline script), starting the wasm after the first
 // paint, counting its bytes into the starting notice and telling the page when it cannot

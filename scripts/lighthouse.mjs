@@ -1,3 +1,4 @@
+// @ts-check
 // `make lighthouse`: Lighthouse on the built bundle served gzip-compressed on loopback, with the
 // system Chromium, three runs each way, prints the medians. Two ways to apply its mobile profile
 // (150 ms round trips, 1.6 Mbps, the CPU 4× slower): its default simulation, which replays a

@@ -1,3 +1,4 @@
+// @ts-check
 // For a bundle built for an absolute public URL (`make dist PUBLIC_URL=https://…/playground/`):
 // an oEmbed description per lesson (oembed/<lesson>.json) and a page per lesson
 // (lessons/<lesson>.html) that names it with <link rel="alternate" type="application/json+oembed">

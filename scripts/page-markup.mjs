@@ -1,3 +1,4 @@
+// @ts-check
 // The playground's markup as it shows, view by view and step by step: what the build keeps as
 // first screens (scripts/prerender.mjs) and what the end-to-end suite compares them with.
 //
@@ -27,6 +28,6 @@ export function viewQuery(view, lang) {
 /// Steps the page forward to `step` (from the one before) and waits until it is drawn and settled.
 export async function stepForwardTo(page, step) {
   await page.locator('.controls .step-forward').click();
-  await page.waitForFunction((n) => document.getElementById('timeline')?.value === String(n), step, { timeout: 10_000 });
+  await page.waitForFunction((n) => /** @type {HTMLInputElement} */ (document.getElementById('timeline'))?.value === String(n), step, { timeout: 10_000 });
   await settled(page);
 }

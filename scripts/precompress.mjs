@@ -1,3 +1,4 @@
+// @ts-check
 // Writes each text and wasm file of the staged bundle compressed beside it, gzip (`.gz`) and
 // brotli (`.br`), for static hosts that serve precompressed files (nginx's gzip_static and
 // brotli_static, Caddy's `precompressed`): a browser asks for brotli over HTTPS, where the

@@ -1,3 +1,4 @@
+// @ts-check
 // Writes the first screen into the staged index.html (in Trunk's post_build step,
 // scripts/post-build.mjs; release builds only): the default view as the page itself renders it,
 // in the system Chromium, so the first screen shows before the wasm has arrived. Marked
@@ -46,8 +47,14 @@ const views = ['default', ...lessons.map((file) => file.replace(/^\d+-/, ''))];
 /// (a page of its own: nothing remembered).
 async function firstSteps(browser, origin, query) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  // What the page said went wrong, for the build's error when it never goes live.
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   await page.goto(`${origin}${base}${query}`);
-  await page.waitForSelector('html[data-live]', { timeout: 60_000 });
+  await page.waitForSelector('html[data-live]', { timeout: 60_000 }).catch((timeout) => {
+    throw new Error(`prerender: ${query || 'the default view'} never went live: ${errors.join(' | ') || timeout}`);
+  });
   await settled(page);
   const steps = [await pageMarkup(page)];
   for (let step = 1; step <= FIRST_STEPS; step++) {

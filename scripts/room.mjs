@@ -1,3 +1,4 @@
+// @ts-check
 // `make room`: serves the release bundle to the room, on this machine's first non-loopback
 // IPv4 address, and prints the address to open with a QR code for the terminal. The bundle
 // is served as a static host serves it (gzip, hashed files immutable). Plain http on a LAN

@@ -1,3 +1,4 @@
+// @ts-check
 // Writes the staged bundle's file list and version into its service worker (www/sw.js, copied
 // by Trunk), so the worker caches exactly this build and a new build, whose files differ,
 // installs a new worker. Release builds only, in scripts/post-build.mjs after the first screen

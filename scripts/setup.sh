@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building and testing the playground needs, only where it is missing.
-#   scripts/setup.sh web    wasm32 target, trunk, wasm-bindgen-cli, npm tools (wasm-opt,
+#   scripts/setup.sh web    wasm32 target, trunk, wasm-bindgen-cli, wasm-split-cli, npm tools (wasm-opt,
 #                           playwright-core), Chromium (the release build draws its first
 #                           screen with it)
 #   scripts/setup.sh test   the above, plus Chromium, ChromeDriver, etcd, the Go peers
@@ -41,6 +41,15 @@ ensure_wasm_bindgen() {
   say "installing wasm-bindgen-cli $want"
   # Without --locked: the CLI's own lock file names a crate version the registry lacks.
   cargo install wasm-bindgen-cli --version "$want" --force
+}
+
+# Splits the page's wasm into its first and later modules (scripts/split.mjs).
+WASM_SPLIT_VERSION=0.2.4
+ensure_wasm_split() {
+  # (The command prints no version: Cargo's list of what it installed does.)
+  command -v wasm-split-cli >/dev/null && cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:" && return
+  say "installing wasm-split-cli $WASM_SPLIT_VERSION (a few minutes once)"
+  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked
 }
 
 ensure_npm_tools() {
@@ -132,8 +141,8 @@ ensure_docusaurus() {
 }
 
 case "${1:-web}" in
-  web) ensure_wasm_target; ensure_npm_tools; ensure_chromium; ensure_wasm_bindgen; ensure_trunk ;;
-  test) ensure_wasm_target; ensure_npm_tools; ensure_apt; ensure_wasm_bindgen; ensure_trunk; ensure_go_peers; ensure_python_client; ensure_docs_generators ;;
+  web) ensure_wasm_target; ensure_npm_tools; ensure_chromium; ensure_wasm_bindgen; ensure_wasm_split; ensure_trunk ;;
+  test) ensure_wasm_target; ensure_npm_tools; ensure_apt; ensure_wasm_bindgen; ensure_wasm_split; ensure_trunk; ensure_go_peers; ensure_python_client; ensure_docs_generators ;;
   docs) ensure_docusaurus ;;
   *) echo "usage: scripts/setup.sh [web|test|docs]" >&2; exit 2 ;;
 esac

@@ -1,3 +1,4 @@
+// @ts-check
 // A static file server for the built bundle, on loopback unless a `host` is given. Serves `root` under
 // `base` (a PUBLIC_URL such as /playground/), so sub-path deployments are tested as built;
 // with `gzip`, compressed as a static host serves it (for Lighthouse); with `precompressed`, the

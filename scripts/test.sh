@@ -59,7 +59,7 @@ e2e() {
   # The same bundle for a sub-path, as `make dist PUBLIC_URL=/playground/` builds it.
   trunk build --release --public-url /playground/ --dist target/dist-subpath >>"$log/trunk" 2>&1 || { cat "$log/trunk"; status=1; }
   # The first load's size against its budget (a ratchet, scripts/size-budget): one check more.
-  [ "$status" -eq 0 ] && { bash scripts/sizes.sh dist || over_budget=1; }
+  [ "$status" -eq 0 ] && { node scripts/sizes.mjs dist || over_budget=1; }
   if [ "$status" -eq 0 ]; then
     node --test --test-reporter=spec e2e/ 2>&1 | tee "$log/e2e"
     status=${PIPESTATUS[0]}

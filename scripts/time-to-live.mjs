@@ -1,3 +1,4 @@
+// @ts-check
 // `make ttl` (and `make lighthouse`): the time until a person can act, as a phone on a slow
 // network sees it. Chromium's own throttling through CDP, Lighthouse's mobile profile: 150 ms
 // round trips, 1.6 Mbps down, 750 Kbps up, the CPU 4× slower. For each address — the default
@@ -35,13 +36,13 @@ const PHONE = { latency: 150, download: (1.6 * 1024 * 1024) / 8, upload: (750 * 
 // the timeline moved, and notes when the page is marked live (times from navigation start).
 const probe = () => {
   const seen = { answers: null, live: null };
-  window.__timeToLive = seen;
+  /** @type {any} */ (window).__timeToLive = seen;
   const shown = (el) => el && el.checkVisibility();
   const operable = (el) => shown(el) && !el.closest('[inert]');
   let before = null;
   const frame = () => {
-    const button = [...document.querySelectorAll('button.step-forward')].find(operable);
-    const timeline = [...document.querySelectorAll('#timeline')].find(shown);
+    const button = [.../** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('button.step-forward'))].find(operable);
+    const timeline = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('#timeline'))].find(shown);
     if (button && timeline && !button.disabled) {
       const step = Number(timeline.value);
       if (before !== null && step > before) seen.answers = performance.now();
@@ -132,6 +133,7 @@ const https = () => {
   const { tls, trust } = loopbackCertificate();
   return { scheme: 'https', options: { precompressed: true, immutable: true, tls }, trust, network: true };
 };
+/** @type {[string, () => { scheme: string, options: Parameters<typeof serve>[2], trust: string[], network: boolean }][]} */
 const transports = [
   ['http, gzip', () => ({ scheme: 'http', options: { gzip: true, immutable: true }, trust: [], network: true })],
   ['https, brotli', https],
@@ -165,7 +167,7 @@ async function measure(browser, transport, origin, network) {
       warm.push(await visit(context, origin + path, network));
       await context.close();
     }
-    for (const [visitKind, results] of [['cold', cold], ['warm', warm]]) {
+    for (const [visitKind, results] of /** @type {[string, typeof cold][]} */ ([['cold', cold], ['warm', warm]])) {
       rows.push({
         transport,
         name,

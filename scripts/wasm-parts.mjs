@@ -1,3 +1,4 @@
+// @ts-check
 // Sums a wasm module's function bodies by the first two segments of their names (a build with
 // a name section: `wasm-opt -g`) and prints the largest groups, raw bytes: where a module's
 // weight is. Usage: node scripts/wasm-parts.mjs MODULE.wasm [how many groups]

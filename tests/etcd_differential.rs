@@ -83,7 +83,7 @@ fn random_range(rng: &mut Rng) -> KeyRange {
 
 fn random_op(rng: &mut Rng, n: usize) -> Op {
     match rng.below(6) {
-        0..=3 => Op::Put { key: rng.key(), value: format!("v{n}-{}", rng.below(100)) },
+        0..=3 => Op::Put { key: rng.key(), value: format!("v{n}-{}", rng.below(100)).into() },
         4 => Op::Delete(random_range(rng)),
         _ => Op::Range(random_range(rng)),
     }
@@ -92,7 +92,7 @@ fn random_op(rng: &mut Rng, n: usize) -> Op {
 fn random_step(rng: &mut Rng, n: usize, current: i64, compacted: Option<i64>) -> Step {
     let single = |op| Step::Txn { compares: vec![], success: vec![op], failure: vec![] };
     match rng.below(20) {
-        0..=6 => single(Op::Put { key: rng.key(), value: format!("v{n}") }),
+        0..=6 => single(Op::Put { key: rng.key(), value: format!("v{n}").into() }),
         7..=8 => single(Op::Delete(random_range(rng))),
         9..=11 => {
             let key = rng.key();
@@ -285,7 +285,7 @@ fn range_json(range: &KeyRange) -> Value {
 
 fn op_json(op: &Op) -> Value {
     match op {
-        Op::Put { key, value } => json!({"request_put": {"key": b64(key), "value": b64(value)}}),
+        Op::Put { key, value } => json!({"request_put": {"key": b64(key), "value": b64(&value.text())}}),
         Op::Delete(range) => json!({"request_delete_range": range_json(range)}),
         Op::Range(range) => json!({"request_range": range_json(range)}),
     }
@@ -445,7 +445,7 @@ fn etcd_step(port: u16, step: &Step, marker_value: &str) -> String {
 }
 
 fn model_kvs(kvs: &[informer_sim::cluster::mvcc_store::KeyValue]) -> Vec<String> {
-    kvs.iter().map(|kv| kv_text(&kv.key, &kv.value, kv.create_revision, kv.mod_revision, kv.version)).collect()
+    kvs.iter().map(|kv| kv_text(&kv.key, &kv.value.text(), kv.create_revision, kv.mod_revision, kv.version)).collect()
 }
 
 fn model_step(store: &mut MvccStore, step: &Step, marker_value: &str) -> String {
@@ -487,7 +487,7 @@ fn model_step(store: &mut MvccStore, step: &Step, marker_value: &str) -> String 
                     WatchResponse::Events { events, .. } => lines.extend(events.iter().map(|e| match e {
                         Event::Put(kv) => format!(
                             "PUT {}",
-                            kv_text(&kv.key, &kv.value, kv.create_revision, kv.mod_revision, kv.version)
+                            kv_text(&kv.key, &kv.value.text(), kv.create_revision, kv.mod_revision, kv.version)
                         ),
                         Event::Delete { key, mod_revision } => format!("DELETE {key} m{mod_revision}"),
                     })),

@@ -1,8 +1,9 @@
 //! Build step: the bundled lessons (`static/scenarios/*.json`, the one list of them) are built
 //! into the command line and the tests without the whitespace between JSON tokens (the files
 //! stay readable; `files.rs` names them in teaching order), and their index — each file with
-//! the head of its lesson (id, title, releases, run length) — is what the page builds in: the
-//! page fetches a lesson's file when it opens it.
+//! the head of its lesson (id, title and the titles it has in other releases, releases) — is
+//! what the page builds in, as data (`index.rs`: nothing to read at run time): the page
+//! fetches a lesson's file when it opens it.
 
 use std::path::Path;
 
@@ -26,26 +27,26 @@ fn compact(json: &str) -> String {
     out
 }
 
-/// A lesson's head: what the picker shows and what choosing a release needs (the summary is
-/// left empty; of the releases' parts, only a title of their own).
-fn head(text: &str) -> serde_json::Value {
+/// A lesson's head, as Rust data (`LessonHead`): its file, id and title, the titles it has in
+/// other releases, the release it is told in and the others it runs in, and whether it goes
+/// beyond the articles.
+fn head(file: &str, text: &str) -> String {
     let lesson: serde_json::Value = serde_json::from_str(text).expect("a lesson is JSON");
-    let mut head = serde_json::Map::new();
-    for key in ["id", "title", "extra", "era", "run"] {
-        if let Some(value) = lesson.get(key) {
-            head.insert(key.into(), value.clone());
-        }
-    }
-    head.insert("summary".into(), serde_json::json!({"ko": "", "en": ""}));
-    if let Some(eras) = lesson.get("eras").and_then(|e| e.as_object()) {
-        let title = |part: &serde_json::Value| match part.get("title") {
-            Some(title) => serde_json::json!({ "title": title }),
-            None => serde_json::json!({}),
-        };
-        let parts: serde_json::Map<_, _> = eras.iter().map(|(k, part)| (k.clone(), title(part))).collect();
-        head.insert("eras".into(), parts.into());
-    }
-    head.into()
+    let text =
+        |t: &serde_json::Value| format!("({:?}, {:?})", t["ko"].as_str().unwrap_or(""), t["en"].as_str().unwrap_or(""));
+    let eras = lesson.get("eras").and_then(|e| e.as_object()).cloned().unwrap_or_default();
+    let titles: Vec<String> =
+        eras.iter().filter_map(|(era, part)| Some(format!("({era:?}, {})", text(part.get("title")?)))).collect();
+    let names: Vec<String> = eras.keys().map(|era| format!("{era:?}")).collect();
+    format!(
+        "    LessonHead {{ file: {file:?}, id: {:?}, title: {}, titles: &[{}], era: {:?}, eras: &[{}], extra: {} }},\n",
+        lesson["id"].as_str().expect("a lesson has an id"),
+        text(&lesson["title"]),
+        titles.join(", "),
+        lesson["era"].as_str().unwrap_or(""),
+        names.join(", "),
+        lesson["extra"].as_bool().unwrap_or(false),
+    )
 }
 
 fn main() {
@@ -58,17 +59,18 @@ fn main() {
         .filter(|path| path.extension().is_some_and(|e| e == "json") && !path.ends_with("schema.json"))
         .collect();
     paths.sort();
-    let (mut index, mut files) = (Vec::new(), String::from("pub const FILES: &[(&str, &str)] = &[\n"));
+    let mut index = String::from("pub const INDEX: &[LessonHead] = &[\n");
+    let mut files = String::from("pub const FILES: &[(&str, &str)] = &[\n");
     for path in paths {
         let text = std::fs::read_to_string(&path).expect("a readable lesson");
         let name = path.file_name().expect("a file name");
         std::fs::write(Path::new(&out).join(name), compact(&text)).expect("OUT_DIR is writable");
-        index.push(serde_json::json!([name.to_string_lossy(), head(&text)]));
         let name = name.to_string_lossy();
+        index.push_str(&head(&name, &text));
         files.push_str(&format!("    ({name:?}, include_str!(concat!(env!(\"OUT_DIR\"), \"/{name}\"))),\n"));
     }
     files.push_str("];\n");
+    index.push_str("];\n");
     std::fs::write(Path::new(&out).join("files.rs"), files).expect("OUT_DIR is writable");
-    std::fs::write(Path::new(&out).join("index.json"), serde_json::Value::from(index).to_string())
-        .expect("OUT_DIR is writable");
+    std::fs::write(Path::new(&out).join("index.rs"), index).expect("OUT_DIR is writable");
 }

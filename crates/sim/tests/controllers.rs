@@ -29,14 +29,14 @@ fn owner(kind: Kind, name: &str, replicas: i64) -> ApiObject {
 fn stored(w: &World, kind: Kind, name: &str) -> ApiObject {
     let key = format!("/registry/{}/default/{name}", kind.resource());
     let kv = w.api.store().range(&KeyRange::single(key), 0, 1).unwrap().kvs.remove(0);
-    let mut obj = ApiObject::from_json(&kv.value).unwrap();
+    let mut obj = ApiObject::from_json(&kv.value.text()).unwrap();
     obj.metadata.resource_version = kv.mod_revision.to_string();
     obj
 }
 
 fn stored_all(w: &World, resource: &str) -> Vec<ApiObject> {
     let list = w.api.store().range(&KeyRange::prefix(format!("/registry/{resource}/default/")), 0, 0).unwrap();
-    list.kvs.iter().map(|kv| ApiObject::from_json(&kv.value).unwrap()).collect()
+    list.kvs.iter().map(|kv| ApiObject::from_json(&kv.value.text()).unwrap()).collect()
 }
 
 /// The Pods `owner_name` owns, directly (a ReplicaSet) or through its ReplicaSets (a

@@ -671,8 +671,8 @@ fn the_reviewed_lessons_show_their_point_in_each_release() {
 fn every_challenge_is_solved_by_its_solution_and_not_by_the_lesson_alone() {
     let mut problems = Vec::new();
     let mut lessons_with_challenges = Vec::new();
-    for (_, entry) in library::index() {
-        let lesson = library::find(&entry.id).unwrap();
+    for head in library::index() {
+        let lesson = library::find(head.id).unwrap();
         problems.extend(informer_sim::session::challenge_problems(lesson));
         if !lesson.challenges.is_empty() {
             lessons_with_challenges.push(lesson.id.clone());

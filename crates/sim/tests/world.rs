@@ -58,7 +58,7 @@ fn handler_calls(trace: &[TraceEvent]) -> Vec<(String, String, i64)> {
 
 fn update(w: &World, name: &str, value: &str) -> Intervention {
     let key = informer_sim::cluster::KeyRange::single(format!("/registry/configmaps/default/{name}"));
-    let mut obj = ApiObject::from_json(&w.api.store().range(&key, 0, 1).unwrap().kvs[0].value).unwrap();
+    let mut obj = ApiObject::from_json(&w.api.store().range(&key, 0, 1).unwrap().kvs[0].value.text()).unwrap();
     obj.body.insert("data".into(), json!({"v": value}));
     Intervention::Update(obj)
 }

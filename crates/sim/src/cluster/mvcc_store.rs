@@ -59,11 +59,72 @@ impl MvccError {
     }
 }
 
+/// A value as the store keeps it: the bytes a client put, or an object the API server put —
+/// kept as the object, never read back from its bytes (the JSON it stands for is made when it
+/// is asked for, and its length once). Two values are equal when their bytes are.
+#[derive(Clone, Debug)]
+pub enum StoredValue {
+    Bytes(Rc<str>),
+    /// An object without its resourceVersion, as the API server stores it (§8).
+    Object(crate::cluster::Shared),
+}
+
+impl StoredValue {
+    /// The value's bytes, as etcd holds them.
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            StoredValue::Bytes(text) => std::borrow::Cow::Borrowed(text),
+            StoredValue::Object(obj) => std::borrow::Cow::Owned(obj.to_json()),
+        }
+    }
+
+    /// How many bytes the value is.
+    pub fn len(&self) -> usize {
+        match self {
+            StoredValue::Bytes(text) => text.len(),
+            StoredValue::Object(obj) => crate::cluster::ApiObject::json_len(obj),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl PartialEq for StoredValue {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (StoredValue::Object(a), StoredValue::Object(b)) => Rc::ptr_eq(a, b) || a == b,
+            _ => self.text() == other.text(),
+        }
+    }
+}
+
+impl Eq for StoredValue {}
+
+impl PartialEq<&str> for StoredValue {
+    fn eq(&self, other: &&str) -> bool {
+        self.text() == *other
+    }
+}
+
+impl From<&str> for StoredValue {
+    fn from(text: &str) -> Self {
+        StoredValue::Bytes(text.into())
+    }
+}
+
+impl From<String> for StoredValue {
+    fn from(text: String) -> Self {
+        StoredValue::Bytes(text.into())
+    }
+}
+
 /// One stored version of a key, as etcd's `mvccpb.KeyValue`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KeyValue {
     pub key: String,
-    pub value: String,
+    pub value: StoredValue,
     pub create_revision: Revision,
     pub mod_revision: Revision,
     pub version: i64,
@@ -173,7 +234,7 @@ pub enum Compare {
 /// One operation of a transaction branch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Op {
-    Put { key: String, value: String },
+    Put { key: String, value: StoredValue },
     Delete(KeyRange),
     Range(KeyRange),
 }
@@ -451,7 +512,7 @@ impl MvccStore {
             Compare::ModRevision(key, rev) => self.latest(key).map_or(0, |kv| kv.mod_revision) == *rev,
             Compare::CreateRevision(key, rev) => self.latest(key).map_or(0, |kv| kv.create_revision) == *rev,
             Compare::Version(key, v) => self.latest(key).map_or(0, |kv| kv.version) == *v,
-            Compare::Value(key, v) => self.latest(key).is_some_and(|kv| kv.value == *v),
+            Compare::Value(key, v) => self.latest(key).is_some_and(|kv| kv.value == v.as_str()),
         }
     }
 

@@ -5,7 +5,7 @@
 
 use super::api_errors::Status;
 use super::api_object::{ApiObject, Kind, Shared};
-use super::mvcc_store::{KeyRange, KeyValue, MvccError, MvccStore, Revision};
+use super::mvcc_store::{KeyRange, KeyValue, MvccError, MvccStore, Revision, StoredValue};
 use super::request::ListResponse;
 use super::watch::Filter;
 use serde_json::{json, Value};
@@ -24,18 +24,22 @@ pub fn storage_key(kind: Kind, namespace: &str, name: &str) -> String {
 }
 
 /// The object stored in a key-value, with its resourceVersion filled in from `mod_revision`.
+/// The API server stores objects, never bytes it would read back; a value it did not write
+/// (put by hand into the store) reads as an empty object named by its key.
 pub fn decode(kv: &KeyValue) -> ApiObject {
-    let mut obj: ApiObject =
-        serde_json::from_str(&kv.value).unwrap_or_else(|_| ApiObject::new(Kind::ConfigMap, "", &kv.key));
+    let mut obj = match &kv.value {
+        StoredValue::Object(obj) => (**obj).clone(),
+        StoredValue::Bytes(_) => ApiObject::new(Kind::ConfigMap, "", &kv.key),
+    };
     obj.metadata.resource_version = kv.mod_revision.to_string();
     obj
 }
 
 /// The object as stored: without a resourceVersion.
-pub fn encode(obj: &ApiObject) -> String {
+pub fn encode(obj: &ApiObject) -> StoredValue {
     let mut stored = obj.clone();
     stored.metadata.resource_version.clear();
-    stored.to_json()
+    StoredValue::Object(std::rc::Rc::new(stored))
 }
 
 /// The current value at a key.

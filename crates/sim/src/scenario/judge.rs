@@ -107,7 +107,7 @@ fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Ve
                     let stored = |kind: Kind| -> Vec<ApiObject> {
                         let prefix = crate::cluster::storage::prefix(kind, None);
                         let kvs = world.api.store().range(&KeyRange::prefix(prefix), 0, 0).map(|r| r.kvs);
-                        kvs.unwrap_or_default().iter().filter_map(|kv| ApiObject::from_json(&kv.value).ok()).collect()
+                        kvs.unwrap_or_default().iter().map(crate::cluster::storage::decode).collect()
                     };
                     let owners = owner.as_ref().map(|name| descendants(name, &Kind::ALL.map(stored).concat()));
                     let n = stored(*k)

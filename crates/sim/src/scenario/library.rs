@@ -4,6 +4,8 @@
 //! first screen does not wait for eighteen lessons.
 
 use super::{Scenario, ScenarioError};
+use crate::era::Era;
+use crate::scenario::format::Text;
 
 // `FILES`: (file name, contents) of every bundled scenario, in teaching order, written by
 // `build.rs` from the folder, so a lesson is listed only by its file.
@@ -27,17 +29,56 @@ pub fn find(id: &str) -> Option<&'static Scenario> {
     all().ok()?.iter().find(|s| s.id == id)
 }
 
-/// Every bundled lesson's file and head — its id, title, release and releases — in teaching
-/// order (natively, the whole lessons).
-pub fn index() -> &'static [(String, Scenario)] {
-    static INDEX: std::sync::OnceLock<Vec<(String, Scenario)>> = std::sync::OnceLock::new();
+/// A bundled lesson's head: what the picker shows and what opening it needs, built in as data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LessonHead {
+    pub file: &'static str,
+    pub id: &'static str,
+    /// (Korean, English).
+    pub title: (&'static str, &'static str),
+    /// The title it has in a release where the lesson's would be false, by the release's name.
+    pub titles: &'static [(&'static str, (&'static str, &'static str))],
+    /// The release it is told in (empty: the current one).
+    pub era: &'static str,
+    /// The other releases it runs in, by name.
+    pub eras: &'static [&'static str],
+    /// Beyond the two articles.
+    pub extra: bool,
+}
+
+impl LessonHead {
+    /// Its title as told in `era`.
+    pub fn title_in(&self, era: Era) -> Text {
+        let (ko, en) = self.titles.iter().find(|(name, _)| *name == era.name()).map_or(self.title, |(_, t)| *t);
+        Text { ko: ko.into(), en: en.into() }
+    }
+
+    /// The release it is told in.
+    pub fn era(&self) -> Era {
+        Era::parse(self.era).unwrap_or(Era::CURRENT)
+    }
+
+    /// Every release it runs in, in order.
+    pub fn declared_eras(&self) -> Vec<Era> {
+        let mut eras: Vec<Era> = self.eras.iter().filter_map(|e| Era::parse(e)).collect();
+        if !eras.contains(&self.era()) {
+            eras.push(self.era());
+        }
+        crate::kernel::sort::sort(&mut eras);
+        eras
+    }
+}
+
+include!(concat!(env!("OUT_DIR"), "/index.rs"));
+
+/// Every bundled lesson's head, in teaching order.
+pub fn index() -> &'static [LessonHead] {
     INDEX
-        .get_or_init(|| serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/index.json"))).unwrap_or_default())
 }
 
 /// The file a bundled lesson is in.
 pub fn file_of(id: &str) -> Option<&'static str> {
-    index().iter().find(|(_, head)| head.id == id).map(|(file, _)| file.as_str())
+    INDEX.iter().find(|head| head.id == id).map(|head| head.file)
 }
 
 #[cfg(not(feature = "bundled"))]
@@ -70,18 +111,16 @@ mod tests {
     #[test]
     fn the_index_names_every_lesson_with_its_file_title_and_releases() {
         let lessons = all().unwrap();
-        let parsed: Result<Vec<(String, Scenario)>, _> =
-            serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/index.json")));
-        assert!(parsed.is_ok(), "{parsed:?}");
         assert_eq!(index().len(), lessons.len());
-        for ((file, head), (name, _)) in index().iter().zip(FILES) {
-            assert_eq!(file, name);
-            let lesson = find(&head.id).unwrap();
-            assert_eq!(
-                (&head.title, head.era, head.declared_eras()),
-                (&lesson.title, lesson.era, lesson.declared_eras())
-            );
-            assert_eq!(file_of(&head.id), Some(*name));
+        for (head, (name, _)) in index().iter().zip(FILES) {
+            assert_eq!(head.file, *name);
+            let lesson = find(head.id).unwrap();
+            assert_eq!((head.era(), head.declared_eras()), (lesson.era, lesson.declared_eras()));
+            for era in lesson.declared_eras() {
+                assert_eq!(&head.title_in(era), lesson.title_in(era), "{} in {era}", head.id);
+            }
+            assert_eq!(head.extra, lesson.extra);
+            assert_eq!(file_of(head.id), Some(*name));
         }
     }
 }

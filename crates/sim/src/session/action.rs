@@ -114,6 +114,8 @@ pub enum Refusal {
     NotReached,
     /// A lesson's delete-one found nothing its selector selects.
     NoMatch { kind: Option<Kind>, selector: String },
+    /// The console (kubectl, the manifest reader) has not arrived yet.
+    NotLoaded,
 }
 
 impl Message {
@@ -151,6 +153,7 @@ impl Refusal {
             Refusal::Limit(exceeded) => format!("error: {}", crate::i18n::exceeded(exceeded, lang)),
             Refusal::Notice(notice) => format!("error: {}", notice.describe(lang)),
             Refusal::NotReached => tr!(lang, "the write did not reach the API server").to_string(),
+            Refusal::NotLoaded => tr!(lang, "the console is still loading: try again in a moment").to_string(),
             Refusal::NoMatch { kind, selector } => {
                 let resource = kind.map_or("objects", |k| k.resource());
                 trf!(

@@ -70,12 +70,14 @@ impl Session {
             }
             // kubectl's own refusals are printed in the console, not said: asked here first.
             if let Action::Kubectl(entry) = &action {
-                use crate::console::kubectl::{run, Outcome};
+                use crate::console::kubectl::Outcome;
                 let (line, stdin) = entry.split_once('\n').unwrap_or((entry, ""));
-                let why = match run(line, stdin, self.world()) {
-                    Outcome::Error(why) => Some(why),
-                    Outcome::Exceeded(exceeded) => Some(Refusal::Limit(exceeded).text(Lang::En)),
-                    Outcome::Refused(e) => Some(e.to_string()),
+                let run = crate::console::engine().map(|console| console.kubectl);
+                let why = match run.map(|run| run(line, stdin, self.world())) {
+                    Some(Outcome::Error(why)) => Some(why),
+                    Some(Outcome::Exceeded(exceeded)) => Some(Refusal::Limit(exceeded).text(Lang::En)),
+                    Some(Outcome::Refused(e)) => Some(e.to_string()),
+                    None => Some(Refusal::NotLoaded.text(Lang::En)),
                     _ => None,
                 };
                 refused.extend(why.map(|why| (m.at_step, why)));

@@ -28,11 +28,15 @@ impl ConsoleLine {
 
 impl Session {
     pub(super) fn kubectl(&mut self, entry: &str) {
-        use crate::console::kubectl::{self, Outcome};
+        use crate::console::kubectl::Outcome;
         let (line, stdin) = entry.split_once('\n').unwrap_or((entry, ""));
         let at = self.world().steps();
         self.console.record((at, ConsoleLine::Typed(line.trim().to_string())));
-        let printed = match kubectl::run(line, stdin, self.world()) {
+        let Some(console) = crate::console::engine() else {
+            self.console.record((at, ConsoleLine::Refused(Refusal::NotLoaded)));
+            return;
+        };
+        let printed = match (console.kubectl)(line, stdin, self.world()) {
             Outcome::Output(text) | Outcome::Error(text) => ConsoleLine::Printed(text),
             Outcome::Exceeded(exceeded) => ConsoleLine::Refused(Refusal::Limit(exceeded)),
             Outcome::Refused(e) => ConsoleLine::Refused(refusal(e)),

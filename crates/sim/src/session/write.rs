@@ -34,7 +34,10 @@ impl Session {
                 (world::Intervention::Delete { kind, namespace, name: name.clone() }, kind, name, UserVerb::Delete)
             }
             PersonWrite::Manifest(verb, text) => {
-                let obj = match manifest::read(&text, manifest::Source::Body) {
+                let Some(console) = crate::console::engine() else {
+                    return Message::Failed(Refusal::NotLoaded);
+                };
+                let obj = match (console.manifest)(&text, manifest::Source::Body) {
                     Ok(obj) => obj,
                     Err(e) => return Message::Failed(refusal(e)),
                 };

@@ -89,12 +89,12 @@ fn every_question_answered(session: &Session) -> bool {
 pub fn lesson(session: &Session) -> LessonView {
     let lessons = crate::scenario::library::index()
         .iter()
-        .map(|(_, s)| LessonEntry { id: s.id.clone(), title: s.title_in(session.era()).clone(), extra: s.extra })
+        .map(|head| LessonEntry { id: head.id.into(), title: head.title_in(session.era()), extra: head.extra })
         .collect();
     let eras = session
         .scenario()
-        .and_then(|s| crate::scenario::library::find(&s.id))
-        .map_or(crate::era::Era::ALL.to_vec(), |lesson| lesson.declared_eras());
+        .and_then(|s| crate::scenario::library::index().iter().find(|head| head.id == s.id))
+        .map_or(crate::era::Era::ALL.to_vec(), |head| head.declared_eras());
     LessonView {
         lessons,
         era: session.era(),

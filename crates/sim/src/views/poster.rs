@@ -18,7 +18,7 @@ pub const INDEX: &str = "lessons.js";
 /// The drawing of `lesson` at `step` (its opening before the first step when `None`).
 pub fn poster(lesson: &str, step: Option<u64>, lang: Lang, theme: Theme) -> Result<String, String> {
     if library::find(lesson).is_none() {
-        let known: Vec<String> = library::index().iter().map(|(_, s)| s.id.clone()).collect();
+        let known: Vec<&str> = library::index().iter().map(|head| head.id).collect();
         return Err(format!("no lesson {lesson:?}; the lessons are {}", known.join(", ")));
     }
     let link = Link { scenario: Some(lesson.into()), step, lang: Some(lang), ..Default::default() };
@@ -36,10 +36,10 @@ pub fn file_name(lesson: &str, lang: Lang, theme: Theme) -> String {
 /// index: what `posters` writes.
 pub fn openings() -> Result<Vec<(String, String)>, String> {
     let mut files = Vec::new();
-    for (_, entry) in library::index() {
+    for head in library::index() {
         for lang in [Lang::Ko, Lang::En] {
             for theme in Theme::ALL {
-                files.push((file_name(&entry.id, lang, theme), poster(&entry.id, None, lang, theme)?));
+                files.push((file_name(head.id, lang, theme), poster(head.id, None, lang, theme)?));
             }
         }
     }
@@ -52,9 +52,9 @@ pub fn openings() -> Result<Vec<(String, String)>, String> {
 /// to the loader (a script, not JSON: a page on another origin may load it without CORS).
 pub fn index() -> String {
     let mut lessons = Map::new();
-    for (n, (_, entry)) in library::index().iter().enumerate() {
+    for (n, head) in library::index().iter().enumerate() {
         // The index the page builds in holds titles only; the lesson itself its summary.
-        let lesson = library::find(&entry.id).unwrap_or(entry);
+        let Some(lesson) = library::find(head.id) else { continue };
         let title = lesson.title_in(lesson.era);
         let mut told = json!({ "n": n + 1, "title": { "ko": title.ko, "en": title.en } });
         // A summary tells what happens: where the lesson asks the reader to predict it, the

@@ -2,17 +2,16 @@
 //! ruler, stepping and time travel, faults, an inspector per stage, the event log, writes and
 //! the cost figures.
 
-use super::guide_dialog::GuideDialog;
 use super::hooks::{self, Dialog};
+use super::modules::{self, Module};
 use super::parts::{self, Context, Part, Play, Settings};
-use super::share_dialog::{download, Download, ShareDialog};
+use super::share_dialog::Download;
 use super::state::PageState;
 use informer_sim::cluster::Kind;
 use informer_sim::i18n::Lang;
 use informer_sim::session::link::{Link, Notice, Theme};
 use informer_sim::session::{Action, Session};
 use informer_sim::views;
-use informer_sim::views::export;
 use yew::prelude::*;
 
 /// The page's own settings, which its link carries beside the session's state.
@@ -91,6 +90,9 @@ pub fn app() -> Html {
     let playing = use_state(|| false);
     let speed = use_state(|| opened.speed.unwrap_or(4));
     let send = hooks::use_send(state.clone(), range);
+    // A later module's arrival (or failure) redraws the page.
+    let redraw = use_force_update();
+    use_effect_with((), move |_| modules::on_change(Callback::from(move |_| redraw.force_update())));
     let on_play = use_callback(playing.clone(), |on: bool, playing| playing.set(on));
     let on_speed = use_callback(speed.clone(), |s: u32, speed| speed.set(s.clamp(1, 50)));
     hooks::use_play(state.clone(), playing.clone(), *speed);
@@ -114,7 +116,11 @@ pub fn app() -> Html {
     // again at every step or keystroke.
     let on_download = {
         let state = state.clone();
-        use_callback((), move |what: Download, _| download(&state.read(), what))
+        use_callback((), move |what: Download, _| {
+            if let Some(share) = modules::share() {
+                (share.download)(&state.read(), what)
+            }
+        })
     };
     let open_manifest = {
         let (state, editing) = (state.clone(), editing.setter());
@@ -157,7 +163,10 @@ pub fn app() -> Html {
             }
             { match *dialog {
                 Some(Dialog::Help) => parts::help(lang, close.reform(|_| ())),
-                Some(Dialog::Guide) => html! { <GuideDialog {lang} on_action={send.clone()} on_close={close} /> },
+                Some(Dialog::Guide) => match modules::guide() {
+                    Some(guide) => (guide.dialog)(lang, send.clone(), close),
+                    None => modules::waiting_dialog(Module::Guide, tr!(lang, "Facilitator's guide"), lang, close),
+                },
                 Some(Dialog::Share) => share(&shown_link, lang, on_download, close),
                 None => html! {},
             } }
@@ -220,11 +229,12 @@ fn theme_setter(display: &UseStateHandle<Display>) -> Callback<Event> {
     })
 }
 
-/// The Share dialog for the link of what is on the screen (a function of its own, like the
-/// page's parts, so its code is compiled when Share first opens).
-#[inline(never)]
+/// The Share dialog for the link of what is on the screen, once its module is here.
 fn share(link: &Link, lang: Lang, on_download: Callback<Download>, on_close: Callback<()>) -> Html {
-    html! { <ShareDialog share={export::share(&super::share_dialog::page_address(), link)} {lang} {on_download} {on_close} /> }
+    match modules::share() {
+        Some(share) => (share.dialog)(link, lang, on_download, on_close),
+        None => modules::waiting_dialog(Module::Share, tr!(lang, "Share"), lang, on_close),
+    }
 }
 
 /// A button that panics, compiled only into the browser test of the crash panel.

@@ -50,3 +50,21 @@ pub fn compare_panel(props: &Props) -> Html {
         </section>
     }
 }
+
+/// The compare view's module: the second release's column beside the first.
+pub struct CompareModule {
+    /// The panel for a session that compares (nothing when it does not).
+    pub panel: fn(&informer_sim::session::Session, Lang) -> Html,
+}
+
+super::modules::split_point!(
+    compare,
+    compare_module,
+    CompareModule,
+    CompareModule {
+        panel: |session, lang| match informer_sim::views::compare(session, 30) {
+            Some(view) => html! { <ComparePanel {view} {lang} /> },
+            None => Html::default(),
+        },
+    }
+);

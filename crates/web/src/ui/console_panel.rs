@@ -83,3 +83,19 @@ pub fn console(props: &Props) -> Html {
         </div>
     }
 }
+
+/// The console's module: kubectl and the manifest reader for the session (installed when it
+/// arrives), and the panels that write (the console, the object form).
+pub struct ConsoleModule {
+    pub console: fn(Props) -> Html,
+    pub form: fn(super::object_form::Props) -> Html,
+}
+
+super::modules::split_point!(console, console_module, ConsoleModule, {
+    // The session reaches kubectl and the manifest reader through the engine from now on.
+    informer_sim::console::install(informer_sim::console::Engine::linked());
+    ConsoleModule {
+        console: |props| html! { <Console ..props /> },
+        form: |props| html! { <super::object_form::ObjectForm ..props /> },
+    }
+});

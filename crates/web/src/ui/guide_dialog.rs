@@ -57,10 +57,10 @@ fn contents(guide: &Guide, lang: Lang, on_action: &Callback<Action>, on_close: &
     };
     let parts = guide.parts.iter().map(|part| {
         let rows = part.lessons.iter().filter_map(|entry| {
-            let (n, (_, lesson)) = lessons.iter().enumerate().find(|(_, (_, s))| s.id == entry.id)?;
+            let (n, lesson) = lessons.iter().enumerate().find(|(_, head)| head.id == entry.id)?;
             Some(html! {
                 <tr>
-                    <th scope="row"><button type="button" class="link" onclick={open(&entry.id)}>{ format!("{}. {}", n + 1, lesson.title.get(lang)) }</button></th>
+                    <th scope="row"><button type="button" class="link" onclick={open(&entry.id)}>{ format!("{}. {}", n + 1, lesson.title_in(lesson.era()).get(lang)) }</button></th>
                     <td>{ trf!(lang, "{n} min", &[("n", &entry.minutes)]) }</td>
                     <td lang={lang.code()}>{ entry.say.get(lang) }</td>
                 </tr>
@@ -76,8 +76,8 @@ fn contents(guide: &Guide, lang: Lang, on_action: &Callback<Action>, on_close: &
     });
     let track = &guide.short_track;
     let title_of = |id: &str| {
-        let (n, (_, lesson)) = lessons.iter().enumerate().find(|(_, (_, s))| s.id == id)?;
-        Some((n + 1, lesson.title.get(lang).to_string()))
+        let (n, lesson) = lessons.iter().enumerate().find(|(_, head)| head.id == id)?;
+        Some((n + 1, lesson.title_in(lesson.era()).get(lang).to_string()))
     };
     let blocks = track.blocks.iter().map(|block| {
         let played = block.lessons.iter().filter_map(|id| {
@@ -112,3 +112,15 @@ fn contents(guide: &Guide, lang: Lang, on_action: &Callback<Action>, on_close: &
         </table>
     </> }
 }
+
+/// The guide's module: the dialog and the guide's reader.
+pub struct GuideModule {
+    pub dialog: fn(Lang, Callback<Action>, Callback<()>) -> Html,
+}
+
+super::modules::split_point!(
+    guide,
+    guide_module,
+    GuideModule,
+    GuideModule { dialog: |lang, on_action, on_close| html! { <GuideDialog {lang} {on_action} {on_close} /> } }
+);

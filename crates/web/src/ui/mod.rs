@@ -18,6 +18,7 @@ mod inspector;
 mod lesson_panel;
 mod lessons;
 mod metrics_panel;
+mod modules;
 mod object_form;
 mod objects_table;
 mod parts;
@@ -38,11 +39,18 @@ pub fn start() {
     crash::install();
     let (link, notices) = app::page_link();
     let lesson = link.scenario.clone();
+    // A link whose actions write or type in the console replays them only once the console's
+    // module is here.
+    let console = link.actions.iter().any(|(_, action)| hooks::needs_console(action));
     let open = move || {
         later(move || {
             app::prepare(link, notices);
             later(render);
         })
+    };
+    let open = move || match console {
+        true => modules::with(modules::Module::Console, open),
+        false => open(),
     };
     match lesson {
         // A lesson's file is fetched before the page opens on it.
@@ -57,6 +65,12 @@ fn render() {
         Some(root) => yew::Renderer::<App>::with_root(first_screen::mount_point(root)).render(),
         None => yew::Renderer::<App>::new().render(),
     };
+}
+
+/// The page's origin and path: where a shared link points.
+pub(crate) fn page_address() -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return String::new() };
+    format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
 }
 
 /// Runs `f` as a task of its own.

@@ -5,8 +5,6 @@
 //! compiled in the task that first draws it, and no task of the page's start grows long with
 //! the code of parts drawn later.
 
-use super::compare_panel::ComparePanel;
-use super::console_panel::Console;
 use super::controls::Controls;
 use super::cost_panel::CostPanel;
 use super::event_log::EventLog;
@@ -14,7 +12,7 @@ use super::faults::Faults;
 use super::hooks::{Dialog, Shortcut};
 use super::inspector::Inspector;
 use super::lesson_panel::LessonPanel;
-use super::object_form::ObjectForm;
+use super::modules::Module;
 use super::objects_table::ObjectsTable;
 use super::pipeline_diagram::PipelineDiagram;
 use super::revision_ruler::RevisionRuler;
@@ -208,7 +206,7 @@ pub fn side(cx: Context, lesson: LessonView) -> Html {
     let link: AttrValue = if lesson.challenges.is_empty() {
         AttrValue::default()
     } else {
-        informer_sim::views::export::share(&super::share_dialog::page_address(), &session.link()).link.into()
+        informer_sim::views::export::share(&super::page_address(), &session.link()).link.into()
     };
     html! {
         <>
@@ -216,8 +214,11 @@ pub fn side(cx: Context, lesson: LessonView) -> Html {
                 <LessonPanel view={lesson} {link} {lang} on_action={send.clone()} />
                 <Inspector stage={session.inspected()} view={views::inspector(session)} {lang} on_action={send.clone()} />
             </div>
-            if let Some(view) = views::compare(session, 30) {
-                <ComparePanel {view} {lang} />
+            if session.compared().is_some() {
+                { match super::modules::compare() {
+                    Some(compare) => (compare.panel)(session, lang),
+                    None => super::modules::waiting(Module::Compare, lang),
+                } }
             }
         </>
     }
@@ -248,7 +249,17 @@ pub fn console(cx: Context) -> Html {
     html! {
         <section class="panel console-panel" aria-labelledby="console-heading">
             <h2 id="console-heading">{ tr!(lang, "Console") }</h2>
-            <Console transcript={session.console_text(lang)} {kind} deployments={watched.contains(&Kind::Deployment)} {account} on_action={send.clone()} {lang} />
+            { match super::modules::console() {
+                Some(console) => (console.console)(super::console_panel::Props {
+                    transcript: session.console_text(lang),
+                    kind,
+                    deployments: watched.contains(&Kind::Deployment),
+                    account,
+                    on_action: send.clone(),
+                    lang,
+                }),
+                None => super::modules::waiting(Module::Console, lang),
+            } }
         </section>
     }
 }
@@ -266,7 +277,10 @@ pub fn write(cx: Context, manifest: String, on_edit: Callback<String>, on_open: 
     html! {
         <section class="panel write-panel" aria-labelledby="write-heading">
             <h2 id="write-heading">{ tr!(lang, "Write") }</h2>
-            <ObjectForm {manifest} {on_edit} on_action={send.clone()} {lang} />
+            { match super::modules::console() {
+                Some(console) => (console.form)(super::object_form::Props { manifest, on_edit, on_action: send.clone(), lang }),
+                None => super::modules::waiting(Module::Console, lang),
+            } }
             { message }
             <ObjectsTable {rows} {total} {lang} on_edit={on_open} on_action={send.clone()} />
         </section>

@@ -209,20 +209,14 @@ pub fn save(name: &str, mime: &str, text: &str) {
     gloo::timers::callback::Timeout::new(1_000, move || drop(web_sys::Url::revoke_object_url(&url))).forget();
 }
 
-/// The page's origin and path: where a shared link points.
-pub(super) fn page_address() -> String {
-    let Some(location) = web_sys::window().map(|w| w.location()) else { return String::new() };
-    format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
-}
-
 /// Saves what `what` names of the session's state, named after the lesson and the step.
-pub(super) fn download(session: &Session, what: Download) {
+fn download(session: &Session, what: Download) {
     let lang = session.lang();
     let name = session.link().scenario.unwrap_or_else(|| "sandbox".into());
     let step = session.world().steps();
     match what {
         Download::State => {
-            let link = export::share(&page_address(), &session.link()).link;
+            let link = export::share(&super::page_address(), &session.link()).link;
             save(&format!("{name}-step-{step}.txt"), "text/plain", &link)
         }
         Download::TraceJsonl => save(
@@ -240,3 +234,23 @@ pub(super) fn download(session: &Session, what: Download) {
         ),
     }
 }
+
+/// Share's module: the dialog and the files it offers.
+pub struct ShareModule {
+    /// The dialog for the link of what is on the screen.
+    pub dialog: fn(&informer_sim::session::link::Link, Lang, Callback<Download>, Callback<()>) -> Html,
+    pub download: fn(&Session, Download),
+}
+
+super::modules::split_point!(
+    share,
+    share_module,
+    ShareModule,
+    ShareModule {
+        dialog: |link, lang, on_download, on_close| {
+            let share = export::share(&super::page_address(), link);
+            html! { <ShareDialog {share} {lang} {on_download} {on_close} /> }
+        },
+        download,
+    }
+);

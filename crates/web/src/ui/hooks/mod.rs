@@ -21,5 +21,5 @@ pub use idle::use_idle_settle;
 pub use keys::{use_shortcuts, Dialog, Shortcut};
 pub use motion::use_motion;
 pub use play::use_play;
-pub use send::use_send;
+pub use send::{needs_console, use_send};
 pub use staged::use_staged_parts;

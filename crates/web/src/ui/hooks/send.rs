@@ -18,15 +18,36 @@ fn leaves_range(action: &Action, step: u64, (from, to): (u64, u64)) -> bool {
     }
 }
 
+/// Whether the session needs the console's module to take `action`: a console line or a
+/// manifest, or what replays the branch's actions or plays a solution's moves (which may be
+/// either).
+pub fn needs_console(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Kubectl(_)
+            | Action::Create(_)
+            | Action::Update(_)
+            | Action::DeleteManifest(_)
+            | Action::SetEra(_)
+            | Action::Compare(Some(_))
+            | Action::PlaySolution(_)
+    )
+}
+
 /// The callback every control sends its actions through. Made once (it reads the shared
 /// session when called), so a panel whose view did not change is not drawn again at a step.
 #[hook]
 pub fn use_send(state: UseReducerHandle<PageState>, range: (u64, u64)) -> Callback<Action> {
+    use super::super::modules::{self, Module};
     use_callback(range, move |action: Action, &range| {
         if let Action::LoadScenario(id) = &action {
             let state = state.clone();
             let load = action.clone();
             return super::super::lessons::ensure(id, move |_| state.dispatch(load));
+        }
+        if needs_console(&action) && modules::console().is_none() {
+            let state = state.clone();
+            return modules::with(Module::Console, move || state.dispatch(action));
         }
         if !leaves_range(&action, state.read().world().steps(), range) {
             state.dispatch(action);

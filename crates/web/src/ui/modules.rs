@@ -1,0 +1,201 @@
+//! The page's later modules: the code a first step never runs — the console, compare, Share
+//! and its exports, the guide — is compiled into modules of its own, each fetched the first
+//! time it is asked for (or once the page is live, while the reader reads). A module is a
+//! table of functions its split point returns; once it has arrived the page calls them as it
+//! calls its own. While one is on its way the control that waits for it says so; a module
+//! that cannot arrive says that, and the rest of the page goes on.
+//!
+//! The release build splits the wasm at each module's split point (`scripts/split.mjs`, with
+//! the `split` feature); without it — the browser tests — every module is in the one module
+//! and "arrives" at once, through the same code.
+
+use informer_sim::i18n::Lang;
+use std::any::Any;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use yew::prelude::*;
+
+/// Where a module stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Absent,
+    Loading,
+    Here,
+    Failed,
+}
+
+/// Declares a module's split point: the function that returns its table, in a wasm module of
+/// its own when the page is split (the body runs when the module has arrived, once).
+macro_rules! split_point {
+    ($module:ident, $name:ident, $table:ty, $body:expr) => {
+        #[cfg(feature = "split")]
+        #[wasm_split_helpers::wasm_split($module, fallible)]
+        fn $name() -> Result<$table, wasm_split_helpers::SplitLoaderError> {
+            Ok($body)
+        }
+
+        #[cfg(not(feature = "split"))]
+        async fn $name() -> Result<$table, ()> {
+            Ok($body)
+        }
+
+        /// Fetches the module (once it has arrived, at once).
+        pub async fn load() -> Result<$table, ()> {
+            $name().await.map_err(|_| ())
+        }
+    };
+}
+pub(crate) use split_point;
+
+/// The later modules: each its name as the page says it, its table, and where it is loaded.
+macro_rules! modules {
+    ($($(#[$doc:meta])* $module:ident ($what:literal): $table:ty = $from:ident, $get:ident;)*) => {
+        /// A later module.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Module {
+            $($(#[$doc])* $module,)*
+        }
+
+        impl Module {
+            /// What the page waits for, as it says so.
+            fn what(self, lang: Lang) -> &'static str {
+                match self {
+                    $(Module::$module => tr!(lang, $what),)*
+                }
+            }
+        }
+
+        /// Fetches `module` and keeps its table.
+        async fn fetch(module: Module) -> Result<(), ()> {
+            let table: &'static dyn Any = match module {
+                $(Module::$module => Box::leak(Box::new(super::$from::load().await?)),)*
+            };
+            TABLES.with(|t| t.borrow_mut().insert(module, table));
+            Ok(())
+        }
+
+        $(
+            #[doc = concat!("The ", $what, " module's table, once it is here.")]
+            pub fn $get() -> Option<&'static $table> {
+                table(Module::$module)
+            }
+        )*
+    };
+}
+
+modules! {
+    /// kubectl, the manifest reader and the panels that write (the console, the object form).
+    Console("the console"): super::console_panel::ConsoleModule = console_panel, console;
+    /// Share: the link, the QR code, the iframe snippet, the exports and saved states.
+    Share("Share"): super::share_dialog::ShareModule = share_dialog, share;
+    /// Two releases side by side.
+    Compare("the comparison"): super::compare_panel::CompareModule = compare_panel, compare;
+    /// The facilitator's guide.
+    Guide("the guide"): super::guide_dialog::GuideModule = guide_dialog, guide;
+}
+
+thread_local! {
+    static STATUS: RefCell<BTreeMap<Module, Status>> = const { RefCell::new(BTreeMap::new()) };
+    /// The tables of the modules here.
+    static TABLES: RefCell<BTreeMap<Module, &'static dyn Any>> = const { RefCell::new(BTreeMap::new()) };
+    /// Told when a module arrives or fails: the page draws again.
+    static NOTIFY: RefCell<Option<Callback<Module>>> = const { RefCell::new(None) };
+    /// What waits for a module to arrive, to run once it has.
+    static WAITING: RefCell<Vec<(Module, Box<dyn FnOnce()>)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn table<T: 'static>(module: Module) -> Option<&'static T> {
+    TABLES.with(|t| t.borrow().get(&module).copied()).and_then(|table| table.downcast_ref())
+}
+
+/// Where `module` stands.
+pub fn status(module: Module) -> Status {
+    STATUS.with(|s| s.borrow().get(&module).copied().unwrap_or(Status::Absent))
+}
+
+fn set(module: Module, status: Status) {
+    STATUS.with(|s| s.borrow_mut().insert(module, status));
+    if status == Status::Here {
+        let ready: Vec<Box<dyn FnOnce()>> = WAITING.with(|w| {
+            let mut waiting = w.borrow_mut();
+            let (ready, rest) = waiting.drain(..).partition::<Vec<_>, _>(|(m, _)| *m == module);
+            *waiting = rest;
+            ready.into_iter().map(|(_, then)| then).collect()
+        });
+        ready.into_iter().for_each(|then| then());
+    }
+    if let Some(notify) = NOTIFY.with(|n| n.borrow().clone()) {
+        notify.emit(module);
+    }
+}
+
+/// The page's callback for a module arriving or failing.
+pub fn on_change(notify: Callback<Module>) {
+    NOTIFY.with(|n| *n.borrow_mut() = Some(notify));
+}
+
+/// Starts fetching `module` unless it is here or on its way (a failed one is tried again).
+pub fn ask(module: Module) {
+    if matches!(status(module), Status::Here | Status::Loading) {
+        return;
+    }
+    set(module, Status::Loading);
+    wasm_bindgen_futures::spawn_local(async move {
+        let arrived = fetch(module).await;
+        set(module, if arrived.is_ok() { Status::Here } else { Status::Failed });
+    });
+}
+
+/// Runs `then` once `module` is here (at once when it already is).
+pub fn with(module: Module, then: impl FnOnce() + 'static) {
+    if status(module) == Status::Here {
+        return then();
+    }
+    WAITING.with(|w| w.borrow_mut().push((module, Box::new(then))));
+    ask(module);
+}
+
+#[derive(Properties, PartialEq)]
+pub struct WaitingProps {
+    pub module: Module,
+    /// Where it stands (a prop, so the panel is drawn again when it changes).
+    pub status: Status,
+    pub lang: Lang,
+}
+
+/// In a module's place until it is here: "loading …", or what failed and a way to try again.
+pub fn waiting(module: Module, lang: Lang) -> Html {
+    html! { <Waiting {module} status={status(module)} {lang} /> }
+}
+
+#[function_component(Waiting)]
+fn waiting_panel(props: &WaitingProps) -> Html {
+    let (module, lang) = (props.module, props.lang);
+    use_effect_with(module, |module| ask(*module));
+    let what = module.what(lang);
+    match props.status {
+        Status::Failed => html! {
+            <p class="module-failed" role="alert">
+                { trf!(lang, "Could not load {what} (offline, or the page was updated).", &[("what", &what)]) }
+                { " " }
+                <button type="button" class="small" onclick={Callback::from(move |_| ask(module))}>{ tr!(lang, "Try again") }</button>
+            </p>
+        },
+        _ => html! {
+            <p class="module-loading" role="status" aria-busy="true">{ trf!(lang, "Loading {what}…", &[("what", &what)]) }</p>
+        },
+    }
+}
+
+/// A dialog whose module is on its way: the dialog's frame, named `label`, saying so (and
+/// closing as the dialog would).
+pub fn waiting_dialog(module: Module, label: &'static str, lang: Lang, on_close: Callback<()>) -> Html {
+    html! {
+        <div class="overlay" role="dialog" aria-modal="true" aria-label={label}>
+            <div class="panel">
+                { waiting(module, lang) }
+                <button type="button" onclick={on_close.reform(|_| ())} aria-keyshortcuts="Escape">{ tr!(lang, "Close") }</button>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,124 @@
+// @ts-check
+// The page in modules: what the first step needs arrives first, and each later module — the
+// console, Share, the comparison, the guide — when it is first asked for, online and offline
+// (the service worker keeps every module); a module that cannot arrive says so, the rest of the
+// page goes on, and asking again fetches it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { live, openPlayground } from './browser.mjs';
+
+/** The later modules' files a page asked for, by module name (`split_share-<hash>.wasm` → share). */
+function modulesAsked(page) {
+  /** @type {string[]} */
+  const asked = [];
+  page.on('request', (/** @type {import('playwright-core').Request} */ r) => {
+    const name = /\/split_([a-z]+)-[0-9a-f]+\.wasm$/.exec(r.url())?.[1];
+    if (name) asked.push(name);
+  });
+  return asked;
+}
+
+test('each later module is fetched the first time it is asked for, once, and works', async () => {
+  const { page, errors, close } = await openPlayground({ ready: false });
+  const asked = modulesAsked(page);
+  try {
+    await live(page);
+    // The console arrives while the reader reads: its panel waits for it, then answers.
+    await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
+    assert.deepEqual(asked, ['console'], 'only the console, which the page draws, is fetched once live');
+    await page.getByRole('textbox', { name: 'kubectl' }).fill('kubectl get pods');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.locator('.transcript').filter({ hasText: 'NAME' }).waitFor();
+    // Share: fetched when it opens.
+    await page.getByRole('button', { name: 'Share' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Copy the link' }).waitFor();
+    assert.ok(asked.includes('share'));
+    await page.keyboard.press('Escape');
+    // The comparison: fetched when a second release is shown.
+    await page.getByLabel('Compare with').selectOption('1.30');
+    await page.locator('.compare-column').first().waitFor();
+    // The guide.
+    await page.getByRole('button', { name: 'Guide' }).click();
+    await page.getByRole('heading', { name: "Facilitator's guide" }).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Share' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Copy the link' }).waitFor();
+    assert.deepEqual([...asked].sort(), ['compare', 'console', 'guide', 'share'], 'each once');
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a module that cannot arrive says so, the page goes on, and asking again fetches it', async () => {
+  const { page, close } = await openPlayground({ ready: false });
+  try {
+    await page.route(/\/split_(share|console)-[0-9a-f]+\.wasm$/, (route) => route.abort('internetdisconnected'));
+    await live(page);
+    // A panel: the console says it could not arrive, with a way to try again.
+    const console = page.getByRole('region', { name: 'Console' }).getByRole('alert').filter({ hasText: 'Could not load the console' });
+    await console.waitFor();
+    // A dialog: Share says so too, and closes as any dialog.
+    await page.getByRole('button', { name: 'Share' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Could not load Share' }).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    // The rest of the page answers.
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    await page.locator('.step-count').filter({ hasText: /step 1\b/ }).waitFor();
+    // The network back, asking again fetches each: the button, and opening the dialog again.
+    await page.unroute(/\/split_(share|console)-[0-9a-f]+\.wasm$/);
+    await console.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
+    await page.getByRole('button', { name: 'Share' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Copy the link' }).waitFor();
+  } finally {
+    await close();
+  }
+});
+
+test('a module that waits says so in the page language: Korean', async () => {
+  const { page, close } = await openPlayground({ ready: false, query: '?lang=ko' });
+  try {
+    /** @type {(value?: unknown) => void} */
+    let release = () => {};
+    const held = new Promise((go) => (release = go));
+    await page.route(/\/split_console-[0-9a-f]+\.wasm$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await live(page);
+    await page.getByRole('status').filter({ hasText: '콘솔 불러오는 중…' }).first().waitFor();
+    release();
+    await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
+  } finally {
+    await close();
+  }
+});
+
+test('offline after one visit, every later module still arrives (the worker keeps them)', async () => {
+  const { page, errors, close } = await openPlayground({ serviceWorkers: 'allow' });
+  try {
+    const kept = await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      const names = await caches.keys();
+      const cache = await caches.open(names.find((n) => n.startsWith('informer-playground-')) ?? '');
+      return (await cache.keys()).map((r) => new URL(r.url).pathname);
+    });
+    for (const module of ['console', 'share', 'compare', 'guide']) {
+      assert.ok(kept.some((p) => p.includes(`/split_${module}-`)), `the worker keeps ${module}: ${kept.join(', ')}`);
+    }
+    await page.context().setOffline(true);
+    await page.reload();
+    await live(page);
+    await page.getByRole('button', { name: 'Share' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Copy the link' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Guide' }).click();
+    await page.getByRole('heading', { name: "Facilitator's guide" }).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
+    assert.deepEqual(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e)), []);
+  } finally {
+    await close();
+  }
+});
