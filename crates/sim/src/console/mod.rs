@@ -4,8 +4,7 @@
 //!
 //! A first step never runs any of it, so the page loads it as a module of its own: the
 //! session reaches kubectl and the manifest reader through the [`Engine`] installed when that
-//! module arrives. Natively (the command line, the tests, `serve-api`) the engine is linked
-//! in at once (feature `linked-console`).
+//! module arrives (`kernel::later`). Natively the engine is linked in at once.
 
 pub mod jsonpath;
 pub mod kubectl;
@@ -31,21 +30,7 @@ impl Engine {
     }
 }
 
-#[cfg(not(feature = "linked-console"))]
-thread_local! {
-    static INSTALLED: std::cell::Cell<Option<Engine>> = const { std::cell::Cell::new(None) };
-}
-
-/// Installs the console once its module has arrived (the page).
-#[cfg(not(feature = "linked-console"))]
-pub fn install(engine: Engine) {
-    INSTALLED.set(Some(engine));
-}
-
-/// The console, if it is here: always natively; in the page, once its module has loaded.
-pub fn engine() -> Option<Engine> {
-    #[cfg(feature = "linked-console")]
-    return Some(Engine::linked());
-    #[cfg(not(feature = "linked-console"))]
-    INSTALLED.get()
-}
+crate::kernel::later::later!(
+    /// The console, if it is here: always natively; in the page, once its module has loaded.
+    engine, install: Engine = Engine::linked()
+);

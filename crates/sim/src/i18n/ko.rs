@@ -22,6 +22,8 @@ pub const WORDS: &[(&str, &str)] = &[
     ("the console", "콘솔"),
     ("the comparison", "비교"),
     ("the guide", "가이드"),
+    ("the host page's commands", "호스트 페이지의 명령"),
+    ("the link's recorded actions", "링크에 기록된 동작"),
     ("Could not load {what} (offline, or the page was updated).", "{what} 모듈을 불러오지 못했습니다(오프라인이거나 페이지가 새로 배포되었습니다)."),
     ("Try again", "다시 시도"),
     ("Loading {what}…", "{what} 불러오는 중…"),
@@ -36,6 +38,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("not the actions' JSON ({detail})", "동작 기록의 JSON이 아닙니다({detail})"),
     ("more than {n} actions", "동작이 {n}개를 넘습니다"),
     ("actions out of step order", "동작이 단계 순서대로 있지 않습니다"),
+    ("their reader did not arrive", "동작 기록을 읽는 모듈이 도착하지 않았습니다"),
     ("scenarios/{file} could not be loaded", "scenarios/{file} 파일을 불러오지 못했습니다"),
     (
         "{what} {value} is more than the playground runs (at most {max}; kube-apiserver itself allows more)",

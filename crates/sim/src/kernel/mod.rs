@@ -2,6 +2,7 @@
 //! Nothing here reads a clock or spawns work; time moves only when the world delivers the
 //! next scheduled message (semantics §9).
 
+pub mod later;
 pub mod rng;
 pub mod scheduler;
 pub mod shared_deque;

@@ -146,6 +146,7 @@ impl Notice {
                     }
                     BadActions::TooMany => trf!(lang, "more than {n} actions", &[("n", &MAX_ACTIONS)]),
                     BadActions::OutOfOrder => tr!(lang, "actions out of step order").to_string(),
+                    BadActions::NotLoaded => tr!(lang, "their reader did not arrive").to_string(),
                 };
                 trf!(lang, "the recorded actions cannot be replayed: {why}", &[("why", &why)])
             }
@@ -216,8 +217,14 @@ fn encode_actions(actions: &[(u64, Action)]) -> String {
     base64::encode_url(json.as_bytes())
 }
 
-#[inline(never)]
-fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, BadActions> {
+crate::kernel::later::later!(
+    /// The reader of a link's recorded actions (JSON, which a link without actions never
+    /// reads): always natively; in the page, once its module has arrived.
+    actions_reader, install_actions_reader: fn(&str) -> Result<Vec<(u64, Action)>, BadActions> = decode_actions
+);
+
+/// Reads a link's recorded actions.
+pub fn decode_actions(text: &str) -> Result<Vec<(u64, Action)>, BadActions> {
     if text.len() > limits::MAX_CONSOLE_BYTES * 2 {
         return Err(BadActions::TooLong);
     }
@@ -244,6 +251,8 @@ pub enum BadActions {
     NotJson(String),
     TooMany,
     OutOfOrder,
+    /// The reader has not arrived (the page asks for it before it reads such a link).
+    NotLoaded,
 }
 
 /// Why a lesson could not be built.
@@ -309,9 +318,12 @@ impl Link {
                 "host" => {
                     link.hosts.extend(value.split(',').map(str::trim).filter(|h| !h.is_empty()).map(String::from))
                 }
-                "actions" => match decode_actions(&value) {
-                    Ok(actions) => link.actions = actions,
-                    Err(why) => n.push(Notice { param: "actions".into(), problem: Problem::BadActions(why) }),
+                "actions" => match actions_reader().map(|read| read(&value)) {
+                    Some(Ok(actions)) => link.actions = actions,
+                    Some(Err(why)) => n.push(Notice { param: "actions".into(), problem: Problem::BadActions(why) }),
+                    None => {
+                        n.push(Notice { param: "actions".into(), problem: Problem::BadActions(BadActions::NotLoaded) })
+                    }
                 },
                 _ => {}
             }

@@ -39,9 +39,22 @@ pub fn tell(event: &Event, hosts: &[String]) {
     }
 }
 
-/// Listens for the host page's commands: messages from origins that may not drive the frame
-/// are ignored; a malformed command is answered with a `refused` event naming what was wrong.
-pub fn listen(hosts: Vec<String>, on_command: impl Fn(Command) + 'static) -> Option<EventListener> {
+/// The host-page API's module: the reader of the host page's commands (JSON), which only a
+/// page in another page's frame loads.
+pub struct HostModule {
+    pub parse: fn(&str) -> Result<Command, host::Refusal>,
+}
+
+super::modules::split_point!(host, host_module, HostModule, HostModule { parse: host::parse });
+
+/// Listens for the host page's commands, read by `parse`: messages from origins that may not
+/// drive the frame are ignored; a malformed command is answered with a `refused` event naming
+/// what was wrong.
+pub fn listen(
+    hosts: Vec<String>,
+    parse: fn(&str) -> Result<Command, host::Refusal>,
+    on_command: impl Fn(Command) + 'static,
+) -> Option<EventListener> {
     let window = web_sys::window()?;
     let own = window.location().origin().ok()?;
     Some(EventListener::new(&window, "message", move |e| {
@@ -54,7 +67,7 @@ pub fn listen(hosts: Vec<String>, on_command: impl Fn(Command) + 'static) -> Opt
             Some(text) => text,
             None => js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string()).unwrap_or_default(),
         };
-        match host::parse(&text) {
+        match parse(&text) {
             Ok(command) => on_command(command),
             Err(refusal) if refusal.answered() => tell(&Event::Refused { why: refusal.describe() }, &hosts),
             Err(_) => {}

@@ -23,6 +23,7 @@ mod object_form;
 mod objects_table;
 mod parts;
 mod pipeline_diagram;
+mod recorded;
 mod revision_ruler;
 mod revision_timeline;
 mod share_dialog;
@@ -37,6 +38,16 @@ pub use state::PageState;
 /// browser answers input between them.
 pub fn start() {
     crash::install();
+    let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    // A link's recorded actions are read by a module of their own.
+    match recorded::in_query(&query) {
+        true => modules::with(modules::Module::Recorded, open_link),
+        false => open_link(),
+    }
+}
+
+/// Opens the page on its link.
+fn open_link() {
     let (link, notices) = app::page_link();
     let lesson = link.scenario.clone();
     // A link whose actions write or type in the console replays them only once the console's

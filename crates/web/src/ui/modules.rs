@@ -76,6 +76,7 @@ macro_rules! modules {
 
         $(
             #[doc = concat!("The ", $what, " module's table, once it is here.")]
+            #[allow(dead_code)]
             pub fn $get() -> Option<&'static $table> {
                 table(Module::$module)
             }
@@ -92,6 +93,10 @@ modules! {
     Compare("the comparison"): super::compare_panel::CompareModule = compare_panel, compare;
     /// The facilitator's guide.
     Guide("the guide"): super::guide_dialog::GuideModule = guide_dialog, guide;
+    /// The host-page API's reader, in another page's frame.
+    Host("the host page's commands"): super::embed::HostModule = embed, host;
+    /// The reader of a link's recorded actions.
+    Recorded("the link's recorded actions"): super::recorded::RecordedModule = recorded, recorded;
 }
 
 thread_local! {

@@ -8,7 +8,9 @@ use informer_sim::session::Action;
 use informer_sim::views::host::{Command, Event};
 use yew::prelude::*;
 
-/// Says the page is ready, then takes the hosts' commands for as long as the page lives.
+/// In another page's frame, says the page is ready, then takes the hosts' commands for as long
+/// as the page lives (their reader arrives as a module of its own; a page not in a frame has
+/// no host and loads none).
 #[hook]
 pub fn use_host_api(
     state: UseReducerHandle<PageState>,
@@ -17,10 +19,33 @@ pub fn use_host_api(
     hosts: Vec<String>,
     set_theme: Callback<informer_sim::session::link::Theme>,
 ) {
+    use super::super::modules::{self, Module};
+    let listener = use_mut_ref(|| None::<gloo::events::EventListener>);
     use_effect_with((), move |_| {
+        if embed::framed() {
+            let kept = listener.clone();
+            modules::with(Module::Host, move || {
+                let Some(host) = modules::host() else { return };
+                *kept.borrow_mut() = serve_host(state, send, playing, hosts, set_theme, host.parse);
+            });
+        }
+        move || drop(listener.borrow_mut().take())
+    });
+}
+
+/// Says the page is ready and listens for the hosts' commands.
+fn serve_host(
+    state: UseReducerHandle<PageState>,
+    send: Callback<Action>,
+    playing: UseStateHandle<bool>,
+    hosts: Vec<String>,
+    set_theme: Callback<informer_sim::session::link::Theme>,
+    parse: fn(&str) -> Result<informer_sim::views::host::Command, informer_sim::views::host::Refusal>,
+) -> Option<gloo::events::EventListener> {
+    {
         let scenario = state.read().link().scenario.unwrap_or_default();
         embed::tell(&Event::Ready { scenario, step: state.read().world().steps() }, &hosts);
-        let listener = embed::listen(hosts, move |command| match command {
+        embed::listen(hosts, parse, move |command| match command {
             Command::Load { scenario, step } => {
                 let state = state.clone();
                 super::super::lessons::ensure(&scenario.clone(), move |_| {
@@ -35,9 +60,8 @@ pub fn use_host_api(
             Command::Pause => playing.set(false),
             Command::Lang(lang) => state.dispatch(Action::SetLang(lang)),
             Command::Theme(theme) => set_theme.emit(theme),
-        });
-        move || drop(listener)
-    });
+        })
+    }
 }
 
 /// Tells the hosts every change of step (with its headline) and every answer, once each.
