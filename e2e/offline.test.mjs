@@ -17,7 +17,7 @@ test('after one visit the playground and its lessons open with the network down'
       return (await cache.keys()).map((r) => new URL(r.url).pathname);
     });
     assert.ok(kept.some((p) => p.endsWith('.wasm')), `the module is kept: ${kept.join(', ')}`);
-    assert.ok(kept.some((p) => p.endsWith('09-stale-read.json')), 'every lesson is kept');
+    assert.ok(kept.some((p) => p.endsWith('09-stale-read.bin')), 'every lesson is kept');
     await page.context().setOffline(true);
     await page.reload();
     await live(page);
@@ -115,11 +115,11 @@ test("a lesson's file comes from the worker's cache for a page of its build, and
     await live(page);
     await page.getByRole('button', { name: 'Step forward' }).click();
     await page.locator('.step-count').filter({ hasText: /step 1\b/ }).waitFor();
-    assert.deepEqual(asked.filter((url) => url.includes('stale-read.json')), [], `asked the server for: ${asked.join(', ')}`);
+    assert.deepEqual(asked.filter((url) => url.includes('stale-read.bin')), [], `asked the server for: ${asked.join(', ')}`);
     // A page of another build (its wasm not this worker's) is answered from the network.
-    const other = await page.evaluate(async () => (await fetch('scenarios/09-stale-read.json?build=0123456789abcdef')).ok);
+    const other = await page.evaluate(async () => (await fetch('scenarios/09-stale-read.bin?build=0123456789abcdef')).ok);
     assert.ok(other);
-    assert.ok(asked.some((url) => url.includes('stale-read.json?build=0123456789abcdef')), `asked: ${asked.join(', ')}`);
+    assert.ok(asked.some((url) => url.includes('stale-read.bin?build=0123456789abcdef')), `asked: ${asked.join(', ')}`);
     assert.deepEqual(errors, []);
   } finally {
     await close();

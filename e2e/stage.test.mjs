@@ -321,12 +321,12 @@ test('lessons load on demand: the first screen fetches none, opening one fetches
     assert.deepEqual(fetched, [], 'no lesson on the first screen');
     await page.getByLabel('Scenario').selectOption('stale-read');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('scenario') === 'stale-read');
-    assert.deepEqual(fetched, ['/scenarios/09-stale-read.json']);
+    assert.deepEqual(fetched, ['/scenarios/09-stale-read.bin']);
     await page.getByLabel('Scenario').selectOption('list-then-watch');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('scenario') === 'list-then-watch');
     await page.getByLabel('Scenario').selectOption('stale-read');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('scenario') === 'stale-read');
-    assert.equal(fetched.filter((p) => p.endsWith('09-stale-read.json')).length, 1, 'fetched once');
+    assert.equal(fetched.filter((p) => p.endsWith('09-stale-read.bin')).length, 1, 'fetched once');
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -354,8 +354,8 @@ test("a lesson's link asks for the lesson's file at once, beside the wasm, and t
     // Its address names the build, by its wasm's hash, as the page's own fetch of it does.
     const wasm = await page.locator('link[rel="preload"][href$=".wasm"]').getAttribute('href');
     const build = wasm.match(/-([0-9a-f]{8,16})_bg\.wasm$/)[1];
-    assert.equal(await page.locator('link[rel="preload"][href*="/scenarios/"]').getAttribute('href'), new URL(`scenarios/09-stale-read.json?build=${build}`, page.url()).href);
-    assert.deepEqual(fetched, ['/scenarios/09-stale-read.json'], 'one request: the page took the preload');
+    assert.equal(await page.locator('link[rel="preload"][href*="/scenarios/"]').getAttribute('href'), new URL(`scenarios/09-stale-read.bin?build=${build}`, page.url()).href);
+    assert.deepEqual(fetched, ['/scenarios/09-stale-read.bin'], 'one request: the page took the preload');
     assert.match(await page.locator('#scenario').inputValue(), /stale-read/);
     assert.deepEqual(errors, []);
   } finally {

@@ -50,7 +50,7 @@ try {
   if (build) root.dataset.build = build;
   if (lesson) {
     const preload = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous' });
-    preload.href = new URL(`scenarios/${lesson}.json${build ? `?build=${build}` : ''}`, script.src).href;
+    preload.href = new URL(`scenarios/${lesson}.bin${build ? `?build=${build}` : ''}`, script.src).href;
     document.head.append(preload);
   }
   // The view's first steps, where the link names nothing but a lesson and a language.

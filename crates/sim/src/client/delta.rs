@@ -24,6 +24,17 @@ pub enum DeltaType {
 }
 
 impl DeltaType {
+    pub const ALL: [DeltaType; 8] = [
+        DeltaType::Added,
+        DeltaType::Updated,
+        DeltaType::Deleted,
+        DeltaType::Replaced,
+        DeltaType::Sync,
+        DeltaType::ReplacedAll,
+        DeltaType::SyncAll,
+        DeltaType::Bookmark,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             DeltaType::Added => "Added",

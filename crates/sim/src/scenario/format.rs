@@ -67,11 +67,11 @@ pub enum ControllerSpec {
     },
 }
 
-fn default_watch() -> Kind {
+pub(super) fn default_watch() -> Kind {
     Kind::Pod
 }
 
-fn default_owner() -> Kind {
+pub(super) fn default_owner() -> Kind {
     Kind::Deployment
 }
 
@@ -121,29 +121,44 @@ pub struct Config {
     pub poll_every_ms: Option<u64>,
 }
 
-fn default_reconcile() -> u64 {
+pub(super) fn default_reconcile() -> u64 {
     10
 }
 
-fn yes() -> bool {
+pub(super) fn yes() -> bool {
     true
 }
-fn one() -> usize {
+pub(super) fn one() -> usize {
     1
 }
-fn default_window() -> usize {
+pub(super) fn default_window() -> usize {
     100
 }
-fn default_latency() -> u64 {
+pub(super) fn default_latency() -> u64 {
     5
 }
-fn default_bookmarks() -> u64 {
+pub(super) fn default_bookmarks() -> u64 {
     60
 }
 
 impl Default for Config {
+    /// Every field's default, as a lesson that names none of them gets.
     fn default() -> Self {
-        serde_json::from_value(Value::Object(Map::new())).expect("every config field has a default")
+        Config {
+            controller: ControllerSpec::default(),
+            resync_seconds: 0,
+            watch_cache: yes(),
+            watch_cache_size: default_window(),
+            latency_ms: default_latency(),
+            bookmark_seconds: default_bookmarks(),
+            namespace: None,
+            label_selector: String::new(),
+            indexes: Vec::new(),
+            rbac: None,
+            max_concurrent: one(),
+            reconcile_ms: default_reconcile(),
+            poll_every_ms: None,
+        }
     }
 }
 
@@ -267,7 +282,7 @@ impl Event {
     }
 }
 
-fn default_namespace() -> String {
+pub(super) fn default_namespace() -> String {
     "default".into()
 }
 
@@ -573,7 +588,7 @@ pub struct RunLength {
     pub max_steps: u64,
 }
 
-fn default_max_steps() -> u64 {
+pub(super) fn default_max_steps() -> u64 {
     100_000
 }
 
@@ -675,7 +690,7 @@ pub struct Move {
     pub console: Option<String>,
 }
 
-fn one_u64() -> u64 {
+pub(super) fn one_u64() -> u64 {
     1
 }
 

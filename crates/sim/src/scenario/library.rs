@@ -92,10 +92,11 @@ pub fn find(id: &str) -> Option<&'static Scenario> {
     LOADED.with(|loaded| loaded.borrow().iter().copied().find(|s| s.id == id))
 }
 
-/// Reads a lesson's file (fetched by the page) into the library; at most once per lesson.
+/// Reads a bundled lesson's compact form (fetched by the page, `scenario::compact`) into the
+/// library; at most once per lesson.
 #[cfg(not(feature = "bundled"))]
-pub fn provide(file: &str, text: &str) -> Result<&'static Scenario, ScenarioError> {
-    let scenario = Scenario::read(file, text)?;
+pub fn provide(file: &str, bytes: &[u8]) -> Result<&'static Scenario, ScenarioError> {
+    let scenario = super::compact::lesson(bytes).map_err(|e| ScenarioError::at(file, "", e.to_string()))?;
     if let Some(known) = find(&scenario.id) {
         return Ok(known);
     }

@@ -6,6 +6,7 @@
 //! notes, questions and step checks name their steps by typed [`pattern`]s.
 
 mod check;
+pub mod compact;
 pub mod format;
 pub mod guide;
 mod judge;

@@ -217,10 +217,13 @@ fn encode_actions(actions: &[(u64, Action)]) -> String {
     base64::encode_url(json.as_bytes())
 }
 
+/// Reads a link's recorded actions, each with its step.
+pub type ActionsReader = fn(&str) -> Result<Vec<(u64, Action)>, BadActions>;
+
 crate::kernel::later::later!(
     /// The reader of a link's recorded actions (JSON, which a link without actions never
     /// reads): always natively; in the page, once its module has arrived.
-    actions_reader, install_actions_reader: fn(&str) -> Result<Vec<(u64, Action)>, BadActions> = decode_actions
+    actions_reader, install_actions_reader: ActionsReader = decode_actions
 );
 
 /// Reads a link's recorded actions.

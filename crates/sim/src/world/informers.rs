@@ -68,7 +68,7 @@ impl World {
         let pair = |o: &ApiObject| (o.key(), o.metadata.resource_version.clone());
         Ok(CacheVsStore {
             stored: listed.items.iter().map(|o| pair(o)).collect(),
-            cached: stack.pipeline.informer.indexer.objects().map(|o| pair(o)).collect(),
+            cached: stack.pipeline.informer.indexer.objects().map(pair).collect(),
         })
     }
 }

@@ -1,6 +1,7 @@
-//! Lessons on demand: the page builds in only the lessons' index; a lesson's file
-//! (`scenarios/NN-id.json`, beside the page) is fetched the first time it is opened and read
-//! into the library. A file that cannot be fetched or read is reported as the lesson's notice.
+//! Lessons on demand: the page builds in only the lessons' index; a lesson's file, in the
+//! compact form the build writes beside its JSON (`scenarios/NN-id.bin`,
+//! `informer_sim::scenario::compact`), is fetched the first time it is opened and read into the
+//! library. A file that cannot be fetched or read is reported as the lesson's notice.
 
 use informer_sim::scenario::library;
 use wasm_bindgen::JsCast;
@@ -23,12 +24,23 @@ async fn fetch(file: &'static str) -> Result<(), String> {
         .and_then(|d| d.document_element())
         .and_then(|html| html.get_attribute("data-build"));
     let query = build.map(|b| format!("?build={b}")).unwrap_or_default();
-    let text = fetch_text(&format!("scenarios/{file}{query}")).await?;
-    library::provide(file, &text).map(|_| ()).map_err(|e| e.to_string())
+    let compact = file.trim_end_matches(".json");
+    let bytes = fetch_bytes(&format!("scenarios/{compact}.bin{query}")).await?;
+    library::provide(file, &bytes).map(|_| ()).map_err(|e| e.to_string())
 }
 
-/// The text of a file beside the page; an error names the file and what failed.
-pub async fn fetch_text(path: &str) -> Result<String, String> {
+/// The bytes of a file beside the page; an error names the file and what failed.
+pub async fn fetch_bytes(path: &str) -> Result<Vec<u8>, String> {
+    let response = response(path).await?;
+    let failed = |what: &str| format!("{path}: {what}");
+    let buffer = JsFuture::from(response.array_buffer().map_err(|_| failed("no body"))?)
+        .await
+        .map_err(|_| failed("the body could not be read"))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// A file's response, when it is there.
+async fn response(path: &str) -> Result<web_sys::Response, String> {
     let window = web_sys::window().ok_or("no window")?;
     let failed = |what: &str| format!("{path}: {what}");
     let response = JsFuture::from(window.fetch_with_str(path))
@@ -36,9 +48,16 @@ pub async fn fetch_text(path: &str) -> Result<String, String> {
         .map_err(|_| failed("the network request failed"))?
         .dyn_into::<web_sys::Response>()
         .map_err(|_| failed("not an HTTP response"))?;
-    if !response.ok() {
-        return Err(failed(&format!("HTTP {}", response.status())));
+    match response.ok() {
+        true => Ok(response),
+        false => Err(failed(&format!("HTTP {}", response.status()))),
     }
+}
+
+/// The text of a file beside the page; an error names the file and what failed.
+pub async fn fetch_text(path: &str) -> Result<String, String> {
+    let response = response(path).await?;
+    let failed = |what: &str| format!("{path}: {what}");
     Ok(JsFuture::from(response.text().map_err(|_| failed("no body"))?)
         .await
         .map_err(|_| failed("the body could not be read"))?

@@ -106,8 +106,11 @@ thread_local! {
     /// Told when a module arrives or fails: the page draws again.
     static NOTIFY: RefCell<Option<Callback<Module>>> = const { RefCell::new(None) };
     /// What waits for a module to arrive, to run once it has.
-    static WAITING: RefCell<Vec<(Module, Box<dyn FnOnce()>)>> = const { RefCell::new(Vec::new()) };
+    static WAITING: RefCell<Vec<(Module, Then)>> = const { RefCell::new(Vec::new()) };
 }
+
+/// What runs once a module has arrived.
+type Then = Box<dyn FnOnce()>;
 
 fn table<T: 'static>(module: Module) -> Option<&'static T> {
     TABLES.with(|t| t.borrow().get(&module).copied()).and_then(|table| table.downcast_ref())
@@ -121,7 +124,7 @@ pub fn status(module: Module) -> Status {
 fn set(module: Module, status: Status) {
     STATUS.with(|s| s.borrow_mut().insert(module, status));
     if status == Status::Here {
-        let ready: Vec<Box<dyn FnOnce()>> = WAITING.with(|w| {
+        let ready: Vec<Then> = WAITING.with(|w| {
             let mut waiting = w.borrow_mut();
             let (ready, rest) = waiting.drain(..).partition::<Vec<_>, _>(|(m, _)| *m == module);
             *waiting = rest;
