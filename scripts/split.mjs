@@ -84,12 +84,19 @@ try {
   code = code.replace(importer, `$1'./${loaderName}'`);
   writeFileSync(join(stage, glue), code);
   renameSync(first, join(stage, `${name}_bg.wasm`));
-  // Trunk's preload of the glue carries the old glue's integrity.
+  // Trunk's preload of the glue carries the old glue's integrity; the page's element names the
+  // Korean phrasebook's module, which first-screen.js asks for beside the wasm on a Korean page.
   const indexPath = join(stage, 'index.html');
   const html = readFileSync(indexPath, 'utf8');
   const integrity = `sha384-${createHash('sha384').update(code).digest('base64')}`;
   const preload = new RegExp(`(<link[^>]*href="[^"]*${glue}"[^>]*integrity=")[^"]*(")`);
-  writeFileSync(indexPath, html.replace(preload, `$1${integrity}$2`));
+  const korean = modules.find((m) => m.file.startsWith('split_korean-'));
+  if (!korean) fail('no module of the Korean phrasebook (split_korean)');
+  if (!/<html /.test(html)) fail(`no <html> element in ${indexPath}`);
+  writeFileSync(
+    indexPath,
+    html.replace(preload, `$1${integrity}$2`).replace('<html ', `<html data-korean-module="${korean.file}" `),
+  );
   const listed = modules.map((m) => `${m.file} (${m.bytes} bytes)`).join(', ');
   console.log(`split: ${glue} and its later modules: ${listed}`);
 } finally {

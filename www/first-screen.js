@@ -48,11 +48,15 @@ try {
   // crates/web/src/ui/lessons.rs): a service worker that kept that build answers from its cache.
   const build = /-([0-9a-f]{8,16})_bg\.wasm$/.exec(wasm?.href ?? '')?.[1];
   if (build) root.dataset.build = build;
-  if (lesson) {
-    const preload = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous' });
-    preload.href = new URL(`scenarios/${lesson}.bin${build ? `?build=${build}` : ''}`, script.src).href;
-    document.head.append(preload);
-  }
+  /** Asks for a file at once, beside the wasm: the page's own fetch of it takes this answer. */
+  const preload = (/** @type {string} */ path) => {
+    const link = Object.assign(document.createElement('link'), { rel: 'preload', as: 'fetch', crossOrigin: 'anonymous' });
+    link.href = new URL(path, script.src).href;
+    document.head.append(link);
+  };
+  if (lesson) preload(`scenarios/${lesson}.bin${build ? `?build=${build}` : ''}`);
+  // A Korean page draws once the Korean phrasebook's module is here (the build names it).
+  if (lang === 'ko' && root.dataset.koreanModule) preload(root.dataset.koreanModule);
   // The view's first steps, where the link names nothing but a lesson and a language.
   const plain = [...link.keys()].every((key) => key === 'scenario' || (key === 'lang' && named));
   if (plain && (lesson || !link.has('scenario'))) {

@@ -21,12 +21,14 @@ pub struct Engine {
     pub kubectl: fn(&str, &str, &World) -> kubectl::Outcome,
     /// A manifest a person writes.
     pub manifest: fn(&str, manifest::Source) -> Result<ApiObject, manifest::ManifestError>,
+    /// An object printed as YAML, as `kubectl get -o yaml` prints it.
+    pub yaml: fn(&serde_json::Value) -> String,
 }
 
 impl Engine {
     /// The console itself.
     pub fn linked() -> Engine {
-        Engine { kubectl: kubectl::run, manifest: manifest::read }
+        Engine { kubectl: kubectl::run, manifest: manifest::read, yaml: yaml::to_yaml }
     }
 }
 

@@ -2,8 +2,7 @@
 //! step summaries (the key), with its Korean. Terms Korean engineers keep in English —
 //! watch, resourceVersion, reconcile, Pop, OnAdd, queue.Add — stay in English.
 
-/// (English, Korean).
-pub const WORDS: &[(&str, &str)] = &[
+super::phrasebook! {
     // The stages' names, kept in English in Korean as upstream's types are.
     ("etcd", "etcd"),
     ("kubelet", "kubelet"),
@@ -22,6 +21,7 @@ pub const WORDS: &[(&str, &str)] = &[
     ("the console", "콘솔"),
     ("the comparison", "비교"),
     ("the guide", "가이드"),
+    ("Korean", "한국어"),
     ("the host page's commands", "호스트 페이지의 명령"),
     ("the link's recorded actions", "링크에 기록된 동작"),
     ("Could not load {what} (offline, or the page was updated).", "{what} 모듈을 불러오지 못했습니다(오프라인이거나 페이지가 새로 배포되었습니다)."),
@@ -379,4 +379,4 @@ pub const WORDS: &[(&str, &str)] = &[
     ("The playground stopped: this is a bug", "playground가 멈췄습니다. 버그입니다"),
     ("Reload at this state to go on, and report the link and the message below.", "이 상태로 다시 불러와 이어 가세요. 아래 링크와 메시지도 알려 주세요."),
     ("Reload at this state", "이 상태로 다시 불러오기"),
-];
+}

@@ -6,8 +6,29 @@
 //! errors, kubectl output, YAML — stay as Kubernetes prints them in every language; nothing in
 //! the program decides by reading these words.
 
+/// The phrasebook's two halves from one list of (English, Korean): the English, the key, in
+/// the first module; the Korean, which only a Korean page reads, in a module of its own in the
+/// page ([`korean`]).
+macro_rules! phrasebook {
+    ($(($en:expr, $ko:expr $(,)?)),* $(,)?) => {
+        /// Every English word and sentence of the page, by its phrase's place.
+        pub const ENGLISH: &[&str] = &[$($en),*];
+        /// The Korean of each, in the same places.
+        pub const KOREAN: &[&str] = &[$($ko),*];
+    };
+}
+use phrasebook;
+
 mod ko;
 mod summary;
+
+pub use ko::KOREAN;
+
+crate::kernel::later::later!(
+    /// The Korean phrasebook: always natively; in the page, once its module has arrived (a page
+    /// shown in Korean asks for it before it draws).
+    korean, install_korean: &'static [&'static str] = ko::KOREAN
+);
 
 use crate::world::outcome::ListParams;
 use crate::world::TraceEvent;
@@ -21,8 +42,8 @@ impl Phrase {
     /// The phrase whose English is `en`, if the phrasebook has it.
     pub const fn find(en: &str) -> Option<Phrase> {
         let mut i = 0;
-        while i < ko::WORDS.len() {
-            if same(ko::WORDS[i].0, en) {
+        while i < ko::ENGLISH.len() {
+            if same(ko::ENGLISH[i], en) {
                 return Some(Phrase(i as u16));
             }
             i += 1;
@@ -41,7 +62,7 @@ impl Phrase {
 
     /// The English (the key).
     pub fn en(self) -> &'static str {
-        ko::WORDS[self.0 as usize].0
+        ko::ENGLISH[self.0 as usize]
     }
 }
 
@@ -87,12 +108,12 @@ impl Lang {
     }
 }
 
-/// The page's word in `lang`.
+/// The page's word in `lang` (in English until the Korean phrasebook has arrived).
 pub fn tr(lang: Lang, phrase: Phrase) -> &'static str {
-    let (en, ko) = ko::WORDS[phrase.0 as usize];
-    match lang {
-        Lang::En => en,
-        Lang::Ko => ko,
+    let at = phrase.0 as usize;
+    match (lang, korean()) {
+        (Lang::Ko, Some(korean)) => korean[at],
+        _ => ko::ENGLISH[at],
     }
 }
 
@@ -137,7 +158,7 @@ pub fn exceeded(exceeded: &crate::limits::Exceeded, lang: Lang) -> String {
 
 /// Every Korean word and sentence of the page's phrasebook (for the glossary's test).
 pub fn korean_words() -> Vec<&'static str> {
-    ko::WORDS.iter().map(|(_, ko)| *ko).collect()
+    ko::KOREAN.to_vec()
 }
 
 /// A step's one-line summary.
@@ -231,17 +252,18 @@ pub fn json_line(event: &crate::world::TraceEvent) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ko::WORDS;
 
     #[test]
     fn every_word_has_one_korean_translation() {
-        let mut keys: Vec<&str> = WORDS.iter().map(|(en, _)| *en).collect();
+        assert_eq!(ko::ENGLISH.len(), ko::KOREAN.len());
+        let words: Vec<(&str, &str)> = ko::ENGLISH.iter().copied().zip(ko::KOREAN.iter().copied()).collect();
+        let mut keys: Vec<&str> = ko::ENGLISH.to_vec();
         keys.sort();
         let n = keys.len();
         keys.dedup();
         assert_eq!(keys.len(), n, "a key appears twice");
-        assert!(WORDS.iter().all(|(_, ko)| !ko.trim().is_empty()));
-        for (en, ko) in WORDS {
+        assert!(words.iter().all(|(_, ko)| !ko.trim().is_empty()));
+        for (en, ko) in words {
             for placeholder in en.split('{').skip(1).filter_map(|p| p.split_once('}')).map(|(name, _)| name) {
                 assert!(ko.contains(&format!("{{{placeholder}}}")), "{en:?}: the Korean lacks {{{placeholder}}}");
             }

@@ -127,7 +127,8 @@ pub struct OpenedObject {
     /// `Kind namespace/name`.
     pub title: String,
     pub resource_version: String,
-    pub yaml: String,
+    /// `None` until the console, which prints YAML, is here.
+    pub yaml: Option<String>,
 }
 
 pub fn inspector(session: &Session) -> InspectorView {
@@ -247,7 +248,9 @@ fn indexers(session: &Session) -> InspectorView {
     let world = session.world();
     let opened = session.opened().and_then(|key| {
         let obj = world.informers.iter().find_map(|s| s.pipeline.informer.indexer.get_by_key(key))?;
-        let yaml = crate::console::yaml::to_yaml(&serde_json::to_value(obj).unwrap_or_default());
+        // (Printed by the console's YAML writer, once the console is here.)
+        let yaml =
+            crate::console::engine().map(|console| (console.yaml)(&serde_json::to_value(obj).unwrap_or_default()));
         Some(OpenedObject {
             title: format!("{} {}", obj.kind, obj.key()),
             resource_version: obj.metadata.resource_version.clone(),

@@ -44,15 +44,23 @@ pub(super) fn page_link() -> (Link, Vec<Notice>) {
     Link::parse(&query)
 }
 
-/// The session the page opens on: the link's, in the remembered language.
-fn opening(link: Link, notices: Vec<Notice>) -> Opening {
-    let mut session = Session::from_link(&link, notices);
-    // The remembered language, unless the link names one; an embed's language is the host
-    // page's choice, never another tab's.
+/// The language the page opens in: the link's, else the remembered one; an embed's language
+/// is the host page's choice, never another tab's.
+pub(super) fn opening_lang(link: &Link) -> Lang {
     let remembered = web_sys::window()
         .and_then(|w| w.local_storage().ok().flatten())
         .and_then(|s| s.get_item(hooks::LANG_KEY).ok().flatten());
-    if link.lang.is_none() && !link.embed && remembered.as_deref() == Some("ko") {
+    match (link.lang, remembered.as_deref()) {
+        (Some(lang), _) => lang,
+        (None, Some("ko")) if !link.embed => Lang::Ko,
+        _ => Lang::En,
+    }
+}
+
+/// The session the page opens on: the link's, in its opening language.
+fn opening(link: Link, notices: Vec<Notice>) -> Opening {
+    let mut session = Session::from_link(&link, notices);
+    if link.lang.is_none() && opening_lang(&link) == Lang::Ko {
         session.apply(Action::SetLang(Lang::Ko));
     }
     // An embed limited to a range of steps opens at its first.

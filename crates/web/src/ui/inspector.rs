@@ -102,7 +102,10 @@ pub fn inspector(props: &Props) -> Html {
                 { for lists }
                 if let Some(o) = opened {
                     <h3>{ format!("{} (resourceVersion {})", o.title, o.resource_version) }</h3>
-                    <pre class="yaml" role="region" aria-label={tr!(lang, "Object YAML")}>{ &o.yaml }</pre>
+                    { match &o.yaml {
+                        Some(yaml) => html! { <pre class="yaml" role="region" aria-label={tr!(lang, "Object YAML")}>{ yaml }</pre> },
+                        None => super::modules::waiting(super::modules::Module::Console, lang),
+                    } }
                 }
             </> }
         }

@@ -15,6 +15,7 @@ mod first_screen;
 mod guide_dialog;
 mod hooks;
 mod inspector;
+mod korean;
 mod lesson_panel;
 mod lessons;
 mod metrics_panel;
@@ -50,18 +51,22 @@ pub fn start() {
 fn open_link() {
     let (link, notices) = app::page_link();
     let lesson = link.scenario.clone();
-    // A link whose actions write or type in the console replays them only once the console's
-    // module is here.
-    let console = link.actions.iter().any(|(_, action)| hooks::needs_console(action));
+    // What the opening needs first: the console's module for a link whose actions write or
+    // type in the console, the Korean phrasebook for a page that opens in Korean.
+    let mut needs = Vec::new();
+    if link.actions.iter().any(|(_, action)| hooks::needs_console(action)) {
+        needs.push(modules::Module::Console);
+    }
+    if app::opening_lang(&link) == informer_sim::i18n::Lang::Ko {
+        needs.push(modules::Module::Korean);
+    }
     let open = move || {
-        later(move || {
-            app::prepare(link, notices);
-            later(render);
+        modules::with_all(needs, move || {
+            later(move || {
+                app::prepare(link, notices);
+                later(render);
+            })
         })
-    };
-    let open = move || match console {
-        true => modules::with(modules::Module::Console, open),
-        false => open(),
     };
     match lesson {
         // A lesson's file is fetched before the page opens on it.

@@ -95,6 +95,8 @@ modules! {
     Guide("the guide"): super::guide_dialog::GuideModule = guide_dialog, guide;
     /// The host-page API's reader, in another page's frame.
     Host("the host page's commands"): super::embed::HostModule = embed, host;
+    /// The Korean phrasebook.
+    Korean("Korean"): super::korean::KoreanModule = korean, korean;
     /// The reader of a link's recorded actions.
     Recorded("the link's recorded actions"): super::recorded::RecordedModule = recorded, recorded;
 }
@@ -152,6 +154,14 @@ pub fn ask(module: Module) {
         let arrived = fetch(module).await;
         set(module, if arrived.is_ok() { Status::Here } else { Status::Failed });
     });
+}
+
+/// Runs `then` once every one of `modules` is here.
+pub fn with_all(mut modules: Vec<Module>, then: impl FnOnce() + 'static) {
+    match modules.pop() {
+        Some(module) => with(module, move || with_all(modules, then)),
+        None => then(),
+    }
 }
 
 /// Runs `then` once `module` is here (at once when it already is).

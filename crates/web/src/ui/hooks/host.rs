@@ -58,7 +58,7 @@ fn serve_host(
             Command::GoTo(step) => send.emit(Action::JumpTo(step)),
             Command::Play => playing.set(true),
             Command::Pause => playing.set(false),
-            Command::Lang(lang) => state.dispatch(Action::SetLang(lang)),
+            Command::Lang(lang) => send.emit(Action::SetLang(lang)),
             Command::Theme(theme) => set_theme.emit(theme),
         })
     }

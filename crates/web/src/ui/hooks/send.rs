@@ -49,6 +49,10 @@ pub fn use_send(state: UseReducerHandle<PageState>, range: (u64, u64)) -> Callba
             let state = state.clone();
             return modules::with(Module::Console, move || state.dispatch(action));
         }
+        if action == Action::SetLang(informer_sim::i18n::Lang::Ko) && modules::korean().is_none() {
+            let state = state.clone();
+            return modules::with(Module::Korean, move || state.dispatch(action));
+        }
         if !leaves_range(&action, state.read().world().steps(), range) {
             state.dispatch(action);
         }
