@@ -124,4 +124,14 @@ mod tests {
             assert_eq!(file_of(head.id), Some(*name));
         }
     }
+
+    #[test]
+    fn every_bundled_lesson_reads_the_same_from_its_compact_form_as_from_its_json() {
+        for (file, text) in FILES {
+            let json: serde_json::Value = serde_json::from_str(text).unwrap();
+            let read = Scenario::read(file, text).unwrap();
+            let compact = super::super::compact::lesson(&super::super::compact::from_json(&json)).unwrap();
+            assert_eq!(compact, read, "{file}");
+        }
+    }
 }
