@@ -24,6 +24,8 @@ pub enum Outcome {
     Output(String),
     /// A write to carry out; the text is printed when it succeeds (`pod/x created`).
     Write(Intervention, String),
+    /// Writes to carry out one after another (a manifest of several documents).
+    Writes(Vec<(Intervention, String)>),
     /// `get -w`: print the text, then every change of `kind` as it happens.
     Watch(Kind, Option<String>, String),
     /// An error, printed as kubectl prints it.
@@ -221,29 +223,34 @@ fn write_manifest(command: &str, args: &Args, stdin: &str, namespace: &str, worl
     if stdin.trim().is_empty() {
         return Err(format!("error: no objects passed to {command}"));
     }
-    let mut obj = match manifest::read(stdin, manifest::Source::File) {
-        Ok(obj) => obj,
+    let objects = match manifest::read_all(stdin, manifest::Source::File) {
+        Ok(objects) if objects.is_empty() => return Err(format!("error: no objects passed to {command}")),
+        Ok(objects) => objects,
         Err(refused) => return Ok(Outcome::Refused(refused)),
     };
-    let kind = Kind::parse(&obj.kind)
-        .filter(|k| k.name() == obj.kind)
-        .ok_or_else(|| Status::no_kind_match(&obj.kind, &obj.api_version).to_string())?;
-    if obj.metadata.namespace.is_empty() {
-        obj.metadata.namespace = namespace.into();
-    }
-    let reference = format!("{}/{}", kubectl_type(kind), obj.metadata.name);
-    let existing = world.api.peek_get(&admin(), kind, &obj.metadata.namespace, &obj.metadata.name).ok();
-    Ok(match (command, existing) {
-        ("apply", Some(mut current)) => {
-            for (field, value) in obj.body {
-                current.body.insert(field, value);
-            }
-            current.metadata.labels.extend(obj.metadata.labels);
-            current.metadata.annotations.extend(obj.metadata.annotations);
-            Outcome::Write(Intervention::Update(current), format!("{reference} configured"))
+    let mut writes = Vec::with_capacity(objects.len());
+    for mut obj in objects {
+        let kind = Kind::parse(&obj.kind)
+            .filter(|k| k.name() == obj.kind)
+            .ok_or_else(|| Status::no_kind_match(&obj.kind, &obj.api_version).to_string())?;
+        if obj.metadata.namespace.is_empty() {
+            obj.metadata.namespace = namespace.into();
         }
-        _ => Outcome::Write(Intervention::Create(obj), format!("{reference} created")),
-    })
+        let reference = format!("{}/{}", kubectl_type(kind), obj.metadata.name);
+        let existing = world.api.peek_get(&admin(), kind, &obj.metadata.namespace, &obj.metadata.name).ok();
+        writes.push(match (command, existing) {
+            ("apply", Some(mut current)) => {
+                for (field, value) in obj.body {
+                    current.body.insert(field, value);
+                }
+                current.metadata.labels.extend(obj.metadata.labels);
+                current.metadata.annotations.extend(obj.metadata.annotations);
+                (Intervention::Update(current), format!("{reference} configured"))
+            }
+            _ => (Intervention::Create(obj), format!("{reference} created")),
+        });
+    }
+    Ok(Outcome::Writes(writes))
 }
 
 /// kubectl's lower-case type with its group: `deployment.apps`.
@@ -410,15 +417,20 @@ mod tests {
     fn writes_become_world_actions() {
         let w = world();
         let manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: blue\n";
-        let Outcome::Write(Intervention::Create(obj), text) = run("kubectl apply -f -", manifest, &w) else { panic!() };
+        let Outcome::Writes(writes) = run("kubectl apply -f -", manifest, &w) else { panic!() };
+        let [(Intervention::Create(obj), text)] = writes.as_slice() else { panic!("{writes:?}") };
         assert_eq!((obj.key().as_str(), text.as_str()), ("default/settings", "configmap/settings created"));
-        let Outcome::Write(Intervention::Update(d), text) = run(
+        let Outcome::Writes(writes) = run(
             "apply -f -",
-            "kind: Deployment\napiVersion: apps/v1\nmetadata:\n  name: web\nspec:\n  replicas: 5\n",
+            "kind: Deployment\napiVersion: apps/v1\nmetadata:\n  name: web\nspec:\n  replicas: 5\n---\nkind: ConfigMap\napiVersion: v1\nmetadata: {name: b}\n",
             &w,
         ) else {
             panic!()
         };
+        let [(Intervention::Update(d), text), (Intervention::Create(b), created)] = writes.as_slice() else {
+            panic!("{writes:?}")
+        };
+        assert_eq!((b.metadata.name.as_str(), created.as_str()), ("b", "configmap/b created"), "each document");
         assert_eq!(
             (d.spec().unwrap()["replicas"].as_i64(), text.as_str()),
             (Some(5), "deployment.apps/web configured")

@@ -65,18 +65,32 @@ impl fmt::Display for ManifestError {
 
 /// Reads the object a manifest from `source` describes.
 pub fn read(text: &str, source: Source) -> Result<ApiObject, ManifestError> {
+    let mut objects = read_all(text, source)?;
+    match (objects.len(), objects.pop()) {
+        (1, Some(obj)) => Ok(obj),
+        (n, _) => Err(ManifestError { source, problem: Problem::Syntax(format!("expected one object, found {n}")) }),
+    }
+}
+
+/// Reads every object a manifest describes: a file kubectl reads may hold several YAML
+/// documents (`---` between them).
+pub fn read_all(text: &str, source: Source) -> Result<Vec<ApiObject>, ManifestError> {
     let refuse = |problem| ManifestError { source, problem };
     limits::check_bytes(text.len()).map_err(|e| refuse(Problem::Limit(e)))?;
-    let value = match source {
+    let values = match source {
         Source::File if !text.trim_start().starts_with('{') => {
-            crate::console::yaml::parse(text).map_err(|e| refuse(Problem::Syntax(e.to_string())))?
+            crate::console::yaml::parse_all(text).map_err(|e| refuse(Problem::Syntax(e.to_string())))?
         }
-        _ => serde_json::from_str::<Value>(text).map_err(|e| refuse(Problem::Syntax(e.to_string())))?,
+        _ => vec![serde_json::from_str::<Value>(text).map_err(|e| refuse(Problem::Syntax(e.to_string())))?],
     };
-    limits::check_value(&value, text.len()).map_err(|e| refuse(Problem::Limit(e)))?;
-    let obj: ApiObject = serde_json::from_value(value).map_err(|e| refuse(Problem::Shape(e.to_string())))?;
-    limits::check_object(&obj).map_err(|e| refuse(Problem::Limit(e)))?;
-    Ok(obj)
+    let mut objects = Vec::with_capacity(values.len());
+    for value in values {
+        limits::check_value(&value, text.len()).map_err(|e| refuse(Problem::Limit(e)))?;
+        let obj: ApiObject = serde_json::from_value(value).map_err(|e| refuse(Problem::Shape(e.to_string())))?;
+        limits::check_object(&obj).map_err(|e| refuse(Problem::Limit(e)))?;
+        objects.push(obj);
+    }
+    Ok(objects)
 }
 
 #[cfg(test)]

@@ -1,289 +1,193 @@
-//! The YAML that manifests are written in — block mappings and sequences (nested too, `- - x`),
-//! plain and quoted scalars and keys, comments, single documents, and flow sequences and empty
-//! flow mappings — read into JSON values, and JSON values written back as YAML the way
-//! `kubectl get -o yaml` lays objects out. Whatever the writer prints, the reader reads back
-//! to the same value (a property test checks).
-//!
-//! Not a full YAML parser: anchors, tags, block scalars (`|`, `>`) and flow mappings with
-//! content are refused with a message naming the line; nesting deeper than
-//! [`MAX_DEPTH`](crate::limits::MAX_DEPTH) is refused rather than followed.
+//! The YAML manifests are written in, read into JSON values as kubectl reads them
+//! (`sigs.k8s.io/yaml`: YAML 1.1's plain scalars — `yes`, `on`, `0x1f`, `~` — block scalars,
+//! anchors and aliases, merge keys, flow collections, several documents), by a maintained YAML
+//! parser (`yaml-rust2`, its events); and JSON values written back as YAML the way `kubectl
+//! get -o yaml` lays objects out. Whatever the writer prints, the reader reads back to the same
+//! value (a property test checks). Nesting deeper than [`MAX_DEPTH`] is refused rather than
+//! followed.
 
 use crate::limits::MAX_DEPTH;
 use serde_json::{Map, Number, Value};
-
-/// One meaningful line: (line number, indentation, text without comment or indentation).
-type Line<'a> = (usize, usize, &'a str);
+use std::collections::BTreeMap;
+use yaml_rust2::parser::{Event, Parser};
+use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 fn error(line: usize, what: &str) -> String {
     format!("error converting YAML to JSON: yaml: line {line}: {what}")
 }
 
-fn too_deep(line: usize) -> String {
-    error(line, &format!("nesting deeper than {MAX_DEPTH} levels is not supported"))
-}
-
-/// Parses one YAML document into a JSON value.
+/// Reads one YAML document (empty documents passed over) into a JSON value.
 pub fn parse(text: &str) -> Result<Value, String> {
-    let lines: Vec<Line> = text
-        .lines()
-        .enumerate()
-        .filter_map(|(n, raw)| {
-            let content = strip_comment(raw).trim_end();
-            let trimmed = content.trim_start();
-            (!trimmed.is_empty() && trimmed != "---").then(|| (n + 1, content.len() - trimmed.len(), trimmed))
-        })
-        .collect();
-    if lines.is_empty() {
-        return Err("error converting YAML to JSON: empty document".into());
-    }
-    let mut pos = 0;
-    let value = block(&lines, &mut pos, lines[0].1, 0)?;
-    match lines.get(pos) {
-        Some((n, _, _)) => Err(error(*n, "did not find expected key")),
-        None => Ok(value),
+    let mut documents = parse_all(text)?;
+    match (documents.len(), documents.pop()) {
+        (1, Some(value)) => Ok(value),
+        (0, _) => Err("error converting YAML to JSON: empty document".into()),
+        (n, _) => Err(format!("error converting YAML to JSON: {n} documents where one was expected")),
     }
 }
 
-/// The line without its comment: a `#` at the start or after a space, outside quotes.
-fn strip_comment(line: &str) -> &str {
-    let mut quote = None;
-    let mut escaped = false;
-    for (i, c) in line.char_indices() {
-        match (c, quote) {
-            (_, Some('"')) if escaped => escaped = false,
-            ('\\', Some('"')) => escaped = true,
-            ('"' | '\'', None) => quote = Some(c),
-            (q, Some(open)) if q == open => quote = None,
-            ('#', None) if i == 0 || line[..i].ends_with(' ') => return &line[..i],
-            _ => {}
-        }
-    }
-    line
-}
-
-fn is_item(text: &str) -> bool {
-    text.starts_with("- ") || text == "-"
-}
-
-fn block(lines: &[Line], pos: &mut usize, indent: usize, depth: usize) -> Result<Value, String> {
-    if depth > MAX_DEPTH {
-        return Err(too_deep(lines[*pos].0));
-    }
-    if is_item(lines[*pos].2) {
-        sequence(lines, pos, indent, depth)
-    } else {
-        mapping(lines, pos, indent, depth)
-    }
-}
-
-fn mapping(lines: &[Line], pos: &mut usize, indent: usize, depth: usize) -> Result<Value, String> {
-    let mut map = Map::new();
-    while let Some(&(n, ind, text)) = lines.get(*pos) {
-        if ind < indent || (ind == indent && is_item(text)) {
-            break;
-        }
-        if ind > indent {
-            return Err(error(n, "mapping values are not allowed in this context"));
-        }
-        let (key, rest) = split_key(text, n)?.ok_or_else(|| error(n, "could not find expected ':'"))?;
-        *pos += 1;
-        let value = if rest.is_empty() {
-            match lines.get(*pos) {
-                Some(&(_, next, t)) if next > indent || (next == indent && is_item(t)) => {
-                    block(lines, pos, next, depth + 1)?
+/// Reads every document of a YAML stream (`---` between them) into JSON values; empty
+/// documents are passed over, as kubectl passes them over.
+pub fn parse_all(text: &str) -> Result<Vec<Value>, String> {
+    let mut reader = Reader { parser: Parser::new_from_str(text), anchors: BTreeMap::new() };
+    let mut documents = Vec::new();
+    loop {
+        match reader.next()? {
+            (Event::StreamStart | Event::DocumentEnd, _) => {}
+            (Event::StreamEnd, _) => return Ok(documents),
+            (Event::DocumentStart, _) => match reader.next()? {
+                (Event::DocumentEnd, _) => {}
+                (event, mark) => {
+                    let value = reader.node(event, mark, 0)?;
+                    if value != Value::Null {
+                        documents.push(value);
+                    }
                 }
-                _ => Value::Null,
+            },
+            (_, mark) => return Err(error(mark.line(), "did not find expected document")),
+        }
+    }
+}
+
+struct Reader<'a> {
+    parser: Parser<std::str::Chars<'a>>,
+    /// The values anchors name (`&a`), for their aliases (`*a`).
+    anchors: BTreeMap<usize, Value>,
+}
+
+impl Reader<'_> {
+    fn next(&mut self) -> Result<(Event, Marker), String> {
+        self.parser.next_token().map_err(|e| error(e.marker().line(), e.info()))
+    }
+
+    /// The value an event starts.
+    fn node(&mut self, event: Event, mark: Marker, depth: usize) -> Result<Value, String> {
+        if depth > MAX_DEPTH {
+            return Err(error(mark.line(), &format!("nesting deeper than {MAX_DEPTH} levels is not supported")));
+        }
+        let (value, anchor) = match event {
+            Event::Alias(id) => {
+                let value = self.anchors.get(&id).cloned();
+                return value.ok_or_else(|| error(mark.line(), "unknown anchor"));
             }
-        } else {
-            scalar(rest, n, depth + 1)?
+            Event::Scalar(text, style, anchor, tag) => {
+                let tagged = tag.map(|t| t.suffix);
+                (scalar(text, style, tagged.as_deref()), anchor)
+            }
+            Event::SequenceStart(anchor, _) => {
+                let mut items = Vec::new();
+                loop {
+                    match self.next()? {
+                        (Event::SequenceEnd, _) => break,
+                        (event, mark) => items.push(self.node(event, mark, depth + 1)?),
+                    }
+                }
+                (Value::Array(items), anchor)
+            }
+            Event::MappingStart(anchor, _) => {
+                let mut map = Map::new();
+                loop {
+                    let key = match self.next()? {
+                        (Event::MappingEnd, _) => break,
+                        (event, mark) => self.node(event, mark, depth + 1)?,
+                    };
+                    let (event, mark) = self.next()?;
+                    let value = self.node(event, mark, depth + 1)?;
+                    match key {
+                        // A merge key: the maps it names fill in what this one lacks.
+                        Value::String(k) if k == "<<" => merge(&mut map, value, mark.line())?,
+                        Value::String(k) => drop(map.insert(k, value)),
+                        // JSON's keys are strings: a number or a boolean key becomes its text.
+                        Value::Number(_) | Value::Bool(_) | Value::Null => drop(map.insert(key_text(&key), value)),
+                        _ => return Err(error(mark.line(), "a mapping's key must be a scalar")),
+                    }
+                }
+                (Value::Object(map), anchor)
+            }
+            _ => return Err(error(mark.line(), "did not find expected node content")),
         };
-        map.insert(key, value);
+        if anchor > 0 {
+            self.anchors.insert(anchor, value.clone());
+        }
+        Ok(value)
     }
-    Ok(Value::Object(map))
 }
 
-fn sequence(lines: &[Line], pos: &mut usize, indent: usize, depth: usize) -> Result<Value, String> {
-    let mut items = Vec::new();
-    while let Some(&(n, ind, text)) = lines.get(*pos) {
-        if ind != indent || !is_item(text) {
-            break;
-        }
-        let rest = text[1..].trim_start();
-        if rest.is_empty() {
-            *pos += 1;
-            items.push(match lines.get(*pos) {
-                Some(&(_, next, _)) if next > indent => block(lines, pos, next, depth + 1)?,
-                _ => Value::Null,
-            });
-        } else if is_item(rest) || split_key(rest, n)?.is_some() {
-            // `- key: value` and `- - x` open a block whose first line starts after "- ":
-            // that line and every deeper one below it form the item.
-            let column = indent + (text.len() - rest.len());
-            let mut sub: Vec<Line> = vec![(n, column, rest)];
-            let mut end = *pos + 1;
-            while let Some(&(ln, li, lt)) = lines.get(end) {
-                if li < column {
-                    break;
-                }
-                sub.push((ln, li, lt));
-                end += 1;
-            }
-            let mut sub_pos = 0;
-            items.push(block(&sub, &mut sub_pos, column, depth + 1)?);
-            if let Some((ln, _, _)) = sub.get(sub_pos) {
-                return Err(error(*ln, "did not find expected key"));
-            }
-            *pos = end;
-        } else {
-            items.push(scalar(rest, n, depth + 1)?);
-            *pos += 1;
-        }
+fn key_text(key: &Value) -> String {
+    match key {
+        Value::Null => "null".into(),
+        other => other.to_string(),
     }
-    Ok(Value::Array(items))
 }
 
-/// A double-quoted string at the start of `text`: its value and the rest of the line.
-fn quoted(text: &str, line: usize) -> Result<(String, &str), String> {
-    let mut escaped = false;
-    for (i, c) in text.char_indices().skip(1) {
-        match c {
-            _ if escaped => escaped = false,
-            '\\' => escaped = true,
-            '"' => {
-                let value: String = serde_json::from_str(&text[..=i]).map_err(|e| error(line, &e.to_string()))?;
-                return Ok((value, &text[i + 1..]));
-            }
-            _ => {}
+/// `<<: *base` or `<<: [*a, *b]`: keys of the named maps this map does not have.
+fn merge(map: &mut Map<String, Value>, from: Value, line: usize) -> Result<(), String> {
+    let sources = match from {
+        Value::Array(items) => items,
+        single => vec![single],
+    };
+    for source in sources {
+        let Value::Object(source) = source else {
+            return Err(error(line, "map merge requires map or sequence of maps"));
+        };
+        for (k, v) in source {
+            map.entry(k).or_insert(v);
         }
     }
-    Err(error(line, "found unexpected end of stream while scanning a quoted scalar"))
+    Ok(())
 }
 
-/// A single-quoted string at the start of `text` (`''` is one quote).
-fn single_quoted(text: &str, line: usize) -> Result<(String, &str), String> {
-    let mut value = String::new();
-    let mut chars = text.char_indices().skip(1).peekable();
-    while let Some((i, c)) = chars.next() {
-        if c == '\'' {
-            if chars.peek().map(|(_, n)| *n) == Some('\'') {
-                chars.next();
-                value.push('\'');
-            } else {
-                return Ok((value, &text[i + 1..]));
+/// A scalar's value: a quoted or block scalar, or one tagged `!!str`, is a string; a plain one
+/// is resolved as YAML 1.1 resolves it (go-yaml's `resolve`, which kubectl's reader uses).
+fn scalar(text: String, style: TScalarStyle, tag: Option<&str>) -> Value {
+    match (style, tag) {
+        (_, Some("str")) | (TScalarStyle::SingleQuoted | TScalarStyle::DoubleQuoted, _) => Value::String(text),
+        (TScalarStyle::Literal | TScalarStyle::Folded, _) => Value::String(text),
+        _ => plain_scalar(&text).unwrap_or(Value::String(text)),
+    }
+}
+
+/// A plain scalar's value when it is not a string: null, a boolean, an integer (decimal, `0x`,
+/// `0o`, `0b`, or a leading `0` for octal, `_` between digits) or a float (`.inf`, `.nan`).
+fn plain_scalar(t: &str) -> Option<Value> {
+    match t {
+        "" | "~" | "null" | "Null" | "NULL" => return Some(Value::Null),
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
+            return Some(Value::Bool(true))
+        }
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => {
+            return Some(Value::Bool(false))
+        }
+        _ => {}
+    }
+    let digits = t.replace('_', "");
+    let (sign, unsigned) = match digits.strip_prefix('-') {
+        Some(rest) => (-1i128, rest),
+        None => (1, digits.strip_prefix('+').unwrap_or(&digits)),
+    };
+    let radix = |prefix: &str, base: u32| unsigned.strip_prefix(prefix).map(|d| (d, base));
+    let (number, base) = radix("0x", 16)
+        .or_else(|| radix("0o", 8))
+        .or_else(|| radix("0b", 2))
+        .or_else(|| (unsigned.len() > 1 && unsigned.starts_with('0')).then(|| (&unsigned[1..], 8)))
+        .unwrap_or((unsigned, 10));
+    if !number.is_empty() && !digits.starts_with('_') {
+        if let Ok(n) = u128::from_str_radix(number, base) {
+            let n = sign * n as i128;
+            if let Ok(n) = i64::try_from(n) {
+                return Some(Value::from(n));
             }
-        } else {
-            value.push(c);
+            if let Ok(n) = u64::try_from(n) {
+                return Some(Value::from(n));
+            }
         }
     }
-    Err(error(line, "found unexpected end of stream while scanning a quoted scalar"))
-}
-
-/// `key: value` (the key may be quoted); `None` when the line is not a key.
-fn split_key(text: &str, line: usize) -> Result<Option<(String, &str)>, String> {
-    let quoted_key = match text.chars().next() {
-        Some('"') => Some(quoted(text, line)?),
-        Some('\'') => Some(single_quoted(text, line)?),
+    let float = match t {
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Some(Value::String(t.into())),
+        _ if t.contains(|c: char| c.is_ascii_digit()) => t.parse::<f64>().ok(),
         _ => None,
     };
-    if let Some((key, rest)) = quoted_key {
-        return Ok(rest.strip_prefix(':').filter(|r| r.is_empty() || r.starts_with(' ')).map(|r| (key, r.trim())));
-    }
-    let i = text.find(": ").or_else(|| text.ends_with(':').then(|| text.len() - 1));
-    Ok(i.map(|i| (text[..i].trim().to_string(), text[i + 1..].trim())))
-}
-
-fn scalar(text: &str, line: usize, depth: usize) -> Result<Value, String> {
-    if depth > MAX_DEPTH {
-        return Err(too_deep(line));
-    }
-    let unsupported = |what: &str| error(line, &format!("{what} are not supported here"));
-    Ok(match text {
-        "null" | "~" => Value::Null,
-        "true" => Value::Bool(true),
-        "false" => Value::Bool(false),
-        "{}" => Value::Object(Map::new()),
-        t if t.starts_with('"') => {
-            let (value, rest) = quoted(t, line)?;
-            if !rest.trim().is_empty() {
-                return Err(error(line, "did not find expected key"));
-            }
-            Value::String(value)
-        }
-        t if t.starts_with('\'') => {
-            let (value, rest) = single_quoted(t, line)?;
-            if !rest.trim().is_empty() {
-                return Err(error(line, "did not find expected key"));
-            }
-            Value::String(value)
-        }
-        t if t.starts_with('[') => {
-            let (value, rest) = flow_sequence(t, line, depth)?;
-            if !rest.trim().is_empty() {
-                return Err(error(line, "did not find expected ',' or ']'"));
-            }
-            value
-        }
-        t if t.starts_with('{') => return Err(unsupported("flow mappings")),
-        t if t.starts_with('|') || t.starts_with('>') => return Err(unsupported("block scalars")),
-        t if t.starts_with('&') || t.starts_with('*') || t.starts_with('!') => {
-            return Err(unsupported("anchors and tags"))
-        }
-        t => plain_scalar(t),
-    })
-}
-
-/// A plain scalar: a number when it reads as one, else the string itself.
-fn plain_scalar(t: &str) -> Value {
-    if let Ok(n) = t.parse::<i64>() {
-        return Value::Number(n.into());
-    }
-    if let Ok(n) = t.parse::<u64>() {
-        return Value::Number(n.into());
-    }
-    match t.parse::<f64>().ok().and_then(Number::from_f64) {
-        Some(n) if t.chars().any(|c| c.is_ascii_digit()) && !t.contains(':') => Value::Number(n),
-        _ => Value::String(t.to_string()),
-    }
-}
-
-/// `[a, "b", [c]]` at the start of `text`: the array and the rest of the line.
-fn flow_sequence(text: &str, line: usize, depth: usize) -> Result<(Value, &str), String> {
-    if depth > MAX_DEPTH {
-        return Err(too_deep(line));
-    }
-    let mut items = Vec::new();
-    let mut rest = text[1..].trim_start();
-    if let Some(after) = rest.strip_prefix(']') {
-        return Ok((Value::Array(items), after));
-    }
-    loop {
-        let (item, after) = match rest.chars().next() {
-            Some('[') => flow_sequence(rest, line, depth + 1)?,
-            Some('"') => quoted(rest, line).map(|(s, r)| (Value::String(s), r))?,
-            Some('\'') => single_quoted(rest, line).map(|(s, r)| (Value::String(s), r))?,
-            Some('{') if rest.starts_with("{}") => (Value::Object(Map::new()), &rest[2..]),
-            Some(_) => {
-                let end = rest.find([',', ']']).unwrap_or(rest.len());
-                let word = rest[..end].trim();
-                let value = match word {
-                    "null" | "~" => Value::Null,
-                    "true" => Value::Bool(true),
-                    "false" => Value::Bool(false),
-                    w if w.starts_with('{') => return Err(error(line, "flow mappings are not supported here")),
-                    w => plain_scalar(w),
-                };
-                (value, &rest[end..])
-            }
-            None => return Err(error(line, "did not find expected ',' or ']'")),
-        };
-        items.push(item);
-        rest = after.trim_start();
-        match rest.chars().next() {
-            Some(',') => rest = rest[1..].trim_start(),
-            Some(']') => return Ok((Value::Array(items), &rest[1..])),
-            _ => return Err(error(line, "did not find expected ',' or ']'")),
-        }
-    }
+    float.and_then(Number::from_f64).map(Value::Number)
 }
 
 /// Writes a JSON value as block YAML, the way `kubectl get -o yaml` lays objects out.
@@ -296,8 +200,8 @@ pub fn to_yaml(value: &Value) -> String {
 /// A string as a plain scalar when it reads back as the same string, else double-quoted.
 fn plain(s: &str) -> String {
     let needs_quotes = s.is_empty()
-        || !matches!(plain_scalar(s), Value::String(_))
-        || matches!(s, "true" | "false" | "null" | "~" | "{}" | "[]" | "-" | "yes" | "no")
+        || plain_scalar(s).is_some()
+        || matches!(s, "{}" | "[]" | "-" | "<<" | ".inf" | "-.inf" | ".nan" | ".NaN" | ".NAN")
         || s.contains(": ")
         || s.contains(" #")
         || s.contains(',')
@@ -389,10 +293,7 @@ spec:
 
     #[test]
     fn reads_a_deployment_manifest() {
-        let err = parse(DEPLOYMENT).unwrap_err();
-        assert!(err.contains("line 10: flow mappings are not supported here"), "{err}");
-        let fixed = DEPLOYMENT.replace("matchLabels: {app: web}", "matchLabels:\n      app: web");
-        let value = parse(&fixed).unwrap();
+        let value = parse(DEPLOYMENT).unwrap();
         assert_eq!(value["spec"]["replicas"], json!(3));
         assert_eq!(value["spec"]["selector"]["matchLabels"], json!({"app": "web"}));
         assert_eq!(
@@ -417,11 +318,42 @@ spec:
     #[test]
     fn deep_nesting_is_refused_not_followed() {
         let flow = format!("a: {}{}", "[".repeat(5000), "]".repeat(5000));
-        assert!(parse(&flow).unwrap_err().contains("nesting deeper than 64 levels"));
+        assert!(parse(&flow).is_err(), "a flow nested 5,000 deep");
         let block: String = (0..200).map(|i| format!("{}k{i}:\n", " ".repeat(i))).collect();
         assert!(parse(&block).unwrap_err().contains("nesting deeper than 64 levels"));
         let dashes = format!("{}x\n", "- ".repeat(300));
         assert!(parse(&dashes).unwrap_err().contains("nesting deeper than 64 levels"));
+    }
+
+    #[test]
+    fn reads_what_kubectl_reads_block_scalars_anchors_merges_and_several_documents() {
+        let config = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app, labels: {tier: web}}\ndata:\n  config.yaml: |\n    port: 8080\n    debug: true\n  motd: >\n    one\n    two\n";
+        let value = parse(config).unwrap();
+        assert_eq!(value["data"]["config.yaml"], "port: 8080\ndebug: true\n");
+        assert_eq!(value["data"]["motd"], "one two\n");
+        assert_eq!(value["metadata"], json!({"name": "app", "labels": {"tier": "web"}}));
+        let anchored = "base: &b {replicas: 2, image: x}\nweb:\n  <<: *b\n  image: z\ncopy: *b\n";
+        assert_eq!(
+            parse(anchored).unwrap(),
+            json!({"base": {"replicas": 2, "image": "x"}, "web": {"replicas": 2, "image": "z"}, "copy": {"replicas": 2, "image": "x"}})
+        );
+        let two = "a: 1\n---\n---\nb: 2\n...\n";
+        assert_eq!(parse_all(two).unwrap(), vec![json!({"a": 1}), json!({"b": 2})]);
+        assert!(parse(two).unwrap_err().contains("2 documents"));
+        assert!(parse("a: *nowhere\n").unwrap_err().contains("line 1"), "an alias to no anchor");
+    }
+
+    #[test]
+    fn plain_scalars_resolve_as_yaml_1_1_does_for_kubectl() {
+        let value = parse(
+            "a: yes\nb: off\nc: ~\nd: 0x1f\ne: 0o17\nf: 0777\ng: 1_000\nh: -12\ni: 1e3\nj: \"yes\"\nk: !!str 42\nl: 09\n12: twelve\n",
+        )
+        .unwrap();
+        assert_eq!(
+            value,
+            json!({"a": true, "b": false, "c": null, "d": 31, "e": 15, "f": 511, "g": 1000, "h": -12, "i": 1000.0,
+                   "j": "yes", "k": "42", "l": 9.0, "12": "twelve"})
+        );
     }
 
     #[test]

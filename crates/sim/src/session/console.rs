@@ -44,15 +44,30 @@ impl Session {
                 self.act(world::Intervention::ConsoleWatch { kind, namespace });
                 ConsoleLine::Printed(text)
             }
-            Outcome::Write(action, done) => {
-                self.act(action);
-                match self.write_answer() {
-                    Some(Err(refused)) => ConsoleLine::Refused(refused),
-                    _ => ConsoleLine::Printed(done),
+            Outcome::Write(action, done) => self.console_write(action, done),
+            Outcome::Writes(writes) => {
+                let last = writes.len().saturating_sub(1);
+                let mut printed = None;
+                for (n, (action, done)) in writes.into_iter().enumerate() {
+                    let line = self.console_write(action, done);
+                    match n == last {
+                        true => printed = Some(line),
+                        false => self.console.record((at, line)),
+                    }
                 }
+                printed.unwrap_or(ConsoleLine::Printed(String::new()))
             }
         };
         self.console.record((at, printed));
+    }
+
+    /// A write the console makes: kubectl's line when it succeeds, else what refused it.
+    fn console_write(&mut self, action: world::Intervention, done: String) -> ConsoleLine {
+        self.act(action);
+        match self.write_answer() {
+            Some(Err(refused)) => ConsoleLine::Refused(refused),
+            _ => ConsoleLine::Printed(done),
+        }
     }
 
     /// The console's transcript up to the current step, with the rows its watches printed
