@@ -23,6 +23,9 @@ async fn a_panic_shows_the_crash_panel_with_a_link_to_the_state_in_both_language
     root.set_id("playground");
     document.body().unwrap().append_child(&root).unwrap();
     crash::install();
+    // A Korean page's start installs the phrasebook's module before it draws (`ui::start`);
+    // this test mounts the page itself, so it installs the phrasebook as the module does.
+    informer_sim::i18n::install_korean(informer_sim::i18n::KOREAN);
     yew::Renderer::<App>::with_root(root.clone()).render();
     yew::scheduler::flush().await;
     let forward: HtmlElement = root.query_selector("button.step-forward").unwrap().unwrap().unchecked_into();
