@@ -444,6 +444,26 @@ fn semantics_6_workers_start_only_once_the_caches_have_synced() {
 }
 
 #[test]
+fn semantics_6_from_v0_23_the_workers_start_after_every_initial_add_is_queued() {
+    // A handler registration has synced once its handler returned from the last initial add
+    // (`processorListener.run`, synctrack), and the handler's queue.Add is part of that call:
+    // in 1.37 "Starting workers" comes after every initial key is in the queue.
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.era = Era::V1_37;
+    let objects = ["a", "b", "c"].map(|n| ApiObject::new(Kind::ConfigMap, "default", n)).to_vec();
+    let mut w = World::new(config, objects).unwrap();
+    let trace = w.run_until_idle(500);
+    let start = trace.iter().position(|e| e.kind == TraceKind::WorkersStart).expect("the workers start");
+    let adds_before = trace[..start].iter().filter(|e| e.kind == TraceKind::WorkqueueAdd).count();
+    assert_eq!(adds_before, 3, "every initial key is queued before the workers start");
+    assert!(
+        matches!(trace[start].outcome, Outcome::WorkersStarted { queued: 3, .. }),
+        "3 keys waiting: {:?}",
+        trace[start].outcome
+    );
+}
+
+#[test]
 fn semantics_6_an_observing_controller_reads_the_kind_it_watches() {
     let mut config = WorldConfig::new(Kind::ConfigMap);
     config.era = Era::V1_30;

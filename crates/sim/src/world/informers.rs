@@ -430,7 +430,6 @@ impl World {
             stack.listener_pending[l] = true;
             self.later(0, Msg::ListenerRun(i, l));
         }
-        self.start_workers_once_synced();
         let handler = self.informers[i].config.handlers[l].clone();
         let (key, rv) = (n.key(), n.resource_version());
         let primary = self.controllers.get(handler.controller).map(|c| c.reconciler.primary());
@@ -441,6 +440,7 @@ impl World {
         let lost = seen.is_some() && self.drop_next_notification && handler.route != Enqueue::Nothing;
         if lost {
             self.drop_next_notification = false;
+            self.start_workers_once_synced();
             let outcome = Outcome::HandlerCalled { handler: handler.name, call, note, enqueued: None, lost: true };
             return Hop::new(Stage::Informer, Stage::Handler, TraceKind::EventLost, &key, rv, outcome);
         }
@@ -456,6 +456,10 @@ impl World {
         if let Some((target, priority)) = &request {
             self.later(0, Msg::WorkqueueAdd(handler.controller, target.clone(), *priority));
         }
+        // A registration has synced once its handler returned from the last initial add, and
+        // the handler's queue.Add is part of it (`processorListener.run`, synctrack): the
+        // workers start after that add.
+        self.start_workers_once_synced();
         let enqueued = request.map(|(target, _)| target);
         let outcome = Outcome::HandlerCalled { handler: handler.name, call, note, enqueued, lost: false };
         Hop::new(Stage::Informer, Stage::Handler, TraceKind::HandlerCall, &key, rv, outcome)
