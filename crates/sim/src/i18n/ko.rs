@@ -296,7 +296,7 @@ super::phrasebook! {
     ("PopBatch: {n} keys [{types}]", "PopBatch: 키 {n}개 [{types}]"),
     ("queue empty", "큐가 비었습니다"),
     ("add", "추가"),
-    ("update", "갱신"),
+    ("update", "수정"),
     ("delete", "삭제"),
     ("replace", "교체"),
     ("none", "없음"),
