@@ -13,7 +13,7 @@
 
 use super::discovery;
 use super::encode;
-use super::kubeconfig::{self, user_of_token};
+use super::kubeconfig::{self, Tokens};
 use super::request::{Request, Subresource, Target, Verb};
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
@@ -69,6 +69,8 @@ struct Stream {
 /// What the server guards: the world, its clock, the outside streams.
 struct Served {
     world: World,
+    /// This start's bearer tokens.
+    tokens: Tokens,
     started: Instant,
     speed: f64,
     streams: BTreeMap<ApiWatchId, Stream>,
@@ -259,8 +261,19 @@ pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, option
             Err(e) => return drop(started.send(Err(e))),
         };
         let (ns, name) = (world.config.controller_namespace.clone(), world.config.controller_name.clone());
-        let config = kubeconfig::kubeconfig(&format!("https://{address}"), &authority, &ns, &name);
-        if let Err(e) = std::fs::write(&thread_options.kubeconfig, config) {
+        let tokens = match Tokens::new() {
+            Ok(t) => t,
+            Err(e) => return drop(started.send(Err(e))),
+        };
+        let mut accounts = world.api.rbac().service_accounts();
+        if !accounts.contains(&(ns.clone(), name.clone())) {
+            accounts.push((ns.clone(), name.clone()));
+        }
+        let config = kubeconfig::kubeconfig(&format!("https://{address}"), &authority, &tokens, &accounts);
+        // Written whole, then renamed into place: whoever waits for the file reads all of it.
+        let path = &thread_options.kubeconfig;
+        let partial = path.with_extension("partial");
+        if let Err(e) = std::fs::write(&partial, config).and_then(|()| std::fs::rename(&partial, path)) {
             let path = thread_options.kubeconfig.display();
             return drop(started.send(Err(format!("cannot write the kubeconfig {path}: {e}"))));
         }
@@ -278,6 +291,7 @@ pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, option
         world.api.set_clock_offset(unix_ms.saturating_sub(PLAYGROUND_EPOCH_MS));
         let served = Served {
             world,
+            tokens,
             started: Instant::now(),
             speed: thread_options.speed,
             streams: BTreeMap::new(),
@@ -371,7 +385,7 @@ fn unauthorized() -> Reply {
 }
 
 /// The identity a request acts as: its bearer token's, or the one it impersonates.
-fn identify(headers: &HeaderMap, world: &World) -> Result<UserInfo, Reply> {
+fn identify(headers: &HeaderMap, tokens: &Tokens, world: &World) -> Result<UserInfo, Reply> {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     // No credentials at all is the anonymous user, whom RBAC then judges; a token the server
     // did not give out is a 401.
@@ -379,7 +393,7 @@ fn identify(headers: &HeaderMap, world: &World) -> Result<UserInfo, Reply> {
         None => UserInfo { name: "system:anonymous".into(), groups: vec!["system:unauthenticated".into()] },
         Some(auth) => {
             let token = auth.strip_prefix("Bearer ").ok_or_else(unauthorized)?;
-            user_of_token(token.trim()).ok_or_else(unauthorized)?
+            tokens.user_of(token.trim()).ok_or_else(unauthorized)?
         }
     };
     let Some(target) = header("impersonate-user") else { return Ok(user) };
@@ -441,7 +455,16 @@ async fn handle(
 fn respond(served: &mut Served, incoming: Incoming) -> Reply {
     let Incoming { method, path, query, headers, body } = incoming;
     if path == "/playground/faults" && method == Method::POST {
-        return admin_fault(served, &body);
+        return match identify(&headers, &served.tokens, &served.world) {
+            Ok(user) if user.groups.iter().any(|g| g == "system:masters") => admin_fault(served, &body),
+            Ok(user) if user.name == "system:anonymous" => unauthorized(),
+            Ok(user) => error(&Status::new(
+                403,
+                "Forbidden",
+                format!("faults are the administrator's: user {:?} may not inject them", user.name),
+            )),
+            Err(reply) => reply,
+        };
     }
     let request = match Request::parse(method.as_str(), &path, &query) {
         Ok(r) => r,
@@ -453,7 +476,7 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
             None => error(&Status::no_such_resource()),
         };
     }
-    let user = match identify(&headers, &served.world) {
+    let user = match identify(&headers, &served.tokens, &served.world) {
         Ok(u) => u,
         Err(reply) => return reply,
     };
@@ -616,7 +639,8 @@ fn call_of(
     })
 }
 
-/// `POST /playground/faults`: `{"fault": "compact-store"}` or `{"fault": "latency", "ms": 500}`.
+/// `POST /playground/faults`, as the administrator: `{"fault": "compact-store"}` or
+/// `{"fault": "latency", "ms": 500}`.
 fn admin_fault(served: &mut Served, body: &[u8]) -> Reply {
     let request: Value = match serde_json::from_slice(body) {
         Ok(v) => v,

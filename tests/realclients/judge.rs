@@ -424,6 +424,59 @@ fn many_watchers_get_every_event_in_order() {
     assert_eq!(figures["same_order"], watchers, "all in the same order: {figures}");
 }
 
+/// The token of kubeconfig user `user` (`admin`, `default-playground-controller`, …).
+fn token_of(server: &Server, user: &str) -> String {
+    let text = std::fs::read_to_string(server.kubeconfig()).unwrap();
+    let at = text.find(&format!("- name: {user}\n  user:\n")).unwrap_or_else(|| panic!("no user {user}:\n{text}"));
+    let line = text[at..].lines().find(|l| l.trim_start().starts_with("token: ")).unwrap();
+    line.trim_start()["token: ".len()..].to_string()
+}
+
+/// serve-api's tokens are drawn at each start (a token guessed or kept from an earlier start
+/// is a 401), and `/playground/faults` takes faults from the administrator alone.
+#[test]
+fn serve_api_makes_new_tokens_at_each_start_and_takes_faults_from_the_administrator_only() {
+    let (first, second) = (Server::start("sandbox", Era::CURRENT, 1.0), Server::start("sandbox", Era::CURRENT, 1.0));
+    let admin = token_of(&first, "admin");
+    assert_ne!(admin, token_of(&second, "admin"), "each start makes its own tokens");
+    let base = std::fs::read_to_string(first.kubeconfig()).unwrap();
+    let base = base.lines().find_map(|l| l.trim_start().strip_prefix("server: ")).unwrap().to_string();
+    let fault = |as_: &str| serde_json::json!({"as": as_, "method": "POST", "path": "/playground/faults", "body": {"fault": "disconnect-watch"}});
+    let list =
+        |as_: &str| serde_json::json!({"as": as_, "method": "GET", "path": "/api/v1/namespaces/default/configmaps"});
+    let tokens = serde_json::json!({
+        "admin": admin,
+        "controller": token_of(&first, "default-playground-controller"),
+        "earlier": token_of(&second, "admin"),
+        "guessed": "playground-admin",
+    });
+    let steps = vec![
+        fault("admin"),
+        fault("controller"),
+        fault("earlier"),
+        fault("guessed"),
+        fault("nobody"),
+        list("earlier"),
+        list("admin"),
+    ];
+    let input = serde_json::json!({"base": base, "tokens": tokens, "scripts": [{"name": "tokens", "namespace": "default", "steps": steps}]});
+    let mut child = Command::new(clients().join("http-script"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("http-script runs (make test's set-up builds it)");
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input.to_string().as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let result: Value = serde_json::from_slice(&out.stdout).expect("one result line");
+    let statuses: Vec<i64> =
+        result["steps"].as_array().unwrap().iter().map(|s| s["status"].as_i64().unwrap_or(0)).collect();
+    assert_eq!(
+        statuses,
+        [200, 403, 401, 401, 401, 401, 200],
+        "faults: admin, the controller, an earlier start's admin, a guessed token, none; a LIST with an earlier start's token, with this one's"
+    );
+}
+
 /// The simulator's world of a lesson in `era`, run to `ms` of virtual time.
 fn lesson_world_at(id: &str, era: Era, ms: u64) -> informer_sim::world::World {
     let lesson = informer_sim::scenario::library::find(id).and_then(|s| s.in_era(era)).expect(id);

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-pub const ADMIN_TOKEN: &str = "playground-admin";
+/// The real server's administrator token (its token file is the judge's own).
+const ADMIN_TOKEN: &str = "playground-admin";
 
 fn clients() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("target/realclients")
@@ -25,11 +26,30 @@ pub fn releases() -> Vec<String> {
     told.split([',', ' ']).filter(|s| !s.is_empty()).map(String::from).collect()
 }
 
-/// The bearer token of each identity, the same on both sides.
-pub fn tokens() -> Value {
+/// The real server's bearer token of each identity (`forged`: one it never gave out).
+fn real_tokens() -> Value {
     let mut tokens = json!({"admin": ADMIN_TOKEN, "forged": "playground-forged"});
     for (name, _) in BARE_ACCOUNTS {
         tokens[name] = json!(format!("playground-sa.judge.{name}"));
+    }
+    tokens
+}
+
+/// serve-api's bearer token of each identity, read from the kubeconfig it wrote (its tokens
+/// are made at each start): the user `admin` and `judge-<name>` per account.
+fn model_tokens(kubeconfig: &str) -> Value {
+    let mut tokens = json!({"forged": "admin.0000"});
+    let mut user = None;
+    for line in kubeconfig.lines() {
+        if let Some(name) = line.strip_prefix("- name: ") {
+            user = Some(name.trim().to_string());
+        } else if let (Some(token), Some(name)) = (line.trim().strip_prefix("token: "), &user) {
+            let identity = name.strip_prefix("judge-").unwrap_or(name);
+            tokens[identity] = json!(token.trim());
+        }
+    }
+    for name in ["admin"].into_iter().chain(BARE_ACCOUNTS.iter().map(|(n, _)| *n)) {
+        assert!(tokens.get(name).is_some(), "serve-api's kubeconfig has no token for {name}:\n{kubeconfig}");
     }
     tokens
 }
@@ -55,6 +75,8 @@ fn tail(path: &Path) -> String {
 /// Where a side is and how a compaction reaches it.
 pub trait Side {
     fn base(&self) -> &str;
+    /// The bearer token of each identity the scripts act as.
+    fn tokens(&self) -> Value;
     /// The runner's `faults` and `etcd` fields.
     fn fault_route(&self) -> Value;
     fn name(&self) -> String;
@@ -63,7 +85,7 @@ pub trait Side {
 /// Sends `scripts` to `side` through `http-script`, `at_once` at a time (0: all together); one
 /// result per script, in order.
 pub fn run(side: &dyn Side, scripts: &[Value], at_once: usize) -> Vec<Value> {
-    let mut input = json!({"base": side.base(), "tokens": tokens(), "scripts": scripts});
+    let mut input = json!({"base": side.base(), "tokens": side.tokens(), "scripts": scripts});
     for (k, v) in side.fault_route().as_object().unwrap() {
         input[k] = v.clone();
     }
@@ -106,6 +128,9 @@ pub struct Real {
 impl Side for Real {
     fn base(&self) -> &str {
         &self.base
+    }
+    fn tokens(&self) -> Value {
+        real_tokens()
     }
     fn fault_route(&self) -> Value {
         json!({"etcd": self.etcd_url})
@@ -258,11 +283,15 @@ pub struct Model {
     child: Child,
     dir: PathBuf,
     base: String,
+    tokens: Value,
 }
 
 impl Side for Model {
     fn base(&self) -> &str {
         &self.base
+    }
+    fn tokens(&self) -> Value {
+        self.tokens.clone()
     }
     fn fault_route(&self) -> Value {
         json!({"faults": self.base})
@@ -286,15 +315,16 @@ impl Model {
             .spawn()
             .expect("serve-api starts");
         let deadline = Instant::now() + Duration::from_secs(20);
-        let base = loop {
+        let (base, text) = loop {
             let text = std::fs::read_to_string(&kubeconfig).unwrap_or_default();
             if let Some(line) = text.lines().find(|l| l.trim_start().starts_with("server:")) {
-                break line.trim_start()["server:".len()..].trim().to_string();
+                break (line.trim_start()["server:".len()..].trim().to_string(), text);
             }
             assert!(Instant::now() < deadline, "serve-api did not start: {}", tail(&dir.join("server.log")));
             std::thread::sleep(Duration::from_millis(20));
         };
-        Model { release: release.into(), child, dir, base }
+        let tokens = model_tokens(&text);
+        Model { release: release.into(), child, dir, base, tokens }
     }
 }
 

@@ -142,6 +142,22 @@ impl Default for Rbac {
 }
 
 impl Rbac {
+    /// Every service account a binding names, as `(namespace, name)`, sorted and once each.
+    pub fn service_accounts(&self) -> Vec<(String, String)> {
+        let mut accounts: Vec<(String, String)> = self
+            .bindings
+            .iter()
+            .flat_map(|b| &b.subjects)
+            .filter_map(|s| match s {
+                Subject::ServiceAccount { namespace, name } => Some((namespace.clone(), name.clone())),
+                _ => None,
+            })
+            .collect();
+        accounts.sort();
+        accounts.dedup();
+        accounts
+    }
+
     pub fn put_role(&mut self, role: Role) {
         self.roles.insert((role.namespace.clone(), role.name.clone()), role);
     }
