@@ -211,9 +211,11 @@ fn answer(step: &Value, answer: &Value, place: &dyn Fn(&str) -> Value, namespace
     Value::Object(out)
 }
 
-/// kube-apiserver repeats a watch-list's end bookmark, unannotated, at its bookmark timer's next
-/// tick — or does not (both were seen for the same requests, as its one-second ticks fall): a
-/// plain bookmark right after the end bookmark, at its revision, is left out on both sides.
+/// A plain bookmark right after a watch-list's end bookmark, at its revision, is left out on
+/// both sides. Neither should send one (`cache_watcher.go: process` drops it once the end
+/// bookmark went out; a quiet watch-list on kube-apiserver 1.33.13 and 1.37.2 got none in 6 s,
+/// and the model sends none), but the judge once saw one among concurrent scripts, as the timer's
+/// one-second ticks fell.
 fn without_end_repeat(events: Vec<Value>) -> Vec<Value> {
     let mut kept: Vec<Value> = Vec::with_capacity(events.len());
     for e in events {

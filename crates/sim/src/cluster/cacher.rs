@@ -183,7 +183,7 @@ impl Cacher {
             source,
             allow_bookmarks,
             start_rv,
-            repeat_end_bookmark: start == WatchStart::InitialEvents && allow_bookmarks,
+            first_bookmark_at_tick: start == WatchStart::InitialEvents && allow_bookmarks,
             next_bookmark: None,
             deadline: 0,
             user: user.to_string(),
@@ -234,12 +234,13 @@ impl Cacher {
 
     /// Schedules a new watcher's bookmarks: `frequency_ms` after `now` (0: none), or 2 s
     /// before its deadline if that comes first; a watch-list's at the next tick of the
-    /// cacher's bookmark timer (`BOOKMARK_TICK_MS`), which repeats its end bookmark.
+    /// cacher's bookmark timer (`BOOKMARK_TICK_MS`: it was waiting for its end bookmark when
+    /// it was scheduled), which sends one only if the cache moved past the end bookmark.
     pub fn schedule_bookmarks(&mut self, id: ApiWatchId, now: u64, deadline: u64, frequency_ms: u64) {
         let Some(w) = self.watchers.get_mut(&id) else { return };
         w.deadline = deadline;
         if w.allow_bookmarks && w.source == WatchSource::Cache && frequency_ms > 0 {
-            w.next_bookmark = match w.repeat_end_bookmark {
+            w.next_bookmark = match w.first_bookmark_at_tick {
                 true => Some(now + BOOKMARK_TICK_MS),
                 false => next_bookmark_time(now, deadline, frequency_ms),
             };
@@ -257,7 +258,9 @@ impl Cacher {
         let mut sent = 0;
         for w in self.watchers.values_mut().filter(|w| !w.closed && w.next_bookmark.is_some_and(|t| t <= now)) {
             let rv = self.caches[&w.filter.kind].0.revision();
-            if rv > w.start_rv || std::mem::take(&mut w.repeat_end_bookmark) {
+            // Never one at the revision the watch started from, the end bookmark's included
+            // (`cache_watcher.go: process` drops it once the end bookmark was sent).
+            if rv > w.start_rv {
                 metrics.sent(0, WatchEvent::Bookmark(rv).wire_size());
                 w.push(WatchEvent::Bookmark(rv));
                 sent += 1;

@@ -126,10 +126,10 @@ pub struct Watcher {
     pub source: WatchSource,
     pub allow_bookmarks: bool,
     /// The resourceVersion the stream starts after: a bookmark at or below it is not sent
-    /// (`cacheWatcher.process`), but for the one tick after a watch-list's initial events.
+    /// (`cacheWatcher.process`).
     pub start_rv: Revision,
-    /// A watch-list whose initial-events-end bookmark the next bookmark tick repeats.
-    pub repeat_end_bookmark: bool,
+    /// A watch-list: its first bookmark is due at the next tick of the bookmark timer.
+    pub first_bookmark_at_tick: bool,
     /// When this watcher's next bookmark is due (`nextBookmarkTime`), and its deadline.
     pub next_bookmark: Option<u64>,
     pub deadline: u64,
