@@ -78,7 +78,7 @@ test('two releases side by side: the same lesson, the same instant, the differen
     const panel = page.getByRole('region', { name: 'Compare releases' });
     await panel.waitFor();
     // Just after the Pops: the panel shows the latest steps of each release.
-    await page.getByLabel('Timeline').fill('32');
+    await page.getByLabel('Timeline').fill('48');
     const left = panel.getByRole('region', { name: 'Kubernetes 1.30' });
     const right = panel.getByRole('region', { name: 'Kubernetes 1.33' });
     await left.locator('.line.differs').first().waitFor();

@@ -288,7 +288,7 @@ test('the DeltaFIFO box shows the queued keys with their deltas after a burst, a
 
 for (const lang of ['en', 'ko']) {
   test(`at 1280×720 the controls, the stage, the narration, the question and the newest events fit the first screen (${lang})`, async () => {
-    const { page, errors, close } = await openPlayground({ query: `?scenario=delta-fifo-grouping&step=30&lang=${lang}` });
+    const { page, errors, close } = await openPlayground({ query: `?scenario=delta-fifo-grouping&step=33&lang=${lang}` });
     try {
       const inside = async (selector) => {
         const box = await page.locator(selector).first().boundingBox();

@@ -3,6 +3,7 @@
 //! controller-runtime, the Python client — talk to the same world the page shows. The
 //! simulation stays sans-IO; this layer reads requests, writes responses, and keeps time.
 
+pub mod decode;
 pub mod discovery;
 pub mod encode;
 pub mod kubeconfig;

@@ -20,6 +20,7 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use informer_sim::cluster::patch::{PatchRequest, PatchType};
 use informer_sim::cluster::rbac::RequestAttributes;
+use informer_sim::cluster::registry::Preconditions;
 use informer_sim::cluster::watch::ApiWatchId;
 use informer_sim::cluster::{ApiObject, Kind, Status, UserInfo};
 use informer_sim::world::{Fault, Intervention, OutsideAnswer, OutsideCall, TraceEvent, World};
@@ -584,6 +585,8 @@ fn call_of(
             fields.entry("kind").or_insert_with(|| json!(kind.name()));
             fields.entry("apiVersion").or_insert_with(|| json!(kind.api_version()));
         }
+        let text = |field: &str| value[field].as_str().unwrap_or_default().to_string();
+        super::decode::body_kind(kind, &text("kind"), &text("apiVersion"))?;
         let mut o: ApiObject = serde_json::from_value(value)
             .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: {e}")))?;
         if o.metadata.namespace.is_empty() {
@@ -635,8 +638,21 @@ fn call_of(
             body: parse()?,
             patch_type: PatchType::from_content_type(content_type)?,
         }),
-        (Verb::Delete, _) => OutsideCall::Delete { kind, namespace: namespace.into(), name },
+        (Verb::Delete, _) => {
+            OutsideCall::Delete { kind, namespace: namespace.into(), name, preconditions: preconditions(body)? }
+        }
     })
+}
+
+/// A DELETE body's `preconditions` (`DeleteOptions`; no body: none).
+fn preconditions(body: &[u8]) -> Result<Preconditions, Status> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Preconditions::default());
+    }
+    let options: Value = serde_json::from_slice(body)
+        .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")))?;
+    let field = |name: &str| options["preconditions"][name].as_str().map(String::from);
+    Ok(Preconditions { uid: field("uid"), resource_version: field("resourceVersion") })
 }
 
 /// `POST /playground/faults`, as the administrator: `{"fault": "compact-store"}` or

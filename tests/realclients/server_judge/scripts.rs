@@ -109,6 +109,34 @@ pub fn named() -> Vec<Value> {
             ],
         ),
         script("delete-answers-status", "plain", vec![create("a", "w1"), delete("a"), delete("a")]),
+        // DeleteOptions' preconditions (`rest.BeforeDelete`): a stale one is a 409 and deletes
+        // nothing; one that holds deletes.
+        script(
+            "delete-preconditions",
+            "plain",
+            vec![
+                create("a", "w1"),
+                json!({"method": "DELETE", "path": format!("{CM}/a"), "body": {"preconditions": {"resourceVersion": "1"}}}),
+                get(&format!("{CM}/a"), ""),
+                json!({"method": "DELETE", "path": format!("{CM}/a"), "body": {"preconditions": {"resourceVersion": "{rv:w1}"}}}),
+                get(&format!("{CM}/a"), ""),
+            ],
+        ),
+        // A body is decoded as the URL's kind (`transformDecodeError`): another kind, another
+        // version or a kind no scheme registers is a 400, and nothing is created.
+        script(
+            "body-of-another-kind",
+            "plain",
+            vec![
+                json!({"method": "POST", "path": CM, "body": {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}}),
+                json!({"method": "POST", "path": CM, "body": {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}}}),
+                json!({"method": "POST", "path": CM, "body": {"apiVersion": "v2", "kind": "ConfigMap", "metadata": {"name": "c"}}}),
+                json!({"method": "POST", "path": CM, "body": {"apiVersion": "v1", "kind": "Foo", "metadata": {"name": "f"}}}),
+                json!({"method": "POST", "path": CM, "body": {"kind": "ConfigMap", "metadata": {"name": "kind-only"}}}),
+                get("/api/v1/namespaces/{ns}/secrets/s", ""),
+                list("", ""),
+            ],
+        ),
         script(
             "create-with-resource-version",
             "plain",

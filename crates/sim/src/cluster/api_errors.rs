@@ -165,6 +165,18 @@ impl Status {
         .about(kind, name)
     }
 
+    /// A DELETE whose precondition does not hold (`rest.BeforeDelete`): a 409 that names the
+    /// kind, not the resource (`ConfigMap "x"`, `Deployment.apps "web"`), as upstream's does.
+    pub fn precondition_conflict(kind: Kind, name: &str, why: &str) -> Self {
+        let qualified = match kind.group() {
+            "" => kind.name().to_string(),
+            group => format!("{}.{group}", kind.name()),
+        };
+        let details =
+            StatusDetails { name: name.into(), group: kind.group().into(), kind: kind.name().into(), ..StatusDetails::default() };
+        Self::new(409, "Conflict", format!("Operation cannot be fulfilled on {qualified} {name:?}: {why}")).with_details(details)
+    }
+
     /// 410 `Expired` (`NewResourceExpired`).
     pub fn expired(message: String) -> Self {
         Self::new(410, "Expired", message)

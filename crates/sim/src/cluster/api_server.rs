@@ -29,7 +29,7 @@ use super::cacher::{Cacher, WatchStart};
 use super::metrics::Metrics;
 use super::mvcc_store::{KeyRange, MvccError, MvccStore, Revision};
 use super::rbac::{Rbac, RequestAttributes, UserInfo};
-use super::registry;
+use super::registry::{self, Preconditions};
 use super::request::Verb;
 use super::selector::{FieldSelector, LabelSelector};
 use super::storage::{
@@ -405,9 +405,22 @@ impl ApiServer {
 
     /// DELETE: removes an object at once and returns its last state.
     pub fn delete(&mut self, user: &UserInfo, kind: Kind, namespace: &str, name: &str) -> Result<ApiObject, Status> {
+        self.delete_if(user, kind, namespace, name, &Preconditions::default())
+    }
+
+    /// DELETE with `DeleteOptions.preconditions`: a 409 when the object is no longer the one
+    /// they name.
+    pub fn delete_if(
+        &mut self,
+        user: &UserInfo,
+        kind: Kind,
+        namespace: &str,
+        name: &str,
+        preconditions: &Preconditions,
+    ) -> Result<ApiObject, Status> {
         let result = self
             .authorize(user, Verb::Delete, kind, "", namespace, Some(name))
-            .and_then(|()| registry::delete(&mut self.store, kind, namespace, name));
+            .and_then(|()| registry::delete(&mut self.store, kind, namespace, name, preconditions));
         self.propagate();
         self.finish(Verb::Delete, kind, "", 200, result)
     }

@@ -157,9 +157,47 @@ pub fn update(store: &mut MvccStore, kind: Kind, mut obj: ApiObject, status_only
 }
 
 /// DELETE: removes an object at once and returns its last state.
-pub fn delete(store: &mut MvccStore, kind: Kind, namespace: &str, name: &str) -> Result<ApiObject, Status> {
+/// A DELETE's `preconditions` (`DeleteOptions`): the object must still be the one with this
+/// uid, at this resourceVersion.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Preconditions {
+    pub uid: Option<String>,
+    pub resource_version: Option<String>,
+}
+
+impl Preconditions {
+    /// `rest.BeforeDelete`: the uid first, then the resourceVersion, each a 409 naming both.
+    fn check(&self, kind: Kind, stored: &ApiObject) -> Result<(), Status> {
+        let (name, meta) = (&stored.metadata.name, &stored.metadata);
+        if let Some(uid) = self.uid.as_ref().filter(|uid| **uid != meta.uid) {
+            let why = format!(
+                "the UID in the precondition ({uid}) does not match the UID in record ({}). The object might have been deleted and then recreated",
+                meta.uid
+            );
+            return Err(Status::precondition_conflict(kind, name, &why));
+        }
+        if let Some(rv) = self.resource_version.as_ref().filter(|rv| **rv != meta.resource_version) {
+            let why = format!(
+                "the ResourceVersion in the precondition ({rv}) does not match the ResourceVersion in record ({}). The object might have been modified",
+                meta.resource_version
+            );
+            return Err(Status::precondition_conflict(kind, name, &why));
+        }
+        Ok(())
+    }
+}
+
+pub fn delete(
+    store: &mut MvccStore,
+    kind: Kind,
+    namespace: &str,
+    name: &str,
+    preconditions: &Preconditions,
+) -> Result<ApiObject, Status> {
     let key = storage_key(kind, namespace, name);
     let stored = current(store, &key).ok_or_else(|| Status::not_found(kind, name))?;
+    let object = decode(&stored);
+    preconditions.check(kind, &object)?;
     let del = Op::Delete(KeyRange::single(key.clone()));
     let result = store
         .txn(&[Compare::ModRevision(key, stored.mod_revision)], &[del], &[])
@@ -167,5 +205,5 @@ pub fn delete(store: &mut MvccStore, kind: Kind, namespace: &str, name: &str) ->
     if !result.succeeded {
         return Err(Status::conflict(kind, name));
     }
-    Ok(decode(&stored))
+    Ok(object)
 }

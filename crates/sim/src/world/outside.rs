@@ -6,6 +6,7 @@
 use super::outcome::{outside_trace_kind, Outcome};
 use super::{Hop, World};
 use crate::cluster::patch::PatchRequest;
+use crate::cluster::registry::Preconditions;
 use crate::cluster::watch::ApiWatchId;
 use crate::cluster::Verb;
 use crate::cluster::{ApiObject, Kind, ListOptions, ListResponse, Status, UserInfo, WatchOptions};
@@ -21,7 +22,7 @@ pub enum OutsideCall {
     Create(ApiObject),
     Update { object: ApiObject, status: bool },
     Patch(PatchRequest),
-    Delete { kind: Kind, namespace: String, name: String },
+    Delete { kind: Kind, namespace: String, name: String, preconditions: Preconditions },
 }
 
 /// What an outside request gets back.
@@ -59,7 +60,7 @@ impl World {
             OutsideCall::Create(o) => (Verb::Create, o.kind().unwrap_or(Kind::Pod), o.key()),
             OutsideCall::Update { object, .. } => (Verb::Update, object.kind().unwrap_or(Kind::Pod), object.key()),
             OutsideCall::Patch(p) => (Verb::Patch, p.kind, format!("{}/{}", p.namespace, p.name)),
-            OutsideCall::Delete { kind, namespace, name } => (Verb::Delete, *kind, format!("{namespace}/{name}")),
+            OutsideCall::Delete { kind, namespace, name, .. } => (Verb::Delete, *kind, format!("{namespace}/{name}")),
         };
         let answer = match call {
             OutsideCall::Get { kind, namespace, name, resource_version } => {
@@ -77,8 +78,8 @@ impl World {
                 self.api.update_status(user, object).map(OutsideAnswer::Object)
             }
             OutsideCall::Patch(p) => self.api.patch(user, &p).map(OutsideAnswer::Object),
-            OutsideCall::Delete { kind, namespace, name } => {
-                self.api.delete(user, kind, &namespace, &name).map(OutsideAnswer::Object)
+            OutsideCall::Delete { kind, namespace, name, preconditions } => {
+                self.api.delete_if(user, kind, &namespace, &name, &preconditions).map(OutsideAnswer::Object)
             }
         };
         // The simulation's own informers see what the write changed.
