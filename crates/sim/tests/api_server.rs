@@ -437,3 +437,24 @@ fn semantics_8_bad_input_gets_upstream_errors() {
         api.list(&admin(), Kind::ConfigMap, &ListOptions { continue_token: token, ..Default::default() }).unwrap_err();
     assert!(err.message.contains("got invalid continue token version \"meta.k8s.io/v\u{fffd}\""), "{}", err.message);
 }
+
+#[test]
+fn semantics_8_a_delete_whose_preconditions_do_not_hold_is_a_409_and_deletes_nothing() {
+    use informer_sim::cluster::registry::Preconditions;
+    let mut api = ApiServer::default();
+    let a = create(&mut api, cm("a"));
+    let stale = Preconditions { resource_version: Some("1".into()), ..Default::default() };
+    let refused = api.delete_if(&admin(), Kind::ConfigMap, "default", "a", &stale).unwrap_err();
+    assert_eq!((refused.code, refused.reason), (409, "Conflict"));
+    assert_eq!(
+        refused.message,
+        "Operation cannot be fulfilled on ConfigMap \"a\": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (2). The object might have been modified"
+    );
+    let other = Preconditions { uid: Some("other".into()), resource_version: Some("1".into()) };
+    let refused = api.delete_if(&admin(), Kind::ConfigMap, "default", "a", &other).unwrap_err();
+    assert!(refused.message.contains("the UID in the precondition (other) does not match"), "the uid is checked first");
+    assert!(api.get(&admin(), Kind::ConfigMap, "default", "a", "").is_ok(), "nothing deleted");
+    let holds = Preconditions { uid: Some(a.metadata.uid.clone()), resource_version: Some("2".into()) };
+    assert!(api.delete_if(&admin(), Kind::ConfigMap, "default", "a", &holds).is_ok());
+    assert_eq!(api.get(&admin(), Kind::ConfigMap, "default", "a", "").unwrap_err().code, 404);
+}
