@@ -585,8 +585,10 @@ fn call_of(
             fields.entry("kind").or_insert_with(|| json!(kind.name()));
             fields.entry("apiVersion").or_insert_with(|| json!(kind.api_version()));
         }
-        let text = |field: &str| value[field].as_str().unwrap_or_default().to_string();
-        super::decode::body_kind(kind, &text("kind"), &text("apiVersion"))?;
+        if value.is_object() {
+            let text = |field: &str| value[field].as_str().unwrap_or_default().to_string();
+            super::decode::body_kind(kind, &text("kind"), &text("apiVersion"))?;
+        }
         let mut o: ApiObject = serde_json::from_value(value)
             .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: {e}")))?;
         if o.metadata.namespace.is_empty() {

@@ -172,9 +172,14 @@ impl Status {
             "" => kind.name().to_string(),
             group => format!("{}.{group}", kind.name()),
         };
-        let details =
-            StatusDetails { name: name.into(), group: kind.group().into(), kind: kind.name().into(), ..StatusDetails::default() };
-        Self::new(409, "Conflict", format!("Operation cannot be fulfilled on {qualified} {name:?}: {why}")).with_details(details)
+        let details = StatusDetails {
+            name: name.into(),
+            group: kind.group().into(),
+            kind: kind.name().into(),
+            ..StatusDetails::default()
+        };
+        Self::new(409, "Conflict", format!("Operation cannot be fulfilled on {qualified} {name:?}: {why}"))
+            .with_details(details)
     }
 
     /// 410 `Expired` (`NewResourceExpired`).
