@@ -507,8 +507,26 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
                 let s = Status::new(429, "TooManyRequests", "too many watch streams open; try again later".into());
                 return error(&s);
             }
+            let dry_run = match super::options::dry_run(request.verb, &query, &body, served.world.config.era) {
+                Ok(dry_run) => dry_run,
+                // The options are validated once the request is authorised (403 first).
+                Err(invalid) => {
+                    let attrs = RequestAttributes {
+                        verb: request.verb.rbac(),
+                        group: kind.group(),
+                        resource: kind.resource(),
+                        subresource: "",
+                        namespace: &ns,
+                        name: name.as_deref(),
+                    };
+                    return error(&served.world.api.rbac().authorize(&user, &attrs).err().unwrap_or(invalid));
+                }
+            };
             let agent = headers.get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
-            let (answer, event) = served.world.outside(&user, call);
+            let (answer, event) = match dry_run {
+                true => served.world.outside_dry_run(&user, call),
+                false => served.world.outside(&user, call),
+            };
             served.print(&event);
             if served.record.is_some() {
                 let answered = match &answer {

@@ -172,6 +172,13 @@ impl Era {
         }
     }
 
+    /// A field error prints a value that is not a string or a number as JSON (`["foo"]`) from
+    /// 1.37, with Go's `%#v` (`[]string{"foo"}`) before (apimachinery
+    /// `util/validation/field/errors.go: ErrorBody`).
+    pub fn json_field_values(self) -> bool {
+        self == Era::V1_37
+    }
+
     /// Before its workers start, a controller waits for its caches to sync; from
     /// controller-runtime v0.23 also for each of its event handlers to have been handed the
     /// initial list (`source/kind.go: WaitForSync`, `handlerRegistration.HasSynced`).

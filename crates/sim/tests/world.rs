@@ -639,3 +639,29 @@ fn semantics_4_a_filtering_handler_sees_objects_cross_its_line_as_adds_and_delet
     let reconciled = trace.iter().filter(|e| e.kind == TraceKind::WorkqueueGet).count();
     assert_eq!(reconciled, 3, "the filtered-out add never reaches the workqueue");
 }
+
+#[test]
+fn semantics_8_a_dry_run_answers_as_the_write_would_and_stores_nothing() {
+    use informer_sim::cluster::UserInfo;
+    use informer_sim::world::{OutsideAnswer, OutsideCall};
+    let mut w = world(&["a"]);
+    w.run_until_idle(500);
+    let (revision, keys) = (w.api.store().revision(), w.api.stored_keys());
+    let (answer, event) = w.outside_dry_run(&UserInfo::admin(), OutsideCall::Create(cm("b", "1")));
+    let Ok(OutsideAnswer::Object(created)) = answer else { panic!("a dry-run create answers the object: {answer:?}") };
+    assert_eq!(created.metadata.name, "b");
+    assert!(created.metadata.resource_version.is_empty(), "no resourceVersion: nothing was stored");
+    assert!(matches!(event.outcome, Outcome::Outside { dry_run: true, code: None, .. }));
+    let stored_a = w.api.peek_get(&UserInfo::admin(), Kind::ConfigMap, "default", "a").unwrap();
+    let mut changed = stored_a.clone();
+    changed.metadata.resource_version.clear();
+    let (answer, _) = w.outside_dry_run(&UserInfo::admin(), OutsideCall::Update { object: changed, status: false });
+    let Ok(OutsideAnswer::Object(updated)) = answer else { panic!("{answer:?}") };
+    assert_eq!(updated.metadata.resource_version, stored_a.metadata.resource_version, "the stored resourceVersion");
+    let (again, _) = w.outside_dry_run(&UserInfo::admin(), OutsideCall::Create(cm("a", "1")));
+    assert_eq!(again.unwrap_err().code, 409, "the checks still run: a exists");
+    assert_eq!((w.api.store().revision(), w.api.stored_keys()), (revision, keys), "nothing stored");
+    assert!(w.api.peek_get(&UserInfo::admin(), Kind::ConfigMap, "default", "b").is_err());
+    let trace = w.run_until_idle(500);
+    assert!(!trace.iter().any(|e| e.key == "default/b"), "no watcher told of b: {trace:?}");
+}

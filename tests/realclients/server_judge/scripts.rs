@@ -122,6 +122,27 @@ pub fn named() -> Vec<Value> {
                 get(&format!("{CM}/a"), ""),
             ],
         ),
+        // `dryRun=All` (`dryrun.go`): every check and the answer, nothing stored; any other
+        // value is a 422 printed as the release prints a list.
+        script(
+            "dry-run",
+            "plain",
+            vec![
+                json!({"method": "POST", "path": CM, "query": "dryRun=All", "body": configmap("a", json!({"v": "0"}))}),
+                get(&format!("{CM}/a"), ""),
+                create("a", "w1"),
+                json!({"method": "PUT", "path": format!("{CM}/a"), "query": "dryRun=All", "body": {"metadata": {"name": "a", "resourceVersion": "{rv:w1}"}, "data": {"v": "2"}}}),
+                json!({"method": "PATCH", "path": format!("{CM}/a"), "query": "dryRun=All", "content_type": "application/merge-patch+json", "body": {"data": {"v": "3"}}}),
+                get(&format!("{CM}/a"), ""),
+                json!({"method": "DELETE", "path": format!("{CM}/a"), "query": "dryRun=All"}),
+                json!({"method": "DELETE", "path": format!("{CM}/a"), "body": {"dryRun": ["All"]}}),
+                get(&format!("{CM}/a"), ""),
+                json!({"method": "POST", "path": CM, "query": "dryRun=All", "body": configmap("a", json!({}))}),
+                json!({"method": "POST", "path": CM, "query": "dryRun=foo", "body": configmap("b", json!({}))}),
+                json!({"method": "PUT", "path": format!("{CM}/a"), "query": "dryRun=All&dryRun=bar", "body": {"metadata": {"name": "a"}}}),
+                list("", ""),
+            ],
+        ),
         // A body is decoded as the URL's kind (`transformDecodeError`): another kind, another
         // version or a kind no scheme registers is a 400, and nothing is created.
         script(

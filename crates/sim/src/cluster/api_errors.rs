@@ -66,6 +66,9 @@ pub enum FieldProblem {
     Forbidden(String),
     /// `Unsupported value: "<value>": supported values: "a", "b"`.
     NotSupported { value: String, supported: Vec<&'static str> },
+    /// The same, with a value that is not a string, printed as the release prints it
+    /// (`[]string{"foo"}` in 1.30 and 1.33, `["foo"]` in 1.37).
+    NotSupportedPrinted { value: String, supported: Vec<&'static str> },
 }
 
 /// A field and what is wrong with it; `field: <problem>` in a message.
@@ -86,7 +89,7 @@ impl FieldError {
             FieldProblem::Required(_) => "FieldValueRequired",
             FieldProblem::Invalid { .. } => "FieldValueInvalid",
             FieldProblem::Forbidden(_) => "FieldValueForbidden",
-            FieldProblem::NotSupported { .. } => "FieldValueNotSupported",
+            FieldProblem::NotSupported { .. } | FieldProblem::NotSupportedPrinted { .. } => "FieldValueNotSupported",
         }
     }
 
@@ -99,6 +102,10 @@ impl FieldError {
             FieldProblem::NotSupported { value, supported } => {
                 let quoted: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
                 format!("Unsupported value: {value:?}: supported values: {}", quoted.join(", "))
+            }
+            FieldProblem::NotSupportedPrinted { value, supported } => {
+                let quoted: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
+                format!("Unsupported value: {value}: supported values: {}", quoted.join(", "))
             }
         }
     }

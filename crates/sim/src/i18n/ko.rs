@@ -14,6 +14,7 @@ super::phrasebook! {
     ("Reconciler", "Reconciler"),
     ("{user}: {verb} {kind} {key}", "{user}: {verb} {kind} {key}"),
     ("{user}: {verb} {kind} {key} → {code}", "{user}: {verb} {kind} {key} → {code}"),
+    (" (dry run: nothing stored)", " (dry run: 저장하지 않음)"),
     ("{call}: the filter does not select it, the handler is not called", "{call}: 필터가 고르지 않아 핸들러를 부르지 않음"),
     (" (the filter turned {from} into it)", " (필터가 바꾼 호출, 원래는 {from})"),
     ("Requeue: true → AddRateLimited: again in {delay} ms (requeues {requeues})", "Requeue: true → AddRateLimited: {delay} ms 뒤 다시 (requeue {requeues}회)"),

@@ -134,16 +134,24 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             "{controller}: caches synced: Starting workers (worker count {workers}), {queued} keys waiting",
             &[("controller", controller), ("workers", workers), ("queued", queued)],
         ),
-        Outcome::Outside { user, verb, kind, code: None } => trf!(
-            lang,
-            "{user}: {verb} {kind} {key}",
-            &[("user", user), ("verb", &verb.metric()), ("kind", kind), ("key", &key)],
-        ),
-        Outcome::Outside { user, verb, kind, code: Some(code) } => trf!(
-            lang,
-            "{user}: {verb} {kind} {key} → {code}",
-            &[("user", user), ("verb", &verb.metric()), ("kind", kind), ("key", &key), ("code", code)],
-        ),
+        Outcome::Outside { user, verb, kind, code, dry_run } => {
+            let said = match code {
+                None => trf!(
+                    lang,
+                    "{user}: {verb} {kind} {key}",
+                    &[("user", user), ("verb", &verb.metric()), ("kind", kind), ("key", &key)],
+                ),
+                Some(code) => trf!(
+                    lang,
+                    "{user}: {verb} {kind} {key} → {code}",
+                    &[("user", user), ("verb", &verb.metric()), ("kind", kind), ("key", &key), ("code", code)],
+                ),
+            };
+            match dry_run {
+                true => said + tr!(lang, " (dry run: nothing stored)"),
+                false => said,
+            }
+        }
         Outcome::ProgressNotified => {
             trf!(lang, "etcd progress notification: watch caches now at rv {rv}", &[("rv", &e.rv)])
         }

@@ -308,6 +308,8 @@ pub enum Outcome {
         verb: Verb,
         kind: Kind,
         code: Option<u16>,
+        /// `dryRun=All`: answered, nothing stored.
+        dry_run: bool,
     },
     /// `Starting workers`: every source's cache (and, where the era waits for them, every
     /// handler) has synced; the workers take keys from now on.

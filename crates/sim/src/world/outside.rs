@@ -53,6 +53,40 @@ impl World {
 
     /// Serves one outside request as `user`: the answer, and the step it was.
     pub fn outside(&mut self, user: &UserInfo, call: OutsideCall) -> (Result<OutsideAnswer, Status>, TraceEvent) {
+        self.serve(user, call, false)
+    }
+
+    /// A write with `dryRun=All` (`registry/generic/registry/dryrun.go`): every check runs and
+    /// the answer is the object as it would be stored, but nothing is stored and no watcher is
+    /// told. A create's answer has no resourceVersion; an update's keeps the stored one.
+    pub fn outside_dry_run(
+        &mut self,
+        user: &UserInfo,
+        call: OutsideCall,
+    ) -> (Result<OutsideAnswer, Status>, TraceEvent) {
+        self.serve(user, call, true)
+    }
+
+    fn serve(
+        &mut self,
+        user: &UserInfo,
+        call: OutsideCall,
+        dry_run: bool,
+    ) -> (Result<OutsideAnswer, Status>, TraceEvent) {
+        // A dry run writes to a copy of the API server (its maps share chunks with the
+        // original's), which is dropped: the store, the watch caches and the uids stay as they were.
+        let kept = dry_run.then(|| self.api.clone());
+        let stored_rv = |api: &crate::cluster::ApiServer, kind: Kind, namespace: &str, name: &str| {
+            api.peek_get(&UserInfo::admin(), kind, namespace, name).map(|o| o.metadata.resource_version).ok()
+        };
+        let update_rv = match (&kept, &call) {
+            (Some(api), OutsideCall::Update { object, .. }) => {
+                object.kind().and_then(|k| stored_rv(api, k, &object.metadata.namespace, &object.metadata.name))
+            }
+            (Some(api), OutsideCall::Patch(p)) => stored_rv(api, p.kind, &p.namespace, &p.name),
+            _ => None,
+        };
+        let is_create = matches!(call, OutsideCall::Create(_));
         let (verb, kind, key) = match &call {
             OutsideCall::Get { kind, namespace, name, .. } => (Verb::Get, *kind, format!("{namespace}/{name}")),
             OutsideCall::List { kind, options } => (Verb::List, *kind, options.namespace.clone().unwrap_or_default()),
@@ -82,15 +116,36 @@ impl World {
                 self.api.delete_if(user, kind, &namespace, &name, &preconditions).map(OutsideAnswer::Object)
             }
         };
-        // The simulation's own informers see what the write changed.
-        self.flush_watch_events();
+        let answer = match kept {
+            Some(api) => {
+                self.api = api;
+                answer.map(|answer| match answer {
+                    OutsideAnswer::Object(mut o) if is_create => {
+                        o.metadata.resource_version.clear();
+                        OutsideAnswer::Object(o)
+                    }
+                    OutsideAnswer::Object(mut o) => {
+                        if let Some(rv) = &update_rv {
+                            o.metadata.resource_version = rv.clone();
+                        }
+                        OutsideAnswer::Object(o)
+                    }
+                    other => other,
+                })
+            }
+            // The simulation's own informers see what the write changed.
+            None => {
+                self.flush_watch_events();
+                answer
+            }
+        };
         let rv = match &answer {
             Ok(OutsideAnswer::Object(o)) => o.resource_version(),
             Ok(OutsideAnswer::List(l)) => l.resource_version,
             _ => 0,
         };
         let code = answer.as_ref().err().map(|s| s.code);
-        let outcome = Outcome::Outside { user: user.name.clone(), verb, kind, code };
+        let outcome = Outcome::Outside { user: user.name.clone(), verb, kind, code, dry_run };
         let trace = if code.is_some() { TraceKind::RequestFailed } else { outside_trace_kind(verb) };
         let hop = Hop::new(Stage::User, Stage::ApiServer, trace, &key, rv, outcome);
         self.steps += 1;
