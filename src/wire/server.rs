@@ -634,7 +634,7 @@ fn call_of(
         },
         (Verb::List, _) => OutsideCall::List { kind, options: request.list.clone() },
         (Verb::Watch, _) => OutsideCall::Watch { kind, options: request.watch.clone() },
-        (Verb::Create, _) => OutsideCall::Create(object()?),
+        (Verb::Create, _) => OutsideCall::Create { kind, object: object()? },
         (Verb::Update, Some(Subresource::Scale)) | (Verb::Patch, Some(Subresource::Scale)) => {
             let scale = parse()?;
             let replicas = scale["spec"]["replicas"]
@@ -649,7 +649,9 @@ fn call_of(
                 patch_type: PatchType::Merge,
             })
         }
-        (Verb::Update, sub) => OutsideCall::Update { object: object()?, status: sub == Some(Subresource::Status) },
+        (Verb::Update, sub) => {
+            OutsideCall::Update { kind, object: object()?, status: sub == Some(Subresource::Status) }
+        }
         (Verb::Patch, sub) => OutsideCall::Patch(PatchRequest {
             kind,
             namespace: namespace.into(),

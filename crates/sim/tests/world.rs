@@ -647,7 +647,8 @@ fn semantics_8_a_dry_run_answers_as_the_write_would_and_stores_nothing() {
     let mut w = world(&["a"]);
     w.run_until_idle(500);
     let (revision, keys) = (w.api.store().revision(), w.api.stored_keys());
-    let (answer, event) = w.outside_dry_run(&UserInfo::admin(), OutsideCall::Create(cm("b", "1")));
+    let (answer, event) =
+        w.outside_dry_run(&UserInfo::admin(), OutsideCall::Create { kind: Kind::ConfigMap, object: cm("b", "1") });
     let Ok(OutsideAnswer::Object(created)) = answer else { panic!("a dry-run create answers the object: {answer:?}") };
     assert_eq!(created.metadata.name, "b");
     assert!(created.metadata.resource_version.is_empty(), "no resourceVersion: nothing was stored");
@@ -655,10 +656,14 @@ fn semantics_8_a_dry_run_answers_as_the_write_would_and_stores_nothing() {
     let stored_a = w.api.peek_get(&UserInfo::admin(), Kind::ConfigMap, "default", "a").unwrap();
     let mut changed = stored_a.clone();
     changed.metadata.resource_version.clear();
-    let (answer, _) = w.outside_dry_run(&UserInfo::admin(), OutsideCall::Update { object: changed, status: false });
+    let (answer, _) = w.outside_dry_run(
+        &UserInfo::admin(),
+        OutsideCall::Update { kind: Kind::ConfigMap, object: changed, status: false },
+    );
     let Ok(OutsideAnswer::Object(updated)) = answer else { panic!("{answer:?}") };
     assert_eq!(updated.metadata.resource_version, stored_a.metadata.resource_version, "the stored resourceVersion");
-    let (again, _) = w.outside_dry_run(&UserInfo::admin(), OutsideCall::Create(cm("a", "1")));
+    let (again, _) =
+        w.outside_dry_run(&UserInfo::admin(), OutsideCall::Create { kind: Kind::ConfigMap, object: cm("a", "1") });
     assert_eq!(again.unwrap_err().code, 409, "the checks still run: a exists");
     assert_eq!((w.api.store().revision(), w.api.stored_keys()), (revision, keys), "nothing stored");
     assert!(w.api.peek_get(&UserInfo::admin(), Kind::ConfigMap, "default", "b").is_err());

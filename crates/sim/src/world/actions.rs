@@ -19,18 +19,20 @@ impl World {
     pub(super) fn deliver_action(&mut self, action: Intervention) -> Hop {
         use outcome::UserVerb;
         let admin = UserInfo::admin();
-        let write = |verb, key: String, kind, result: Result<ApiObject, Status>| {
+        // A manifest's kind is `None` when it names none the cluster serves: the API server
+        // refuses it, and the trace says no kind rather than a wrong one.
+        let write = |verb, key: String, kind: Option<Kind>, result: Result<ApiObject, Status>| {
             let answer = result.map(|o| if verb == UserVerb::Delete { 0 } else { o.resource_version() });
-            (TraceKind::ApiWrite, key, Outcome::UserWrite { verb, kind: Some(kind), answer, no_match: None })
+            (TraceKind::ApiWrite, key, Outcome::UserWrite { verb, kind, answer, no_match: None })
         };
         let (mut from, mut to) = (Stage::User, Stage::ApiServer);
         let (kind, key, outcome) = match action {
             Intervention::Create(obj) => {
-                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
+                let (key, kind) = (obj.key(), obj.kind());
                 write(UserVerb::Create, key, kind, self.api.create(&admin, obj))
             }
             Intervention::Update(obj) => {
-                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
+                let (key, kind) = (obj.key(), obj.kind());
                 write(UserVerb::Update, key, kind, self.user_update(obj))
             }
             Intervention::Scale { kind, namespace, name, replicas } => {
@@ -41,7 +43,7 @@ impl World {
                     }
                     self.user_update(obj)
                 });
-                write(UserVerb::Scale, key, kind, result)
+                write(UserVerb::Scale, key, Some(kind), result)
             }
             Intervention::Patch { kind, namespace, name, set, labels } => {
                 let key = format!("{namespace}/{name}");
@@ -50,7 +52,7 @@ impl World {
                     obj.metadata.labels.extend(labels);
                     self.user_update(obj)
                 });
-                write(UserVerb::Patch, key, kind, result)
+                write(UserVerb::Patch, key, Some(kind), result)
             }
             Intervention::DeleteFirst { kind, namespace, selector } => {
                 let opts = crate::cluster::ListOptions {
@@ -64,7 +66,7 @@ impl World {
                         write(
                             UserVerb::Delete,
                             key,
-                            kind,
+                            Some(kind),
                             self.api.delete(&admin, kind, &namespace, &obj.metadata.name),
                         )
                     }
@@ -78,7 +80,7 @@ impl World {
                             no_match: Some(selector),
                         },
                     ),
-                    Err(e) => write(UserVerb::Delete, String::new(), kind, Err(e)),
+                    Err(e) => write(UserVerb::Delete, String::new(), Some(kind), Err(e)),
                 }
             }
             Intervention::ConsoleWatch { kind, namespace } => {
@@ -95,12 +97,12 @@ impl World {
                 (trace_kind, String::new(), Outcome::ConsoleWatch { kind, answer })
             }
             Intervention::UpdateStatus(obj) => {
-                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
+                let (key, kind) = (obj.key(), obj.kind());
                 write(UserVerb::UpdateStatus, key, kind, self.api.update_status(&admin, obj))
             }
             Intervention::Delete { kind, namespace, name } => {
                 let key = format!("{namespace}/{name}");
-                write(UserVerb::Delete, key, kind, self.api.delete(&admin, kind, &namespace, &name))
+                write(UserVerb::Delete, key, Some(kind), self.api.delete(&admin, kind, &namespace, &name))
             }
             Intervention::CacheRead(read) => {
                 (from, to) = (Stage::Reconciler, Stage::Indexer);
@@ -109,7 +111,7 @@ impl World {
             }
             Intervention::ApiCreate(obj) => {
                 from = Stage::Reconciler;
-                let (key, kind) = (obj.key(), obj.kind().unwrap_or(Kind::Pod));
+                let (key, kind) = (obj.key(), obj.kind());
                 let user = self.controller_user().clone();
                 write(UserVerb::Create, key, kind, self.api.create(&user, obj))
             }

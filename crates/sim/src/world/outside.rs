@@ -16,13 +16,37 @@ use crate::world::TraceEvent;
 /// One request of an outside client.
 #[derive(Clone, Debug, PartialEq)]
 pub enum OutsideCall {
-    Get { kind: Kind, namespace: String, name: String, resource_version: String },
-    List { kind: Kind, options: ListOptions },
-    Watch { kind: Kind, options: WatchOptions },
-    Create(ApiObject),
-    Update { object: ApiObject, status: bool },
+    Get {
+        kind: Kind,
+        namespace: String,
+        name: String,
+        resource_version: String,
+    },
+    List {
+        kind: Kind,
+        options: ListOptions,
+    },
+    Watch {
+        kind: Kind,
+        options: WatchOptions,
+    },
+    /// A create at the URL of `kind`; the object is refused if it names another.
+    Create {
+        kind: Kind,
+        object: ApiObject,
+    },
+    Update {
+        kind: Kind,
+        object: ApiObject,
+        status: bool,
+    },
     Patch(PatchRequest),
-    Delete { kind: Kind, namespace: String, name: String, preconditions: Preconditions },
+    Delete {
+        kind: Kind,
+        namespace: String,
+        name: String,
+        preconditions: Preconditions,
+    },
 }
 
 /// What an outside request gets back.
@@ -80,19 +104,19 @@ impl World {
             api.peek_get(&UserInfo::admin(), kind, namespace, name).map(|o| o.metadata.resource_version).ok()
         };
         let update_rv = match (&kept, &call) {
-            (Some(api), OutsideCall::Update { object, .. }) => {
-                object.kind().and_then(|k| stored_rv(api, k, &object.metadata.namespace, &object.metadata.name))
+            (Some(api), OutsideCall::Update { kind, object, .. }) => {
+                stored_rv(api, *kind, &object.metadata.namespace, &object.metadata.name)
             }
             (Some(api), OutsideCall::Patch(p)) => stored_rv(api, p.kind, &p.namespace, &p.name),
             _ => None,
         };
-        let is_create = matches!(call, OutsideCall::Create(_));
+        let is_create = matches!(call, OutsideCall::Create { .. });
         let (verb, kind, key) = match &call {
             OutsideCall::Get { kind, namespace, name, .. } => (Verb::Get, *kind, format!("{namespace}/{name}")),
             OutsideCall::List { kind, options } => (Verb::List, *kind, options.namespace.clone().unwrap_or_default()),
             OutsideCall::Watch { kind, options } => (Verb::Watch, *kind, options.namespace.clone().unwrap_or_default()),
-            OutsideCall::Create(o) => (Verb::Create, o.kind().unwrap_or(Kind::Pod), o.key()),
-            OutsideCall::Update { object, .. } => (Verb::Update, object.kind().unwrap_or(Kind::Pod), object.key()),
+            OutsideCall::Create { kind, object } => (Verb::Create, *kind, object.key()),
+            OutsideCall::Update { kind, object, .. } => (Verb::Update, *kind, object.key()),
             OutsideCall::Patch(p) => (Verb::Patch, p.kind, format!("{}/{}", p.namespace, p.name)),
             OutsideCall::Delete { kind, namespace, name, .. } => (Verb::Delete, *kind, format!("{namespace}/{name}")),
         };
@@ -106,9 +130,11 @@ impl World {
                 self.set_bookmark_timer();
                 answer
             }
-            OutsideCall::Create(obj) => self.api.create(user, obj).map(OutsideAnswer::Object),
-            OutsideCall::Update { object, status: false } => self.api.update(user, object).map(OutsideAnswer::Object),
-            OutsideCall::Update { object, status: true } => {
+            OutsideCall::Create { object, .. } => self.api.create(user, object).map(OutsideAnswer::Object),
+            OutsideCall::Update { object, status: false, .. } => {
+                self.api.update(user, object).map(OutsideAnswer::Object)
+            }
+            OutsideCall::Update { object, status: true, .. } => {
                 self.api.update_status(user, object).map(OutsideAnswer::Object)
             }
             OutsideCall::Patch(p) => self.api.patch(user, &p).map(OutsideAnswer::Object),

@@ -20,7 +20,8 @@ fn column(lang: Lang, column: &CompareColumn) -> Html {
     html! {
         <section class="compare-column" aria-label={heading.clone()}>
             <h3>{ heading }</h3>
-            <ol class="lines">{ for column.lines.iter().map(|ComparedLine { line: e, unmatched: differs }| {
+            // Scrolls: focusable, so a keyboard can scroll it (WCAG 2.1.1).
+            <ol class="lines" tabindex="0">{ for column.lines.iter().map(|ComparedLine { line: e, unmatched: differs }| {
                 let (class, _) = token(e.kind);
                 html! {
                     <li class={classes!("line", class, differs.then_some("differs"))}>

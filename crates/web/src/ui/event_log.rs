@@ -44,7 +44,7 @@ pub fn event_log(props: &Props) -> Html {
                 <option value="" selected={props.filter.is_none()}>{ tr!(lang, "All stages") }</option>
                 { for Stage::ALL.iter().map(|s| html! { <option value={s.name()} selected={props.filter == Some(*s)}>{ tr(lang, label(*s, era)) }</option> }) }
             </select>
-            <div role="log" aria-live="polite" aria-label={tr!(lang, "Event log")}><ol class="lines">{ for lines }</ol></div>
+            <div role="log" aria-live="polite" aria-label={tr!(lang, "Event log")}><ol class="lines" tabindex="0">{ for lines }</ol></div>
         </div>
     }
 }
