@@ -122,6 +122,16 @@ pub fn named() -> Vec<Value> {
                 get(&format!("{CM}/a"), ""),
             ],
         ),
+        // A refused label value and name, as `RegexError` words them (two spaces before `or`).
+        script(
+            "invalid-label-value-and-name",
+            "plain",
+            vec![
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "a", "labels": {"app": "bad value!"}}}}),
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "Bad_Name"}}}),
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "b", "labels": {"bad key!": "v"}}}}),
+            ],
+        ),
         // `dryRun=All` (`dryrun.go`): every check and the answer, nothing stored; any other
         // value is a 422 printed as the release prints a list.
         script(

@@ -17,8 +17,10 @@ fn regex_error(msg: &str, re: &str, examples: &[&str]) -> String {
     if examples.is_empty() {
         return format!("{msg} (regex used for validation is '{re}')");
     }
+    // Each example ends in `', ` and the next starts with ` or `: upstream's two spaces
+    // (`util/validation/validation.go: RegexError`).
     let shown: Vec<String> = examples.iter().map(|e| format!("'{e}', ")).collect();
-    format!("{msg} (e.g. {}regex used for validation is '{re}')", shown.join("or "))
+    format!("{msg} (e.g. {}regex used for validation is '{re}')", shown.join(" or "))
 }
 
 const DNS1123_LABEL: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
@@ -187,7 +189,7 @@ mod tests {
         let bad_ns = ApiObject::new(Kind::ConfigMap, "a/b", "x");
         assert_eq!(
             message(Kind::ConfigMap, bad_ns),
-            r#"ConfigMap "x" is invalid: metadata.namespace: Invalid value: "a/b": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name', or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"#
+            r#"ConfigMap "x" is invalid: metadata.namespace: Invalid value: "a/b": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"#
         );
         let empty_key = ApiObject::new(Kind::Pod, "default", "p").with_label("", "v");
         let m = message(Kind::Pod, empty_key);
