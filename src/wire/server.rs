@@ -424,12 +424,12 @@ async fn handle(
     method: Method,
     uri: Uri,
     headers: HeaderMap,
-    body: Bytes,
+    body: Body,
 ) -> Response {
-    let reply = if body.len() > MAX_BODY {
-        let s = Status::new(413, "RequestEntityTooLarge", format!("Request entity too large: limit is {MAX_BODY}"));
-        error(&s)
-    } else {
+    // At most the limit and one byte more are read (`limitedReadBody`); a longer body is
+    // refused in kube-apiserver's words, whatever its length.
+    let body = axum::body::to_bytes(body, MAX_BODY + 1).await.ok().filter(|b| b.len() <= MAX_BODY);
+    let reply = if let Some(body) = body {
         let (path, query) = (uri.path().to_string(), uri.query().unwrap_or("").to_string());
         let (tx, rx) = oneshot::channel();
         let incoming = Incoming { method, path, query, headers, body };
@@ -437,6 +437,9 @@ async fn handle(
             Some(rx) => rx.await.unwrap_or_else(|_| error(&Status::internal("the world stopped".into()))),
             None => error(&Status::internal("the world stopped".into())),
         }
+    } else {
+        let s = Status::new(413, "RequestEntityTooLarge", format!("Request entity too large: limit is {MAX_BODY}"));
+        error(&s)
     };
     match reply {
         Reply::Document(code, body) => {

@@ -172,6 +172,12 @@ impl Era {
         }
     }
 
+    /// A too-long field says `may not be more than N bytes` from 1.33, `must have at most N
+    /// bytes` before (apimachinery `util/validation/field/errors.go: TooLong`).
+    pub fn too_long_may_not_be_more(self) -> bool {
+        self != Era::V1_30
+    }
+
     /// A field error prints a value that is not a string or a number as JSON (`["foo"]`) from
     /// 1.37, with Go's `%#v` (`[]string{"foo"}`) before (apimachinery
     /// `util/validation/field/errors.go: ErrorBody`).

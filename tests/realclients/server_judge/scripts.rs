@@ -132,6 +132,18 @@ pub fn named() -> Vec<Value> {
                 json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "b", "labels": {"bad key!": "v"}}}}),
             ],
         ),
+        // A body over kube-apiserver's `MaxRequestBodyBytes` (3 MiB) is a 413 in its words.
+        script(
+            "body-over-3-mib",
+            "plain",
+            vec![
+                json!({"method": "POST", "path": CM, "body": configmap("big", json!({"v": "x".repeat(3 * 1024 * 1024 + 1)}))}),
+                // Under it, a ConfigMap's data over 1 MiB is a 422 (`core.MaxSecretSize`); at 1 MiB it is taken.
+                json!({"method": "POST", "path": CM, "body": configmap("over", json!({"a": "x".repeat(1024 * 1024), "b": "y"}))}),
+                json!({"method": "POST", "path": CM, "body": configmap("at", json!({"a": "x".repeat(1024 * 1024 - 1), "b": "y"}))}),
+                list("", ""),
+            ],
+        ),
         // `dryRun=All` (`dryrun.go`): every check and the answer, nothing stored; any other
         // value is a 422 printed as the release prints a list.
         script(

@@ -66,9 +66,20 @@ pub enum FieldProblem {
     Forbidden(String),
     /// `Unsupported value: "<value>": supported values: "a", "b"`.
     NotSupported { value: String, supported: Vec<&'static str> },
+    /// `Too long: may not be more than N bytes` (1.33 on) or `must have at most N bytes` (1.30).
+    TooLong { max: usize, words: TooLongWords },
     /// The same, with a value that is not a string, printed as the release prints it
     /// (`[]string{"foo"}` in 1.30 and 1.33, `["foo"]` in 1.37).
     NotSupportedPrinted { value: String, supported: Vec<&'static str> },
+}
+
+/// How `field.TooLong` words its limit (apimachinery `util/validation/field/errors.go`): `must
+/// have at most N bytes` in 1.30, `may not be more than N bytes` from 1.33.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TooLongWords {
+    #[default]
+    MayNotBeMoreThan,
+    MustHaveAtMost,
 }
 
 /// A field and what is wrong with it; `field: <problem>` in a message.
@@ -89,6 +100,7 @@ impl FieldError {
             FieldProblem::Required(_) => "FieldValueRequired",
             FieldProblem::Invalid { .. } => "FieldValueInvalid",
             FieldProblem::Forbidden(_) => "FieldValueForbidden",
+            FieldProblem::TooLong { .. } => "FieldValueTooLong",
             FieldProblem::NotSupported { .. } | FieldProblem::NotSupportedPrinted { .. } => "FieldValueNotSupported",
         }
     }
@@ -99,6 +111,12 @@ impl FieldError {
             FieldProblem::Required(detail) => format!("Required value: {detail}"),
             FieldProblem::Invalid { value, detail } => format!("Invalid value: {value}: {detail}"),
             FieldProblem::Forbidden(detail) => format!("Forbidden: {detail}"),
+            FieldProblem::TooLong { max, words: TooLongWords::MayNotBeMoreThan } => {
+                format!("Too long: may not be more than {max} bytes")
+            }
+            FieldProblem::TooLong { max, words: TooLongWords::MustHaveAtMost } => {
+                format!("Too long: must have at most {max} bytes")
+            }
             FieldProblem::NotSupported { value, supported } => {
                 let quoted: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
                 format!("Unsupported value: {value:?}: supported values: {}", quoted.join(", "))

@@ -23,7 +23,7 @@
 //! finalizers, admission, defaulting beyond a Secret's type, the 3 s wait before "too large
 //! resource version".
 
-use super::api_errors::{FieldError, FieldProblem, Status};
+use super::api_errors::{FieldError, FieldProblem, Status, TooLongWords};
 use super::api_object::{ApiObject, Kind, Shared};
 use super::cacher::{Cacher, WatchStart};
 use super::metrics::Metrics;
@@ -59,6 +59,8 @@ pub struct ApiServerConfig {
     pub cache_delegator: bool,
     /// Pods get `metadata.generation` (1.33 on).
     pub pod_generation: bool,
+    /// How a too-long field's limit is worded (1.30's `must have at most`).
+    pub too_long_words: TooLongWords,
     /// A list at a future revision from etcd is a "too large resource version" (1.37), not
     /// etcd's own 500.
     pub future_revision_too_large: bool,
@@ -81,6 +83,7 @@ impl Default for ApiServerConfig {
             list_from_cache_snapshot: true,
             cache_delegator: true,
             pod_generation: true,
+            too_long_words: TooLongWords::default(),
             future_revision_too_large: true,
             etcd_continue_key: ContinueKey::WithSlash,
             bookmark_frequency_ms: 60_000,
@@ -347,7 +350,15 @@ impl ApiServer {
         registry::defaulted_namespace(&mut obj);
         let now = self.wall_now();
         let result = self.authorize(user, Verb::Create, kind, "", &obj.metadata.namespace, None).and_then(|()| {
-            registry::create(&mut self.store, kind, obj, &mut self.uids, now, self.config.pod_generation)
+            registry::create(
+                &mut self.store,
+                kind,
+                obj,
+                &mut self.uids,
+                now,
+                self.config.pod_generation,
+                self.config.too_long_words,
+            )
         });
         self.propagate();
         self.finish(Verb::Create, kind, "", 201, result)
@@ -373,7 +384,7 @@ impl ApiServer {
         } else {
             let (ns, name) = (obj.metadata.namespace.clone(), obj.metadata.name.clone());
             self.authorize(user, Verb::Update, kind, sub, &ns, Some(&name))
-                .and_then(|()| registry::update(&mut self.store, kind, obj, status_only))
+                .and_then(|()| registry::update(&mut self.store, kind, obj, status_only, self.config.too_long_words))
         };
         self.propagate();
         self.finish(Verb::Update, kind, sub, 200, result)
@@ -397,7 +408,7 @@ impl ApiServer {
             let mut obj: ApiObject = serde_json::from_value(patched)
                 .map_err(|e| Status::bad_request(format!("the patched object is not a valid {kind}: {e}")))?;
             (obj.metadata.name, obj.metadata.namespace) = (name.to_string(), namespace.to_string());
-            registry::update(&mut self.store, kind, obj, p.status)
+            registry::update(&mut self.store, kind, obj, p.status, self.config.too_long_words)
         });
         self.propagate();
         self.finish(Verb::Patch, kind, sub, 200, result)

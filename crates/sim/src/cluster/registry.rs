@@ -14,7 +14,7 @@
 //! Left out: admission, defaulting beyond the fields the playground reads, field validation
 //! of specs, generateName, dry-run.
 
-use super::api_errors::Status;
+use super::api_errors::{Status, TooLongWords};
 use super::api_object::{timestamp, ApiObject, Kind};
 use super::mvcc_store::{Compare, KeyRange, MvccStore, Op};
 use super::storage::{current, decode, encode, storage_key};
@@ -68,11 +68,12 @@ pub fn create(
     uids: &mut u64,
     now_ms: u64,
     pod_generation: bool,
+    words: TooLongWords,
 ) -> Result<ApiObject, Status> {
     if obj.metadata.name.is_empty() && !obj.metadata.generate_name.is_empty() {
         obj.metadata.name = generated_name(&obj.metadata.generate_name, *uids + 1);
     }
-    validation::check(kind, &obj)?;
+    validation::check(kind, &obj, words)?;
     if !obj.metadata.resource_version.is_empty() {
         // `rest.BeforeCreate` returns a plain error here, which the API server sends as a 500.
         return Err(Status::unclassified("resourceVersion should not be set on objects to be created".into()));
@@ -108,7 +109,13 @@ pub fn create(
 }
 
 /// PUT on the object (`status_only`: on its `status` subresource).
-pub fn update(store: &mut MvccStore, kind: Kind, mut obj: ApiObject, status_only: bool) -> Result<ApiObject, Status> {
+pub fn update(
+    store: &mut MvccStore,
+    kind: Kind,
+    mut obj: ApiObject,
+    status_only: bool,
+    words: TooLongWords,
+) -> Result<ApiObject, Status> {
     let name = obj.metadata.name.clone();
     let key = storage_key(kind, &obj.metadata.namespace, &name);
     let stored = current(store, &key).ok_or_else(|| Status::not_found(kind, &name))?;
@@ -117,7 +124,7 @@ pub fn update(store: &mut MvccStore, kind: Kind, mut obj: ApiObject, status_only
         return Err(Status::conflict(kind, &name));
     }
     if !status_only {
-        validation::check(kind, &obj)?;
+        validation::check(kind, &obj, words)?;
     }
     let mut new = if status_only {
         let mut new = old.clone();

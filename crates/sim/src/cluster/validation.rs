@@ -8,7 +8,7 @@
 //! Left out: the validation of every other field of every kind (container specs, selectors
 //! matching the template, …).
 
-use super::api_errors::{FieldError, FieldProblem, Status};
+use super::api_errors::{FieldError, FieldProblem, Status, TooLongWords};
 use super::api_object::{ApiObject, Kind};
 use serde_json::Value;
 
@@ -117,7 +117,7 @@ pub fn label_value(value: &str) -> Vec<String> {
 }
 
 /// Every problem with an object about to be stored.
-pub fn validate(kind: Kind, obj: &ApiObject) -> Vec<FieldError> {
+pub fn validate(kind: Kind, obj: &ApiObject, words: TooLongWords) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let meta = &obj.metadata;
     if meta.name.is_empty() {
@@ -154,12 +154,51 @@ pub fn validate(kind: Kind, obj: &ApiObject) -> Vec<FieldError> {
             }
         }
     }
+    if let Some(field) = data_field(kind) {
+        if data_bytes(kind, obj) > MAX_DATA_BYTES {
+            errs.push(FieldError::new(field, FieldProblem::TooLong { max: MAX_DATA_BYTES, words }));
+        }
+    }
     errs
 }
 
+/// `core.MaxSecretSize`: what a ConfigMap's `data` and `binaryData`, or a Secret's `data`, may
+/// hold together (1 MiB; the keys are not counted).
+pub const MAX_DATA_BYTES: usize = 1024 * 1024;
+
+/// The field a data-size error names: `[]` for a ConfigMap (`field.NewPath("")` printed), `data`
+/// for a Secret (`ValidateConfigMap`, `ValidateSecret`).
+fn data_field(kind: Kind) -> Option<&'static str> {
+    match kind {
+        Kind::ConfigMap => Some("[]"),
+        Kind::Secret => Some("data"),
+        _ => None,
+    }
+}
+
+/// The bytes of a ConfigMap's or Secret's values: strings as UTF-8, base64 values decoded; a
+/// Secret's `stringData` joins its `data` (the later of a key's two values counts).
+fn data_bytes(kind: Kind, obj: &ApiObject) -> usize {
+    let field = |name: &str| obj.body.get(name).and_then(Value::as_object).into_iter().flatten();
+    let decoded = |v: &Value| v.as_str().map_or(0, |s| crate::base64::decode(s).map_or(s.len(), |b| b.len()));
+    let plain = |v: &Value| v.as_str().map_or(0, str::len);
+    match kind {
+        Kind::ConfigMap => {
+            field("data").map(|(_, v)| plain(v)).sum::<usize>()
+                + field("binaryData").map(|(_, v)| decoded(v)).sum::<usize>()
+        }
+        _ => {
+            let mut sizes: std::collections::BTreeMap<&String, usize> =
+                field("data").map(|(k, v)| (k, decoded(v))).collect();
+            sizes.extend(field("stringData").map(|(k, v)| (k, plain(v))));
+            sizes.values().sum()
+        }
+    }
+}
+
 /// The 422 for an object's problems, or nothing.
-pub fn check(kind: Kind, obj: &ApiObject) -> Result<(), Status> {
-    let errs = validate(kind, obj);
+pub fn check(kind: Kind, obj: &ApiObject, words: TooLongWords) -> Result<(), Status> {
+    let errs = validate(kind, obj, words);
     if errs.is_empty() {
         return Ok(());
     }
@@ -181,7 +220,7 @@ mod tests {
     use serde_json::json;
 
     fn message(kind: Kind, obj: ApiObject) -> String {
-        check(kind, &obj).unwrap_err().message
+        check(kind, &obj, TooLongWords::default()).unwrap_err().message
     }
 
     #[test]
@@ -201,9 +240,37 @@ mod tests {
         );
         assert!(check(
             Kind::Pod,
-            &ApiObject::new(Kind::Pod, "default", "ok").with_label("app.kubernetes.io/name", "web")
+            &ApiObject::new(Kind::Pod, "default", "ok").with_label("app.kubernetes.io/name", "web"),
+            TooLongWords::default()
         )
         .is_ok());
         assert!(label_value("-x").len() == 1 && label_value("").is_empty());
+    }
+
+    #[test]
+    fn semantics_8_a_configmap_or_secret_over_a_mebibyte_of_data_is_too_long_in_the_releases_words() {
+        let big = |kind| {
+            ApiObject::new(kind, "default", "big").with("data", json!({"a": "x".repeat(MAX_DATA_BYTES - 1), "b": "yy"}))
+        };
+        let at_limit =
+            ApiObject::new(Kind::ConfigMap, "default", "big").with("data", json!({"a": "x".repeat(MAX_DATA_BYTES)}));
+        assert!(check(Kind::ConfigMap, &at_limit, TooLongWords::default()).is_ok(), "1 MiB exactly is taken");
+        let refused = check(Kind::ConfigMap, &big(Kind::ConfigMap), TooLongWords::MayNotBeMoreThan).unwrap_err();
+        assert_eq!(refused.message, r#"ConfigMap "big" is invalid: []: Too long: may not be more than 1048576 bytes"#);
+        assert_eq!(refused.details.unwrap().causes[0].reason, "FieldValueTooLong");
+        assert_eq!(
+            message_with(Kind::ConfigMap, big(Kind::ConfigMap), TooLongWords::MustHaveAtMost),
+            r#"ConfigMap "big" is invalid: []: Too long: must have at most 1048576 bytes"#
+        );
+        let secret = ApiObject::new(Kind::Secret, "default", "big")
+            .with("stringData", json!({"a": "x".repeat(MAX_DATA_BYTES + 1)}));
+        assert_eq!(
+            message_with(Kind::Secret, secret, TooLongWords::MayNotBeMoreThan),
+            r#"Secret "big" is invalid: data: Too long: may not be more than 1048576 bytes"#
+        );
+    }
+
+    fn message_with(kind: Kind, obj: ApiObject, words: TooLongWords) -> String {
+        check(kind, &obj, words).unwrap_err().message
     }
 }

@@ -39,6 +39,7 @@ pub use workers::{Controller, Worker};
 
 use crate::client::reflector::Reflector;
 use crate::client::shared_informer::SharedInformer;
+use crate::cluster::api_errors::TooLongWords;
 use crate::cluster::cacher::PROGRESS_NOTIFY_INTERVAL_MS;
 use crate::cluster::rbac::{PolicyRule, Role, RoleBinding, Subject};
 use crate::cluster::storage::ContinueKey;
@@ -108,6 +109,10 @@ impl World {
             list_from_cache_snapshot: config.era.list_from_cache_snapshot(),
             cache_delegator: config.era.cache_delegator(),
             pod_generation: config.era.pod_generation(),
+            too_long_words: match config.era.too_long_may_not_be_more() {
+                true => TooLongWords::MayNotBeMoreThan,
+                false => TooLongWords::MustHaveAtMost,
+            },
             future_revision_too_large: config.era.future_revision_too_large(),
             etcd_continue_key: match config.era.etcd_continue_key_with_slash() {
                 true => ContinueKey::WithSlash,
