@@ -37,6 +37,13 @@ export async function live(page) {
   await page.waitForSelector('html[data-live]');
 }
 
+/// Switches the page to Korean as a person does, and waits until it shows Korean: the switch
+/// waits for the Korean phrasebook's module, so the page may still show English just after the click.
+export async function switchToKorean(page) {
+  await page.getByRole('button', { name: '한국어' }).click();
+  await page.waitForSelector('html[lang="ko"]');
+}
+
 /// Remembers a language as the page would, for every page the tab opens from now on: written
 /// before the page's own scripts run, so no page still starting can write its own over it.
 export async function rememberLanguage(page, lang) {

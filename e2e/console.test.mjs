@@ -2,7 +2,7 @@
 // The kubectl console and object views, as a person uses them (semantics §8).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPlayground, screenshot } from './browser.mjs';
+import { openPlayground, screenshot, switchToKorean } from './browser.mjs';
 
 async function kubectl(page, entry) {
   await page.getByLabel('kubectl', { exact: true }).fill(entry);
@@ -62,7 +62,7 @@ test("the console's presets ask about what the lesson's controller watches, as i
     assert.match(await log.textContent(), /\$ kubectl auth can-i get configmaps --as=system:serviceaccount:default:playground-controller\nyes\s*$/);
     await page.getByRole('button', { name: 'Can the controller list configmaps?' }).click();
     assert.match(await log.textContent(), /\$ kubectl auth can-i list configmaps --as=system:serviceaccount:default:playground-controller\nno\s*$/);
-    await page.getByRole('button', { name: '한국어' }).click();
+    await switchToKorean(page);
     assert.equal(await page.getByRole('button', { name: '컨트롤러에 configmaps list 권한이 있습니까?' }).count(), 1);
     assert.deepEqual(errors, []);
   } finally {

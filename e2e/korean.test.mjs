@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openPlayground } from './browser.mjs';
+import { openPlayground, switchToKorean } from './browser.mjs';
 
 const PHRASEBOOK = await readFile(new URL('../crates/sim/src/i18n/ko.rs', import.meta.url), 'utf8');
 
@@ -67,7 +67,7 @@ test('a page switched to Korean with messages on screen shows no English of its 
     const message = page.locator('.write-panel .message.failed');
     assert.match(await message.textContent() ?? '', /nests deeper than 64 levels/);
     assert.ok(englishIn(await shownText(page)).includes('the manifest nests deeper than'), 'in English the page says its own words');
-    await page.getByRole('button', { name: '한국어' }).click();
+    await switchToKorean(page);
     await page.getByRole('button', { name: '한 단계 앞으로' }).waitFor();
     assert.doesNotMatch(await message.textContent() ?? '', /nests deeper/, 'the message is said again in Korean');
     assert.deepEqual(englishIn(await shownText(page)), []);

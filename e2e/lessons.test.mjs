@@ -3,7 +3,7 @@
 // switch the language (every word of the page's own, not the upstream texts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { live, openPlayground, screenshot } from './browser.mjs';
+import { live, openPlayground, screenshot, switchToKorean } from './browser.mjs';
 
 const narration = (page) => page.locator('.narration').textContent();
 const forward = (page) => page.getByRole('button', { name: 'Step forward' }).click();
@@ -51,7 +51,7 @@ test('three lessons from the picker, with narration and a question', async () =>
 test('switching to Korean changes the page and is remembered', async () => {
   const { page, errors, close } = await openPlayground({ query: '?scenario=rbac-without-list-watch' });
   try {
-    await page.getByRole('button', { name: '한국어' }).click();
+    await switchToKorean(page);
     await page.getByRole('button', { name: '한 단계 앞으로' }).click();
     await page.getByRole('button', { name: '한 단계 앞으로' }).click();
     await page.getByRole('button', { name: '한 단계 앞으로' }).click();
@@ -111,7 +111,7 @@ test('Fast-forward passes over a bulk phase as one labelled jump, by button or F
     assert.match(await jump.textContent(), /^» passed over 4,9\d\d steps \(#21–#5,0\d\d\): ADDED api-server → reflector ×4,9\d\d$/);
     assert.match(await page.getByTestId('current-step').textContent(), /^#5,?0\d\d api-server → reflector: BOOKMARK/);
     await screenshot(page, 'fast-forward-1280', { fullPage: false });
-    await page.getByRole('button', { name: '한국어' }).click();
+    await switchToKorean(page);
     assert.match(await jump.textContent(), /^» 4,9\d\d단계를 건너뛰었습니다\(#21–#5,0\d\d\): ADDED api-server → reflector ×4,9\d\d$/);
     assert.equal(await page.getByRole('button', { name: '빨리 감기' }).getAttribute('aria-keyshortcuts'), 'F');
     await page.keyboard.press('ArrowLeft');
@@ -137,8 +137,8 @@ test("the facilitator's guide opens in the page in both languages, a lesson's na
     await page.waitForFunction(() => /** @type {HTMLSelectElement} */ (document.querySelector('select#scenario'))?.value === 'resync');
 
     // The end of the run: the question first, then the recap and the article's question.
-    // (`informer-playground run resync` ends at step 47.)
-    const last = 47;
+    // (`informer-playground run resync` ends at step 43.)
+    const last = 43;
     await page.getByLabel('Timeline').fill(String(last));
     assert.equal(await page.getByRole('region', { name: 'End of the lesson' }).count(), 0, 'not above an unanswered question');
     await page.getByRole('group', { name: 'Question 1' }).getByRole('button', { name: /^Nothing/ }).click();
@@ -151,7 +151,7 @@ test("the facilitator's guide opens in the page in both languages, a lesson's na
     await end.scrollIntoViewIfNeeded();
     await screenshot(page, 'lesson-end-1280', { fullPage: false });
 
-    await page.getByRole('button', { name: '한국어' }).click();
+    await switchToKorean(page);
     const 마무리 = page.getByRole('region', { name: '레슨 마무리' });
     assert.match(await 마무리.textContent(), /기억할 것: resync는 다시 LIST가 아닙니다/);
     await page.getByRole('button', { name: '진행 안내', exact: true }).click();

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { live, openPlayground, readQr, screenshot } from './browser.mjs';
+import { live, openPlayground, readQr, screenshot, switchToKorean } from './browser.mjs';
 import { serve, STRICT_CSP } from '../scripts/static_server.mjs';
 
 test('presenter mode, the theme and the shortcuts overlay work by keyboard; the address follows the state', async () => {
@@ -40,7 +40,7 @@ test('presenter mode, the theme and the shortcuts overlay work by keyboard; the 
     assert.equal(await page.getByRole('button', { name: 'Presenter mode' }).getAttribute('aria-pressed'), 'true');
     assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
 
-    await page.getByRole('button', { name: '한국어' }).click();
+    await switchToKorean(page);
     await page.getByRole('button', { name: '발표 모드' }).waitFor();
     await page.setViewportSize({ width: 700, height: 900 });
     await screenshot(page, 'present-dark-ko-700');
@@ -98,7 +98,7 @@ test('the host page drives an embed through its API and hears every step and ans
     await page.getByRole('button', { name: 'Step 1', exact: true }).click();
     await driven.locator('.step-count').filter({ hasText: /step 1\b/ }).waitFor();
     await page.locator('#said').filter({ hasText: /^step 1: #1 / }).waitFor();
-    await page.getByRole('button', { name: '한국어' }).click();
+    await switchToKorean(page);
     await driven.getByRole('button', { name: '한 단계 앞으로' }).waitFor();
     await page.getByRole('button', { name: 'Play' }).click();
     await page.locator('#said').filter({ hasText: /^step ([3-9]|\d\d+):/ }).waitFor();

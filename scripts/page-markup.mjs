@@ -14,9 +14,18 @@ export const pageMarkup = (page) =>
     return (own ? root.firstElementChild : root).innerHTML;
   });
 
-/// Until the page has done what a step puts off to an idle moment, and drawn it.
+/// Until every later module the page asked for has arrived (nothing says it is loading; at most
+/// 10 s), and the page has done what a step puts off to an idle moment, and drawn it.
 export const settled = (page) =>
-  page.evaluate(() => new Promise((done) => requestIdleCallback(() => requestAnimationFrame(() => setTimeout(done, 0)))));
+  page.evaluate(
+    () =>
+      new Promise((done) => {
+        const started = performance.now();
+        const drawn = () => requestIdleCallback(() => requestAnimationFrame(() => setTimeout(done, 0)));
+        const arrived = () => (document.querySelector('[aria-busy="true"]') && performance.now() - started < 10_000 ? setTimeout(arrived, 20) : drawn());
+        arrived();
+      }),
+  );
 
 /// The address's query of a view a first screen can show (`default` or a lesson's id), in a
 /// language, as `first-screen.js` reads it.

@@ -188,10 +188,10 @@ fn data_bytes(kind: Kind, obj: &ApiObject) -> usize {
                 + field("binaryData").map(|(_, v)| decoded(v)).sum::<usize>()
         }
         _ => {
-            let mut sizes: std::collections::BTreeMap<&String, usize> =
-                field("data").map(|(k, v)| (k, decoded(v))).collect();
-            sizes.extend(field("stringData").map(|(k, v)| (k, plain(v))));
-            sizes.values().sum()
+            let strings = obj.body.get("stringData").and_then(Value::as_object);
+            let replaced = |k: &String| strings.is_some_and(|s| s.contains_key(k));
+            field("data").filter(|(k, _)| !replaced(k)).map(|(_, v)| decoded(v)).sum::<usize>()
+                + field("stringData").map(|(_, v)| plain(v)).sum::<usize>()
         }
     }
 }
