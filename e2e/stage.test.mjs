@@ -98,7 +98,8 @@ test('the host page drives an embed through its API and hears every step and ans
     await page.getByRole('button', { name: 'Step 1', exact: true }).click();
     await driven.locator('.step-count').filter({ hasText: /step 1\b/ }).waitFor();
     await page.locator('#said').filter({ hasText: /^step 1: #1 / }).waitFor();
-    await switchToKorean(page);
+    // The host page's own button: it tells the embed to switch (the host page stays English).
+    await page.getByRole('button', { name: '한국어' }).click();
     await driven.getByRole('button', { name: '한 단계 앞으로' }).waitFor();
     await page.getByRole('button', { name: 'Play' }).click();
     await page.locator('#said').filter({ hasText: /^step ([3-9]|\d\d+):/ }).waitFor();
