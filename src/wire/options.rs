@@ -11,17 +11,6 @@ use informer_sim::cluster::{Status, Verb};
 use informer_sim::era::Era;
 use serde_json::Value;
 
-/// Every value of `name` in `query`, in order, percent-decoded (the option is a list).
-fn values(query: &str, name: &str) -> Vec<String> {
-    query
-        .split('&')
-        .filter_map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (informer_sim::percent::percent_decode(k) == name).then(|| informer_sim::percent::percent_decode(v))
-        })
-        .collect()
-}
-
 /// The options' kind a verb's dry run is validated as.
 fn options_kind(verb: Verb) -> &'static str {
     match verb {
@@ -46,7 +35,8 @@ pub fn dry_run(verb: Verb, query: &str, body: &[u8], era: Era) -> Result<bool, S
             .as_array()
             .map(|a| a.iter().map(|v| v.as_str().unwrap_or_default().to_string()).collect())
             .unwrap_or_default(),
-        None => values(query, "dryRun"),
+        // The option is a list: every value the query gives it.
+        None => super::request::query_params(query).filter(|(k, _)| k == "dryRun").map(|(_, v)| v).collect(),
     };
     if told.iter().all(|v| v == "All") {
         return Ok(!told.is_empty());

@@ -47,16 +47,17 @@ fn kind_of(group: &str, version: &str, resource: &str) -> Result<Kind, Status> {
         .ok_or_else(Status::no_such_resource)
 }
 
-/// The query as name → value, percent-decoded.
+/// The query's parameters in order, each name and value percent-decoded (a name may repeat).
+pub fn query_params(query: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    query.split('&').filter(|p| !p.is_empty()).map(|p| {
+        let (k, v) = p.split_once('=').unwrap_or((p, ""));
+        (informer_sim::percent::percent_decode(k), informer_sim::percent::percent_decode(v))
+    })
+}
+
+/// The query as name → value, percent-decoded (of a repeated name, the last value).
 pub fn query_pairs(query: &str) -> BTreeMap<String, String> {
-    query
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (informer_sim::percent::percent_decode(k), informer_sim::percent::percent_decode(v))
-        })
-        .collect()
+    query_params(query).collect()
 }
 
 fn flag(q: &BTreeMap<String, String>, name: &str) -> Result<Option<bool>, Status> {

@@ -82,6 +82,20 @@ pub enum TooLongWords {
     MustHaveAtMost,
 }
 
+/// `Unsupported value: <printed>: supported values: "a", "b"`.
+fn not_supported(printed: &str, supported: &[&str]) -> String {
+    let quoted: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
+    format!("Unsupported value: {printed}: supported values: {}", quoted.join(", "))
+}
+
+/// A kind as a Status names it, qualified by its group outside the core one (`Deployment.apps`).
+fn qualified_kind(group: &str, kind: &str) -> String {
+    match group {
+        "" => kind.to_string(),
+        group => format!("{kind}.{group}"),
+    }
+}
+
 /// A field and what is wrong with it; `field: <problem>` in a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FieldError {
@@ -117,14 +131,8 @@ impl FieldError {
             FieldProblem::TooLong { max, words: TooLongWords::MustHaveAtMost } => {
                 format!("Too long: must have at most {max} bytes")
             }
-            FieldProblem::NotSupported { value, supported } => {
-                let quoted: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
-                format!("Unsupported value: {value:?}: supported values: {}", quoted.join(", "))
-            }
-            FieldProblem::NotSupportedPrinted { value, supported } => {
-                let quoted: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
-                format!("Unsupported value: {value}: supported values: {}", quoted.join(", "))
-            }
+            FieldProblem::NotSupported { value, supported } => not_supported(&format!("{value:?}"), supported),
+            FieldProblem::NotSupportedPrinted { value, supported } => not_supported(value, supported),
         }
     }
 }
@@ -193,10 +201,7 @@ impl Status {
     /// A DELETE whose precondition does not hold (`rest.BeforeDelete`): a 409 that names the
     /// kind, not the resource (`ConfigMap "x"`, `Deployment.apps "web"`), as upstream's does.
     pub fn precondition_conflict(kind: Kind, name: &str, why: &str) -> Self {
-        let qualified = match kind.group() {
-            "" => kind.name().to_string(),
-            group => format!("{}.{group}", kind.name()),
-        };
+        let qualified = qualified_kind(kind.group(), kind.name());
         let details = StatusDetails {
             name: name.into(),
             group: kind.group().into(),
@@ -260,7 +265,7 @@ impl Status {
 
     /// `NewInvalid` for any group and kind (`ListOptions` of `meta.k8s.io`).
     pub fn invalid_fields(group: &str, kind: &str, name: &str, errors: &[FieldError]) -> Self {
-        let qualified = if group.is_empty() { kind.to_string() } else { format!("{kind}.{group}") };
+        let qualified = qualified_kind(group, kind);
         let detail = match errors {
             [one] => one.to_string(),
             many => format!("[{}]", many.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),

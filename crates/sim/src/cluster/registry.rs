@@ -163,7 +163,6 @@ pub fn update(
     Ok(new)
 }
 
-/// DELETE: removes an object at once and returns its last state.
 /// A DELETE's `preconditions` (`DeleteOptions`): the object must still be the one with this
 /// uid, at this resourceVersion.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -194,6 +193,7 @@ impl Preconditions {
     }
 }
 
+/// DELETE: removes an object at once, if its preconditions hold, and returns its last state.
 pub fn delete(
     store: &mut MvccStore,
     kind: Kind,

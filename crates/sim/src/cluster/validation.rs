@@ -220,7 +220,7 @@ mod tests {
     use serde_json::json;
 
     fn message(kind: Kind, obj: ApiObject) -> String {
-        check(kind, &obj, TooLongWords::default()).unwrap_err().message
+        message_with(kind, obj, TooLongWords::default())
     }
 
     #[test]
