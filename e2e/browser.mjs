@@ -3,6 +3,7 @@
 // built playground served on loopback.
 import { launchChromium } from '../scripts/chromium.mjs';
 import { serve } from '../scripts/static_server.mjs';
+import { contract } from '../scripts/contract.mjs';
 
 export { launchChromium };
 
@@ -47,7 +48,7 @@ export async function switchToKorean(page) {
 /// Remembers a language as the page would, for every page the tab opens from now on: written
 /// before the page's own scripts run, so no page still starting can write its own over it.
 export async function rememberLanguage(page, lang) {
-  await page.addInitScript((lang) => localStorage.setItem('informer-playground.lang', lang), lang);
+  await page.addInitScript(([key, lang]) => localStorage.setItem(key, lang), [contract.languageKey, lang]);
 }
 
 /// Saves a screenshot for people to look at (not compared by any test).

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DIST, launchChromium, live, openPlayground, rememberLanguage, screenshot } from './browser.mjs';
 import { serve } from '../scripts/static_server.mjs';
+import { contract } from '../scripts/contract.mjs';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pageMarkup, settled, stepForwardTo, viewQuery } from '../scripts/page-markup.mjs';
@@ -255,6 +256,28 @@ for (const [lang, query, remembered, width, starting, failure, reload, code] of 
         return [...new URLSearchParams(given)].every(([k, v]) => now.get(k) === v) && now.get('lang') === named;
       }, [new URL(url).search, code]);
       assert.deepEqual(await notices(page), [false, false, null]);
+    } finally {
+      await close();
+    }
+  });
+}
+
+// The language rule, case by case as the page's contract holds it (www/contract.json, whose
+// cases the wasm's own rule meets in the native layer): the first screen's script, which decides
+// before the wasm has arrived, and the live page open in the same language.
+for (const { query, remembered, lang } of contract.openingLanguage) {
+  test(`the page opens in ${lang} for "${query || 'no parameters'}" with ${remembered ?? 'nothing'} remembered, before the wasm and after`, async () => {
+    const { page, errors, close } = await openPlayground({ ready: false, width: 700, height: 720 });
+    try {
+      if (remembered) await rememberLanguage(page, remembered);
+      const release = await holdWasm(page);
+      await page.goto(new URL(query, page.url()).href);
+      await page.locator('#starting').waitFor();
+      assert.equal((await page.locator('html').getAttribute('data-lang')) ?? 'en', lang, 'the first screen');
+      release();
+      await live(page);
+      assert.equal(await page.locator('html').getAttribute('lang'), lang, 'the live page');
+      assert.deepEqual(errors, []);
     } finally {
       await close();
     }

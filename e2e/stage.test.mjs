@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { live, openPlayground, readQr, screenshot, switchToKorean } from './browser.mjs';
 import { serve, STRICT_CSP } from '../scripts/static_server.mjs';
+import { HASHED } from '../scripts/contract.mjs';
 
 test('presenter mode, the theme and the shortcuts overlay work by keyboard; the address follows the state', async () => {
   const { page, errors, close } = await openPlayground({ query: '?scenario=disconnect-and-resume' });
@@ -354,7 +355,7 @@ test("a lesson's link asks for the lesson's file at once, beside the wasm, and t
     await live(page);
     // Its address names the build, by its wasm's hash, as the page's own fetch of it does.
     const wasm = await page.locator('link[rel="preload"][href$=".wasm"]').getAttribute('href');
-    const build = wasm.match(/-([0-9a-f]{8,16})_bg\.wasm$/)[1];
+    const build = HASHED.exec(wasm)[1];
     assert.equal(await page.locator('link[rel="preload"][href*="/scenarios/"]').getAttribute('href'), new URL(`scenarios/09-stale-read.bin?build=${build}`, page.url()).href);
     assert.deepEqual(fetched, ['/scenarios/09-stale-read.bin'], 'one request: the page took the preload');
     assert.match(await page.locator('#scenario').inputValue(), /stale-read/);

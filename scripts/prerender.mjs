@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { launchChromium } from './chromium.mjs';
 import { pageMarkup, settled, stepForwardTo, viewQuery } from './page-markup.mjs';
 import { serve } from './static_server.mjs';
+import { HASHED, firstScreenPart } from './contract.mjs';
 
 /// The steps after the opening one that a first screen can show.
 const FIRST_STEPS = 8;
@@ -89,7 +90,12 @@ try {
 const script = readFileSync(join(stage, 'first-screen.js'));
 const scriptName = `first-screen-${createHash('sha256').update(script).digest('hex').slice(0, 16)}.js`;
 renameSync(join(stage, 'first-screen.js'), join(stage, scriptName));
-const guard = `<script src="${base}${scriptName}" data-lessons="${lessons.join(' ')}"></script>`;
+// Its part of the page's contract, and the build it belongs to: its wasm's hash.
+const wasm = /<link rel="preload" href="[^"]*?([^"/]+_bg\.wasm)"/.exec(html)?.[1] ?? '';
+const build = HASHED.exec(wasm)?.[1];
+if (!build) throw new Error(`prerender: no hashed wasm preloaded in ${indexPath}`);
+const attribute = (/** @type {string} */ text) => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+const guard = `<script src="${base}${scriptName}" data-lessons="${lessons.join(' ')}" data-build="${build}" data-contract="${attribute(firstScreenPart)}"></script>`;
 writeFileSync(
   indexPath,
   html

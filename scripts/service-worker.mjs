@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { HASHED } from './contract.mjs';
 
 const stage = process.env.TRUNK_STAGING_DIR;
 if (!stage) throw new Error('service-worker: TRUNK_STAGING_DIR is not set (run as a Trunk hook)');
@@ -27,8 +28,17 @@ const version = createHash('sha256');
 for (const file of bundle) version.update(file).update(readFileSync(join(stage, file)));
 const path = join(stage, WORKER);
 const template = readFileSync(path, 'utf8');
-const filled = template
-  .replace("const VERSION = '';", `const VERSION = '${version.digest('hex').slice(0, 16)}';`)
-  .replace('const BUNDLE = [];', `const BUNDLE = ${JSON.stringify(bundle)};`);
-if (filled === template) throw new Error(`service-worker: no placeholders in ${path}`);
+const build = bundle.map((file) => /_bg\.wasm$/.test(file) && HASHED.exec(file)?.[1]).find(Boolean);
+if (!build) throw new Error(`service-worker: no hashed wasm in ${stage}`);
+const places = {
+  "const VERSION = '';": `const VERSION = '${version.digest('hex').slice(0, 16)}';`,
+  'const BUNDLE = [];': `const BUNDLE = ${JSON.stringify(bundle)};`,
+  "const BUILD = '';": `const BUILD = '${build}';`,
+  'const HASHED = /$^/;': `const HASHED = ${HASHED};`,
+};
+let filled = template;
+for (const [place, value] of Object.entries(places)) {
+  if (!filled.includes(place)) throw new Error(`service-worker: no \`${place}\` in ${path}`);
+  filled = filled.replace(place, value);
+}
 writeFileSync(path, filled);

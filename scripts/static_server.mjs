@@ -14,6 +14,7 @@ import { createServer as createSecureServer } from 'node:https';
 import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
+import { HASHED } from './contract.mjs';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -24,8 +25,6 @@ const TYPES = {
   '.json': 'application/json',
 };
 
-/// Trunk's and the loader's file names end in a content hash: `informer-web-9ebdf31d8ce6fa59_bg.wasm`.
-const HASHED = /-[0-9a-f]{8,16}(_bg)?\.[a-z]+$/;
 
 export const STRICT_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";

@@ -24,8 +24,11 @@ globalThis.firstPaint = new Promise((go) => {
   setTimeout(go, 1000);
 });
 try {
+  // The page's contract (www/contract.json), as the build wrote it on this script's tag.
+  /** @type {{ languageKey: string, languages: string[], embedYes: string[] }} */
+  const contract = JSON.parse(script.dataset.contract);
   const link = new URLSearchParams(location.search);
-  const remembered = localStorage.getItem('informer-playground.lang');
+  const remembered = localStorage.getItem(contract.languageKey);
   const fresh = location.search.length > 1 || remembered === 'ko';
   // A visit after one that kept the bundle (the service worker answers, this build's wasm in
   // its cache): the live page is a few frames away, so the first screen is never drawn (laid
@@ -35,8 +38,9 @@ try {
   const wasm = /** @type {HTMLLinkElement} */ (document.querySelector('link[rel="preload"][href$=".wasm"]'));
   const kept = navigator.serviceWorker?.controller ? keptModule(wasm) : null;
   if (fresh || kept) root.setAttribute('data-fresh', '');
-  const embed = link.has('embed') && ['', '1', 'true', 'yes'].includes(link.get('embed'));
-  const named = ['ko', 'en'].includes(link.get('lang')) ? link.get('lang') : null;
+  // The language rule, as the wasm's (crates/sim/src/session/link.rs, `opening_lang`).
+  const embed = link.has('embed') && contract.embedYes.includes(link.get('embed'));
+  const named = contract.languages.includes(link.get('lang')) ? link.get('lang') : null;
   const lang = named ?? (embed ? 'en' : remembered);
   if (lang === 'ko') root.setAttribute('data-lang', 'ko');
   // A chosen theme from the first frame: an embed on a dark page shows no white flash.
@@ -44,9 +48,10 @@ try {
   // A linked lesson's file, asked for now, beside the wasm: the page's own fetch of it then
   // takes this answer (crates/web/src/ui/lessons.rs).
   const lesson = (script.dataset.lessons ?? '').split(' ').find((f) => f.replace(/^\d+-/, '') === link.get('scenario'));
-  // The build, named by its wasm's hash, rides on a lesson's address (`?build=`, here and in
-  // crates/web/src/ui/lessons.rs): a service worker that kept that build answers from its cache.
-  const build = /-([0-9a-f]{8,16})_bg\.wasm$/.exec(wasm?.href ?? '')?.[1];
+  // The build, named by its wasm's hash (the build wrote it here), rides on a lesson's address
+  // (`?build=`, here and in crates/web/src/ui/lessons.rs): a service worker that kept that
+  // build answers from its cache.
+  const build = script.dataset.build;
   if (build) root.dataset.build = build;
   /** Asks for a file at once, beside the wasm: the page's own fetch of it takes this answer. */
   const preload = (/** @type {string} */ path) => {

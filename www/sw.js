@@ -8,8 +8,11 @@
 // everything else (the guide, a lesson for another build) network-first, the cache behind it.
 const VERSION = '';
 const BUNDLE = [];
+// This build, by its wasm's hash, and the pattern of a name carrying its content's hash: both
+// written by the build from the page's contract (www/contract.json).
+const BUILD = '';
+const HASHED = /$^/;
 const CACHE = `informer-playground-${VERSION}`;
-const HASHED = /-[0-9a-f]{8,16}(_bg)?\.[a-z]+$/;
 // `self`, typed as what it is here: a service worker's global scope. jsconfig.json checks this
 // file with the page's DOM types, whose `self` is a window; TypeScript's webworker library names
 // these types, but read beside the DOM's it loosens the page scripts' (their events become `any`),
@@ -79,7 +82,7 @@ worker.addEventListener('fetch', (event) => {
     event.respondWith(networkFirst(request, new URL(file, url.origin), event.preloadResponse));
   } else if (HASHED.test(url.pathname)) {
     event.respondWith(cacheFirst(request));
-  } else if (BUNDLE.includes(`informer-web-${url.searchParams.get('build')}_bg.wasm`)) {
+  } else if (url.searchParams.get('build') === BUILD) {
     // A file asked for by a page of this worker's build (a lesson: `?build=`, its wasm's hash):
     // this cache's copy is that build's.
     const kept = new URL(url.pathname, url.origin);

@@ -3,7 +3,9 @@
 //! stay readable; `files.rs` names them in teaching order), and their index — each file with
 //! the head of its lesson (id, title and the titles it has in other releases, releases) — is
 //! what the page builds in, as data (`index.rs`: nothing to read at run time): the page
-//! fetches a lesson's file when it opens it.
+//! fetches a lesson's file when it opens it. The page's contract with its scripts
+//! (`www/contract.json`): the values the page reads become constants (`page_contract.rs`), so it
+//! reads no JSON for them.
 
 use std::path::Path;
 
@@ -73,4 +75,24 @@ fn main() {
     index.push_str("];\n");
     std::fs::write(Path::new(&out).join("files.rs"), files).expect("OUT_DIR is writable");
     std::fs::write(Path::new(&out).join("index.rs"), index).expect("OUT_DIR is writable");
+    std::fs::write(Path::new(&out).join("page_contract.rs"), page_contract()).expect("OUT_DIR is writable");
+}
+
+/// `www/contract.json`'s values the page reads, as Rust constants.
+fn page_contract() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../www/contract.json");
+    println!("cargo:rerun-if-changed={}", path.display());
+    let text = std::fs::read_to_string(&path).expect("www/contract.json exists");
+    let contract: serde_json::Value = serde_json::from_str(&text).expect("www/contract.json is JSON");
+    let text = |name: &str| contract[name].as_str().unwrap_or_else(|| panic!("contract: {name} is text")).to_string();
+    let texts = |name: &str| -> Vec<String> {
+        let list = contract[name].as_array().unwrap_or_else(|| panic!("contract: {name} is a list"));
+        list.iter().map(|v| v.as_str().unwrap_or_else(|| panic!("contract: {name} holds text")).to_string()).collect()
+    };
+    format!(
+        "pub const LANGUAGE_KEY: &str = {:?};\npub const LANGUAGES: &[&str] = &{:?};\npub const EMBED_YES: &[&str] = &{:?};\n",
+        text("languageKey"),
+        texts("languages"),
+        texts("embedYes"),
+    )
 }

@@ -17,7 +17,12 @@ fn text(root: &Element, selector: &str) -> String {
 #[wasm_bindgen_test]
 async fn a_panic_shows_the_crash_panel_with_a_link_to_the_state_in_both_languages() {
     let window = web_sys::window().unwrap();
-    window.local_storage().unwrap().unwrap().set_item("informer-playground.lang", "ko").unwrap();
+    window
+        .local_storage()
+        .unwrap()
+        .unwrap()
+        .set_item(informer_sim::session::page_contract::LANGUAGE_KEY, "ko")
+        .unwrap();
     let document = window.document().unwrap();
     let root = document.create_element("div").unwrap();
     root.set_id("playground");

@@ -91,6 +91,9 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// Every language, in the order the page offers them.
+    pub const ALL: [Lang; 2] = [Lang::Ko, Lang::En];
+
     /// The BCP 47 code: `ko`, `en`.
     pub fn code(self) -> &'static str {
         match self {

@@ -14,6 +14,7 @@ use crate::i18n::Lang;
 use crate::kernel::Stage;
 use crate::limits;
 use crate::percent::{percent_decode, percent_encode};
+use crate::session::page_contract;
 use crate::session::{Action, Session};
 use serde::{Deserialize, Serialize};
 
@@ -194,8 +195,9 @@ fn number(param: &str, value: &str, max: u64, notices: &mut Vec<Notice>) -> Opti
     }
 }
 
+/// A flag's value that means yes, as the page's scripts read it too (the page's contract).
 fn flag(value: &str) -> bool {
-    matches!(value, "" | "1" | "true" | "yes")
+    page_contract::EMBED_YES.contains(&value)
 }
 
 fn one_of<T: Copy>(param: &str, value: &str, options: &[(&str, T)], notices: &mut Vec<Notice>) -> Option<T> {
@@ -269,6 +271,18 @@ pub enum LessonBroken {
 }
 
 impl Link {
+    /// The language the page opens in: the link's, else the one another visit remembered
+    /// (`remembered`, a code); an embed's language is the host page's choice, never another
+    /// tab's. The first screen's script decides the same (the page's contract holds the cases).
+    pub fn opening_lang(&self, remembered: Option<&str>) -> Lang {
+        let remembered = Lang::ALL.into_iter().find(|lang| Some(lang.code()) == remembered);
+        match (self.lang, remembered) {
+            (Some(lang), _) => lang,
+            (None, Some(lang)) if !self.embed => lang,
+            _ => Lang::En,
+        }
+    }
+
     /// Reads a query string (`?a=b&c=d`, the `?` optional). Never fails: what cannot be used
     /// becomes a notice.
     pub fn parse(query: &str) -> (Link, Vec<Notice>) {
@@ -299,7 +313,7 @@ impl Link {
                     link.compare = one_of("compare", &value, &eras, n);
                 }
                 "step" => link.step = number("step", &value, limits::MAX_STEPS, n),
-                "lang" => link.lang = one_of("lang", &value, &[("ko", Lang::Ko), ("en", Lang::En)], n),
+                "lang" => link.lang = one_of("lang", &value, &Lang::ALL.map(|lang| (lang.code(), lang)), n),
                 "seed" => link.seed = number("seed", &value, u64::MAX, n),
                 "objects" => link.objects = number("objects", &value, limits::MAX_LOAD as u64, n).map(|v| v as usize),
                 "speed" => match number("speed", &value, u64::from(MAX_SPEED), n) {
@@ -524,5 +538,32 @@ mod tests {
         assert_eq!(notices[0].problem, Problem::BadActions(BadActions::NotUtf8));
         let json = encode_actions(&[(3, Action::StepForward)]);
         assert_eq!(Link::parse(&format!("?actions={json}")).0.actions, vec![(3, Action::StepForward)]);
+    }
+
+    #[test]
+    fn the_page_opens_in_the_language_every_case_of_the_rule_names() {
+        for (query, remembered, lang) in page_contract::opening_cases() {
+            let (link, notices) = Link::parse(&query);
+            assert!(notices.is_empty(), "{query}: {notices:?}");
+            assert_eq!(link.opening_lang(remembered.as_deref()).code(), lang, "{query} with {remembered:?} remembered");
+        }
+    }
+
+    #[test]
+    fn a_link_names_exactly_the_languages_of_the_contract() {
+        let codes: Vec<&str> = Lang::ALL.iter().map(|lang| lang.code()).collect();
+        assert_eq!(codes, page_contract::LANGUAGES);
+        for code in page_contract::LANGUAGES {
+            assert_eq!(Link::parse(&format!("?lang={code}")).0.lang.map(Lang::code), Some(*code));
+        }
+    }
+
+    #[test]
+    fn a_flag_means_yes_exactly_for_the_contracts_values() {
+        for yes in page_contract::EMBED_YES {
+            assert!(Link::parse(&format!("?embed={yes}")).0.embed, "embed={yes}");
+        }
+        assert!(!Link::parse("?embed=no").0.embed);
+        assert!(!Link::parse("?embed=0").0.embed);
     }
 }

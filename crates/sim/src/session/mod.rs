@@ -16,6 +16,7 @@ mod challenge;
 mod console;
 mod lesson;
 pub mod link;
+pub mod page_contract;
 #[cfg(test)]
 mod tests;
 mod travel;

@@ -10,6 +10,7 @@ use super::state::PageState;
 use informer_sim::cluster::Kind;
 use informer_sim::i18n::Lang;
 use informer_sim::session::link::{Link, Notice, Theme};
+use informer_sim::session::page_contract;
 use informer_sim::session::{Action, Session};
 use informer_sim::views;
 use yew::prelude::*;
@@ -44,17 +45,12 @@ pub(super) fn page_link() -> (Link, Vec<Notice>) {
     Link::parse(&query)
 }
 
-/// The language the page opens in: the link's, else the remembered one; an embed's language
-/// is the host page's choice, never another tab's.
+/// The language the page opens in ([`Link::opening_lang`], with what this browser remembers).
 pub(super) fn opening_lang(link: &Link) -> Lang {
     let remembered = web_sys::window()
         .and_then(|w| w.local_storage().ok().flatten())
-        .and_then(|s| s.get_item(hooks::LANG_KEY).ok().flatten());
-    match (link.lang, remembered.as_deref()) {
-        (Some(lang), _) => lang,
-        (None, Some("ko")) if !link.embed => Lang::Ko,
-        _ => Lang::En,
-    }
+        .and_then(|s| s.get_item(page_contract::LANGUAGE_KEY).ok().flatten());
+    link.opening_lang(remembered.as_deref())
 }
 
 /// The session the page opens on: the link's, in its opening language.

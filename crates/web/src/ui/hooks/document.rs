@@ -3,10 +3,8 @@
 
 use informer_sim::i18n::Lang;
 use informer_sim::session::link::Theme;
+use informer_sim::session::page_contract;
 use yew::prelude::*;
-
-/// Where the chosen language is remembered.
-pub const LANG_KEY: &str = "informer-playground.lang";
 
 fn root() -> Option<web_sys::Element> {
     web_sys::window()?.document()?.document_element()
@@ -20,7 +18,7 @@ pub fn use_remembered_language(lang: Lang, embed: bool) {
         let code = lang.code();
         let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten()).filter(|_| !embed);
         if let Some(storage) = storage {
-            let _ = storage.set_item(LANG_KEY, code);
+            let _ = storage.set_item(page_contract::LANGUAGE_KEY, code);
         }
         if let Some(root) = root() {
             let _ = root.set_attribute("lang", code);

@@ -15,7 +15,7 @@ mod send;
 mod staged;
 
 pub use address::use_address;
-pub use document::{use_remembered_language, use_theme, LANG_KEY};
+pub use document::{use_remembered_language, use_theme};
 pub use host::{use_embed_height, use_host_api, use_host_reports};
 pub use idle::use_idle_settle;
 pub use keys::{use_shortcuts, Dialog, Shortcut};
