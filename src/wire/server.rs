@@ -444,7 +444,13 @@ async fn handle(
     match reply {
         Reply::Document(code, body) => {
             let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-            (status, [("content-type", "application/json")], body.to_string()).into_response()
+            let mut response = (status, [("content-type", "application/json")], body.to_string()).into_response();
+            // A Status that asks for a retry says when in a header too (`responsewriters.ErrorNegotiated`).
+            let retry_after = (body["kind"] == "Status").then(|| body.pointer("/details/retryAfterSeconds")).flatten();
+            if let Some(seconds) = retry_after.and_then(Value::as_u64).filter(|seconds| *seconds > 0) {
+                response.headers_mut().insert("retry-after", seconds.into());
+            }
+            response
         }
         Reply::Stream(rx) => {
             let stream = tokio_stream::wrappers::ReceiverStream::new(rx);

@@ -146,6 +146,16 @@ impl Era {
         self != Era::V1_30
     }
 
+    /// A create whose name the server generates tries up to 8 names before it gives up
+    /// (`RetryGenerateName`: off in 1.30, on from 1.31, the gate gone by 1.37; apiserver
+    /// `registry/generic/registry/store.go: createWithGenerateNameRetry`); before, one.
+    pub fn generated_name_attempts(self) -> u32 {
+        match self {
+            Era::V1_30 => 1,
+            Era::V1_33 | Era::V1_37 => 8,
+        }
+    }
+
     /// etcd's "required revision is a future revision" on a list is told as "too large
     /// resource version" (1.37: `listReadError`); before, it passes as a 500.
     pub fn future_revision_too_large(self) -> bool {

@@ -80,6 +80,8 @@ type Answer struct {
 	EndedMs int64    `json:"ended_ms,omitempty"`
 	During  []Answer `json:"during,omitempty"`
 	Error   string   `json:"error,omitempty"`
+	// The Retry-After header, where the answer has one.
+	RetryAfter string `json:"retry_after,omitempty"`
 }
 
 type Result struct {
@@ -186,7 +188,7 @@ func (r *run) step(s Step) Answer {
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	answer := Answer{Status: resp.StatusCode}
+	answer := Answer{Status: resp.StatusCode, RetryAfter: resp.Header.Get("Retry-After")}
 	if json.Valid(raw) {
 		answer.Body = raw
 		if s.Save != "" {

@@ -132,6 +132,22 @@ pub fn named() -> Vec<Value> {
                 json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "b", "labels": {"bad key!": "v"}}}}),
             ],
         ),
+        // `generateName` (`objectmeta.go`, `rest.CheckGeneratedNameError`): checked as a prefix
+        // before the name; a name taken while a prefix is set is the server's failure to make
+        // one, retried after a second (the Retry-After header). The names a server makes are
+        // its own, so only chosen names are compared.
+        script(
+            "generate-name",
+            "plain",
+            vec![
+                create("gn", "w1"),
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "gn", "generateName": "gn-"}}}),
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "ok", "generateName": "Bad_"}}}),
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "ok-1", "generateName": "ok-"}}}),
+                json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "ok-2", "generateName": "-"}}}),
+                list("", ""),
+            ],
+        ),
         // A body over kube-apiserver's `MaxRequestBodyBytes` (3 MiB) is a 413 in its words.
         script(
             "body-over-3-mib",

@@ -185,6 +185,20 @@ impl Status {
         Self::new(409, "AlreadyExists", format!("{} {name:?} already exists", kind.group_resource())).about(kind, name)
     }
 
+    /// A name taken although the object asked for one to be generated
+    /// (`errors.NewGenerateNameConflict`): the client may retry after a second.
+    pub fn generate_name_conflict(kind: Kind, name: &str) -> Self {
+        let message = format!(
+            "{} {name:?} already exists, the server was not able to generate a unique name for the object",
+            kind.group_resource()
+        );
+        let mut status = Self::new(409, "AlreadyExists", message).about(kind, name);
+        if let Some(details) = status.details.as_mut() {
+            details.retry_after_seconds = 1;
+        }
+        status
+    }
+
     /// The optimistic-concurrency failure of an Update with a stale resourceVersion.
     pub fn conflict(kind: Kind, name: &str) -> Self {
         Self::new(

@@ -59,6 +59,8 @@ pub struct ApiServerConfig {
     pub cache_delegator: bool,
     /// Pods get `metadata.generation` (1.33 on).
     pub pod_generation: bool,
+    /// How many names a create with only `generateName` tries before it gives up (1.30: one).
+    pub generated_name_attempts: u32,
     /// How a too-long field's limit is worded (1.30's `must have at most`).
     pub too_long_words: TooLongWords,
     /// A list at a future revision from etcd is a "too large resource version" (1.37), not
@@ -83,6 +85,7 @@ impl Default for ApiServerConfig {
             list_from_cache_snapshot: true,
             cache_delegator: true,
             pod_generation: true,
+            generated_name_attempts: 8,
             too_long_words: TooLongWords::default(),
             future_revision_too_large: true,
             etcd_continue_key: ContinueKey::WithSlash,
@@ -350,15 +353,12 @@ impl ApiServer {
         registry::defaulted_namespace(&mut obj);
         let now = self.wall_now();
         let result = self.authorize(user, Verb::Create, kind, "", &obj.metadata.namespace, None).and_then(|()| {
-            registry::create(
-                &mut self.store,
-                kind,
-                obj,
-                &mut self.uids,
-                now,
-                self.config.pod_generation,
-                self.config.too_long_words,
-            )
+            let rules = registry::CreateRules {
+                pod_generation: self.config.pod_generation,
+                too_long_words: self.config.too_long_words,
+                generated_name_attempts: self.config.generated_name_attempts,
+            };
+            registry::create(&mut self.store, kind, obj, &mut self.uids, now, rules)
         });
         self.propagate();
         self.finish(Verb::Create, kind, "", 201, result)

@@ -4,7 +4,8 @@
 //!
 //! - create: the object must be valid (`validation.rs`); `resourceVersion` must be unset; the
 //!   object gets a uid, a creation timestamp, generation 1 where the kind has a spec, and the
-//!   kind's initial status; the write is `if create_revision(key) == 0 then put`.
+//!   kind's initial status; the write is `if create_revision(key) == 0 then put`. A name made
+//!   from `generateName` is drawn again while taken (`createWithGenerateNameRetry`, 1.31 on).
 //! - update: a resourceVersion in the request must equal the stored one (else 409 Conflict);
 //!   spec writes keep the stored status, status writes keep everything but the status; a
 //!   spec change bumps `metadata.generation`; an update that changes nothing writes nothing
@@ -12,7 +13,8 @@
 //! - delete: at once (no graceful deletion, no finalizers), returning the last state.
 //!
 //! Left out: admission, defaulting beyond the fields the playground reads, field validation
-//! of specs, generateName, dry-run.
+//! of specs; a generated name's characters are drawn from a counter, not at random, so a run
+//! is reproducible (a dry run is the world's: it writes to a copy of the API server).
 
 use super::api_errors::{Status, TooLongWords};
 use super::api_object::{timestamp, ApiObject, Kind};
@@ -58,22 +60,56 @@ pub fn defaulted_namespace(obj: &mut ApiObject) {
     }
 }
 
+/// What a create does that differs between releases.
+#[derive(Clone, Copy, Debug)]
+pub struct CreateRules {
+    /// A Pod starts at generation 1 (1.33 on; before, Pods have none).
+    pub pod_generation: bool,
+    /// How a too-long field's limit is worded.
+    pub too_long_words: TooLongWords,
+    /// How many names a create with only `generateName` tries.
+    pub generated_name_attempts: u32,
+}
+
 /// POST: validates, defaults and stores a new object.
-/// `uids` counts the uids handed out: a valid object takes the next one. `pod_generation`:
-/// a Pod starts at generation 1 (1.33 on; before, Pods have none).
+/// `uids` counts the uids handed out: a valid object takes the next one. An object with only a
+/// `generateName` gets a name made from it, and another while the name is taken, up to the
+/// configured attempts; a name taken while a `generateName` is set is told as the server's
+/// failure to generate one (`rest.CheckGeneratedNameError`), with a retry after a second.
 pub fn create(
+    store: &mut MvccStore,
+    kind: Kind,
+    obj: ApiObject,
+    uids: &mut u64,
+    now_ms: u64,
+    rules: CreateRules,
+) -> Result<ApiObject, Status> {
+    let generated = obj.metadata.name.is_empty() && !obj.metadata.generate_name.is_empty();
+    let attempts = if generated { rules.generated_name_attempts.max(1) } else { 1 };
+    let mut taken = None;
+    for _ in 0..attempts {
+        let mut obj = obj.clone();
+        if generated {
+            // A valid attempt takes a uid, so the next attempt draws another name.
+            obj.metadata.name = generated_name(&obj.metadata.generate_name, *uids + 1);
+        }
+        match create_named(store, kind, obj, uids, now_ms, rules) {
+            Err(status) if status.reason == "AlreadyExists" => taken = Some(status),
+            done => return done,
+        }
+    }
+    Err(taken.expect("at least one attempt"))
+}
+
+fn create_named(
     store: &mut MvccStore,
     kind: Kind,
     mut obj: ApiObject,
     uids: &mut u64,
     now_ms: u64,
-    pod_generation: bool,
-    words: TooLongWords,
+    rules: CreateRules,
 ) -> Result<ApiObject, Status> {
-    if obj.metadata.name.is_empty() && !obj.metadata.generate_name.is_empty() {
-        obj.metadata.name = generated_name(&obj.metadata.generate_name, *uids + 1);
-    }
-    validation::check(kind, &obj, words)?;
+    validation::check(kind, &obj, rules.too_long_words)?;
     if !obj.metadata.resource_version.is_empty() {
         // `rest.BeforeCreate` returns a plain error here, which the API server sends as a 500.
         return Err(Status::unclassified("resourceVersion should not be set on objects to be created".into()));
@@ -84,7 +120,7 @@ pub fn create(
     obj.metadata.creation_timestamp = timestamp(now_ms);
     match kind {
         Kind::Pod => {
-            obj.metadata.generation = i64::from(pod_generation);
+            obj.metadata.generation = i64::from(rules.pod_generation);
             obj.body.insert("status".into(), json!({"phase": "Pending"}));
         }
         Kind::ReplicaSet | Kind::Deployment => {
@@ -102,7 +138,10 @@ pub fn create(
     let result =
         store.txn(&[Compare::CreateRevision(key, 0)], &[put], &[]).map_err(|e| Status::internal(e.grpc_message()))?;
     if !result.succeeded {
-        return Err(Status::already_exists(kind, &obj.metadata.name));
+        return Err(match obj.metadata.generate_name.is_empty() {
+            true => Status::already_exists(kind, &obj.metadata.name),
+            false => Status::generate_name_conflict(kind, &obj.metadata.name),
+        });
     }
     obj.metadata.resource_version = result.revision.to_string();
     Ok(obj)
@@ -213,4 +252,69 @@ pub fn delete(
         return Err(Status::conflict(kind, name));
     }
     Ok(object)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(generated_name_attempts: u32) -> CreateRules {
+        CreateRules { pod_generation: true, too_long_words: TooLongWords::default(), generated_name_attempts }
+    }
+
+    /// A store holding the ConfigMaps the first `taken` names made from `cm-` would be.
+    fn store_with_names_taken(taken: u64) -> MvccStore {
+        let mut store = MvccStore::new();
+        let mut uids = 100;
+        for n in 1..=taken {
+            let obj = ApiObject::new(Kind::ConfigMap, "default", &generated_name("cm-", n));
+            create(&mut store, Kind::ConfigMap, obj, &mut uids, 0, rules(1)).unwrap();
+        }
+        store
+    }
+
+    fn generated(attempts: u32, store: &mut MvccStore) -> Result<ApiObject, Status> {
+        let mut obj = ApiObject::new(Kind::ConfigMap, "default", "");
+        obj.metadata.generate_name = "cm-".into();
+        create(store, Kind::ConfigMap, obj, &mut 0, 0, rules(attempts))
+    }
+
+    #[test]
+    fn a_generated_name_that_is_taken_is_drawn_again_up_to_eight_times_from_1_31() {
+        let made = generated(8, &mut store_with_names_taken(7)).unwrap();
+        assert_eq!(made.metadata.name, generated_name("cm-", 8), "the eighth name, the first free one");
+        let refused = generated(8, &mut store_with_names_taken(8)).unwrap_err();
+        let last = generated_name("cm-", 8);
+        assert_eq!(
+            refused.message,
+            format!(
+                "configmaps {last:?} already exists, the server was not able to generate a unique name for the object"
+            )
+        );
+        assert_eq!((refused.code, refused.reason), (409, "AlreadyExists"));
+        assert_eq!(refused.details.unwrap().retry_after_seconds, 1);
+    }
+
+    #[test]
+    fn before_1_31_a_generated_name_that_is_taken_is_refused_at_once() {
+        let refused = generated(1, &mut store_with_names_taken(1)).unwrap_err();
+        assert!(refused
+            .message
+            .starts_with(&format!("configmaps {:?} already exists, the server", generated_name("cm-", 1))));
+    }
+
+    #[test]
+    fn a_chosen_name_that_is_taken_is_told_as_a_generated_one_when_a_prefix_is_set() {
+        let mut store = store_with_names_taken(0);
+        let plain = ApiObject::new(Kind::ConfigMap, "default", "x");
+        create(&mut store, Kind::ConfigMap, plain.clone(), &mut 0, 0, rules(8)).unwrap();
+        assert_eq!(
+            create(&mut store, Kind::ConfigMap, plain.clone(), &mut 0, 0, rules(8)).unwrap_err().message,
+            r#"configmaps "x" already exists"#
+        );
+        let mut prefixed = plain;
+        prefixed.metadata.generate_name = "x-".into();
+        let refused = create(&mut store, Kind::ConfigMap, prefixed, &mut 0, 0, rules(8)).unwrap_err();
+        assert!(refused.message.ends_with("the server was not able to generate a unique name for the object"));
+    }
 }

@@ -120,6 +120,14 @@ pub fn label_value(value: &str) -> Vec<String> {
 pub fn validate(kind: Kind, obj: &ApiObject, words: TooLongWords) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let meta = &obj.metadata;
+    // The prefix first, with a trailing dash stood in for (a bad prefix is then told twice: as
+    // itself and in the name made from it; apimachinery `objectmeta.go`).
+    if !meta.generate_name.is_empty() {
+        let value = format!("{:?}", meta.generate_name);
+        errs.extend(dns1123_subdomain(&mask_trailing_dash(&meta.generate_name)).into_iter().map(|detail| {
+            FieldError::new("metadata.generateName", FieldProblem::Invalid { value: value.clone(), detail })
+        }));
+    }
     if meta.name.is_empty() {
         let required = FieldProblem::Required("name or generateName is required".into());
         errs.push(FieldError::new("metadata.name", required));
@@ -205,6 +213,15 @@ pub fn check(kind: Kind, obj: &ApiObject, words: TooLongWords) -> Result<(), Sta
     Err(Status::invalid(kind, &obj.metadata.name, &errs))
 }
 
+/// `maskTrailingDash`: a prefix ending in a dash is checked as if its last two bytes were `a`
+/// (upstream cuts two bytes for the one dash), so `web-` passes as a name's beginning.
+fn mask_trailing_dash(prefix: &str) -> String {
+    match prefix.len() > 1 && prefix.ends_with('-') {
+        true => format!("{}a", String::from_utf8_lossy(&prefix.as_bytes()[..prefix.len() - 2])),
+        false => prefix.to_string(),
+    }
+}
+
 /// A JSON value's nesting depth (for bounding input).
 pub fn depth(value: &Value) -> usize {
     match value {
@@ -268,6 +285,21 @@ mod tests {
             message_with(Kind::Secret, secret, TooLongWords::MayNotBeMoreThan),
             r#"Secret "big" is invalid: data: Too long: may not be more than 1048576 bytes"#
         );
+    }
+
+    #[test]
+    fn semantics_8_a_generate_name_is_checked_as_a_prefix_before_the_name() {
+        let mut both = ApiObject::new(Kind::ConfigMap, "default", "ok");
+        both.metadata.generate_name = "Bad_".into();
+        assert_eq!(
+            message(Kind::ConfigMap, both),
+            r#"ConfigMap "ok" is invalid: metadata.generateName: Invalid value: "Bad_": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"#
+        );
+        let mut dashed = ApiObject::new(Kind::ConfigMap, "default", "web-x7k2p");
+        dashed.metadata.generate_name = "web-".into();
+        assert!(check(Kind::ConfigMap, &dashed, TooLongWords::default()).is_ok(), "a trailing dash is a prefix's");
+        dashed.metadata.generate_name = "-".into();
+        assert!(message(Kind::ConfigMap, dashed).contains(r#"metadata.generateName: Invalid value: "-""#));
     }
 
     fn message_with(kind: Kind, obj: ApiObject, words: TooLongWords) -> String {

@@ -109,6 +109,7 @@ impl World {
             list_from_cache_snapshot: config.era.list_from_cache_snapshot(),
             cache_delegator: config.era.cache_delegator(),
             pod_generation: config.era.pod_generation(),
+            generated_name_attempts: config.era.generated_name_attempts(),
             too_long_words: match config.era.too_long_may_not_be_more() {
                 true => TooLongWords::MayNotBeMoreThan,
                 false => TooLongWords::MustHaveAtMost,
