@@ -188,6 +188,14 @@ impl Era {
         self != Era::V1_30
     }
 
+    /// An update that changes `metadata.uid` is told so twice, by the checks every resource
+    /// gets (`rest.validateCommonFields`) and by the kind's own (`ValidateObjectMetaUpdate`);
+    /// from 1.37 once, the first marked as covered by declarative validation
+    /// (apimachinery `api/validation/objectmeta.go: MarkCoveredByDeclarative`).
+    pub fn uid_immutable_twice(self) -> bool {
+        self != Era::V1_37
+    }
+
     /// A field error prints a value that is not a string or a number as JSON (`["foo"]`) from
     /// 1.37, with Go's `%#v` (`[]string{"foo"}`) before (apimachinery
     /// `util/validation/field/errors.go: ErrorBody`).

@@ -270,7 +270,7 @@ fn document(doc: &Value, place: &dyn Fn(&str) -> Value, namespace: &str) -> Valu
     }
     if doc["kind"] == "Status" {
         if let Some(message) = doc["message"].as_str() {
-            doc["message"] = json!(mask_numbers(message));
+            doc["message"] = json!(mask_numbers(&mask_uids(message)));
         }
     }
     doc
@@ -307,6 +307,31 @@ fn strip(v: &mut Value, namespace: &str) {
         Value::String(s) if !namespace.is_empty() && s.contains(namespace) => *s = s.replace(namespace, "{ns}"),
         _ => {}
     }
+}
+
+/// Every uid in a message (`8-4-4-4-12` hex digits) is `{uid}`: each side makes its own.
+fn mask_uids(text: &str) -> String {
+    const GROUPS: [usize; 5] = [8, 4, 4, 4, 12];
+    let is_uid = |b: &[u8]| {
+        let mut at = 0;
+        GROUPS.iter().enumerate().all(|(i, len)| {
+            let group = b[at..at + len].iter().all(u8::is_ascii_hexdigit);
+            at += len + 1;
+            group && (i == 4 || b[at - 1] == b'-')
+        })
+    };
+    let (bytes, mut out, mut i) = (text.as_bytes(), String::new(), 0);
+    while i < bytes.len() {
+        if bytes.len() - i >= 36 && is_uid(&bytes[i..i + 36]) {
+            out.push_str("{uid}");
+            i += 36;
+        } else {
+            let c = text[i..].chars().next().expect("a character starts here");
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
 }
 
 /// Every number in a message is `#` (digits inside a word, as in `k8s`, stay): resourceVersions,
@@ -379,6 +404,10 @@ pub fn self_test() {
     assert!(differences(&script, &real, &refused).iter().any(|d| d.at == "[0].status"), "a status is compared");
     assert_eq!(mask_numbers("too old resource version: 5 (12)"), "too old resource version: # (#)");
     assert_eq!(mask_numbers("ListOptions.meta.k8s.io"), "ListOptions.meta.k8s.io");
+    assert_eq!(
+        mask_uids("UID in precondition: 6d2a3f7e-0000-4000-8000-000000000000, UID in object meta: x"),
+        "UID in precondition: {uid}, UID in object meta: x"
+    );
     let bookmark = |annotated: bool, rv: &str| {
         let mut e = json!({"type": "BOOKMARK", "object": {"metadata": {"resourceVersion": rv}}});
         if annotated {

@@ -132,6 +132,19 @@ pub fn named() -> Vec<Value> {
                 json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "b", "labels": {"bad key!": "v"}}}}),
             ],
         ),
+        // A PUT's `metadata.uid` is a precondition, checked before its resourceVersion (the
+        // storage layer's words); a PATCH that changes it fails validation (immutable).
+        script(
+            "uid-of-an-update",
+            "plain",
+            vec![
+                create("u", "w1"),
+                put("u", json!({"metadata": {"name": "u", "uid": "6d2a3f7e-0000-4000-8000-000000000000", "resourceVersion": "1"}, "data": {"v": "2"}}), ""),
+                put("u", json!({"metadata": {"name": "u", "uid": "6d2a3f7e-0000-4000-8000-000000000000"}, "data": {"v": "2"}}), ""),
+                json!({"method": "PATCH", "path": format!("{CM}/u"), "content_type": "application/merge-patch+json", "body": {"metadata": {"uid": "other"}, "data": {"v": "3"}}}),
+                get(&format!("{CM}/u"), ""),
+            ],
+        ),
         // `generateName` (`objectmeta.go`, `rest.CheckGeneratedNameError`): checked as a prefix
         // before the name; a name taken while a prefix is set is the server's failure to make
         // one, retried after a second (the Retry-After header). The names a server makes are

@@ -199,6 +199,16 @@ impl Status {
         status
     }
 
+    /// A PUT whose body's `metadata.uid` is not the stored object's: the storage layer's failed
+    /// precondition, as `GuaranteedUpdate` words it (`storage.NewInvalidObjError`).
+    pub fn uid_precondition_failed(kind: Kind, name: &str, key: &str, uid: &str, stored_uid: &str) -> Self {
+        let message = format!(
+            "Operation cannot be fulfilled on {} {name:?}: StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object meta: {stored_uid}",
+            kind.group_resource()
+        );
+        Self::new(409, "Conflict", message).about(kind, name)
+    }
+
     /// The optimistic-concurrency failure of an Update with a stale resourceVersion.
     pub fn conflict(kind: Kind, name: &str) -> Self {
         Self::new(
@@ -280,9 +290,16 @@ impl Status {
     /// `NewInvalid` for any group and kind (`ListOptions` of `meta.k8s.io`).
     pub fn invalid_fields(group: &str, kind: &str, name: &str, errors: &[FieldError]) -> Self {
         let qualified = qualified_kind(group, kind);
-        let detail = match errors {
-            [one] => one.to_string(),
-            many => format!("[{}]", many.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")),
+        // The message tells each error once (`ErrorList.ToAggregate`); the causes list them all.
+        let mut told: Vec<String> = Vec::new();
+        for error in errors.iter().map(ToString::to_string) {
+            if !told.contains(&error) {
+                told.push(error);
+            }
+        }
+        let detail = match told.as_slice() {
+            [one] => one.clone(),
+            many => format!("[{}]", many.join(", ")),
         };
         let causes = errors
             .iter()

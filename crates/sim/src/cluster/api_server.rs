@@ -29,7 +29,7 @@ use super::cacher::{Cacher, WatchStart};
 use super::metrics::Metrics;
 use super::mvcc_store::{KeyRange, MvccError, MvccStore, Revision};
 use super::rbac::{Rbac, RequestAttributes, UserInfo};
-use super::registry::{self, Preconditions};
+use super::registry::{self, Preconditions, UpdateBy, WriteRules};
 use super::request::Verb;
 use super::selector::{FieldSelector, LabelSelector};
 use super::storage::{
@@ -57,12 +57,9 @@ pub struct ApiServerConfig {
     /// The `CacheDelegator` (1.33 on): list options checked first, the watch cache honouring
     /// a list's limit and serving consistent reads; before, such lists went to etcd.
     pub cache_delegator: bool,
-    /// Pods get `metadata.generation` (1.33 on).
-    pub pod_generation: bool,
-    /// How many names a create with only `generateName` tries before it gives up (1.30: one).
-    pub generated_name_attempts: u32,
-    /// How a too-long field's limit is worded (1.30's `must have at most`).
-    pub too_long_words: TooLongWords,
+    /// What writes do that differs between releases: Pods' generations (1.33 on), the names
+    /// tried for a `generateName`, how a too-long field and a changed uid are told.
+    pub write_rules: WriteRules,
     /// A list at a future revision from etcd is a "too large resource version" (1.37), not
     /// etcd's own 500.
     pub future_revision_too_large: bool,
@@ -84,9 +81,12 @@ impl Default for ApiServerConfig {
             watch_list: true,
             list_from_cache_snapshot: true,
             cache_delegator: true,
-            pod_generation: true,
-            generated_name_attempts: 8,
-            too_long_words: TooLongWords::default(),
+            write_rules: WriteRules {
+                pod_generation: true,
+                too_long_words: TooLongWords::default(),
+                generated_name_attempts: 8,
+                uid_immutable_twice: false,
+            },
             future_revision_too_large: true,
             etcd_continue_key: ContinueKey::WithSlash,
             bookmark_frequency_ms: 60_000,
@@ -352,14 +352,9 @@ impl ApiServer {
         let kind = Self::kind_of(&obj)?;
         registry::defaulted_namespace(&mut obj);
         let now = self.wall_now();
-        let result = self.authorize(user, Verb::Create, kind, "", &obj.metadata.namespace, None).and_then(|()| {
-            let rules = registry::CreateRules {
-                pod_generation: self.config.pod_generation,
-                too_long_words: self.config.too_long_words,
-                generated_name_attempts: self.config.generated_name_attempts,
-            };
-            registry::create(&mut self.store, kind, obj, &mut self.uids, now, rules)
-        });
+        let result = self
+            .authorize(user, Verb::Create, kind, "", &obj.metadata.namespace, None)
+            .and_then(|()| registry::create(&mut self.store, kind, obj, &mut self.uids, now, self.config.write_rules));
         self.propagate();
         self.finish(Verb::Create, kind, "", 201, result)
     }
@@ -383,8 +378,9 @@ impl ApiServer {
             Err(Status::no_such_resource())
         } else {
             let (ns, name) = (obj.metadata.namespace.clone(), obj.metadata.name.clone());
-            self.authorize(user, Verb::Update, kind, sub, &ns, Some(&name))
-                .and_then(|()| registry::update(&mut self.store, kind, obj, status_only, self.config.too_long_words))
+            self.authorize(user, Verb::Update, kind, sub, &ns, Some(&name)).and_then(|()| {
+                registry::update(&mut self.store, kind, obj, status_only, UpdateBy::Put, self.config.write_rules)
+            })
         };
         self.propagate();
         self.finish(Verb::Update, kind, sub, 200, result)
@@ -408,7 +404,7 @@ impl ApiServer {
             let mut obj: ApiObject = serde_json::from_value(patched)
                 .map_err(|e| Status::bad_request(format!("the patched object is not a valid {kind}: {e}")))?;
             (obj.metadata.name, obj.metadata.namespace) = (name.to_string(), namespace.to_string());
-            registry::update(&mut self.store, kind, obj, p.status, self.config.too_long_words)
+            registry::update(&mut self.store, kind, obj, p.status, UpdateBy::Patch, self.config.write_rules)
         });
         self.propagate();
         self.finish(Verb::Patch, kind, sub, 200, result)

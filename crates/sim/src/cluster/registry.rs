@@ -60,15 +60,18 @@ pub fn defaulted_namespace(obj: &mut ApiObject) {
     }
 }
 
-/// What a create does that differs between releases.
-#[derive(Clone, Copy, Debug)]
-pub struct CreateRules {
+/// What a write does that differs between releases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteRules {
     /// A Pod starts at generation 1 (1.33 on; before, Pods have none).
     pub pod_generation: bool,
     /// How a too-long field's limit is worded.
     pub too_long_words: TooLongWords,
     /// How many names a create with only `generateName` tries.
     pub generated_name_attempts: u32,
+    /// An update's changed uid is told twice: by the checks every resource gets and by the
+    /// kind's own (before 1.37, where the first is left to declarative validation).
+    pub uid_immutable_twice: bool,
 }
 
 /// POST: validates, defaults and stores a new object.
@@ -82,7 +85,7 @@ pub fn create(
     obj: ApiObject,
     uids: &mut u64,
     now_ms: u64,
-    rules: CreateRules,
+    rules: WriteRules,
 ) -> Result<ApiObject, Status> {
     let generated = obj.metadata.name.is_empty() && !obj.metadata.generate_name.is_empty();
     let attempts = if generated { rules.generated_name_attempts.max(1) } else { 1 };
@@ -107,7 +110,7 @@ fn create_named(
     mut obj: ApiObject,
     uids: &mut u64,
     now_ms: u64,
-    rules: CreateRules,
+    rules: WriteRules,
 ) -> Result<ApiObject, Status> {
     validation::check(kind, &obj, rules.too_long_words)?;
     if !obj.metadata.resource_version.is_empty() {
@@ -148,22 +151,35 @@ fn create_named(
 }
 
 /// PUT on the object (`status_only`: on its `status` subresource).
+/// How an update arrived: a PUT's body names the object (its `metadata.uid` a precondition,
+/// `rest/update.go`), a PATCH's result does not (a changed uid fails validation instead).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UpdateBy {
+    Put,
+    Patch,
+}
+
 pub fn update(
     store: &mut MvccStore,
     kind: Kind,
     mut obj: ApiObject,
     status_only: bool,
-    words: TooLongWords,
+    by: UpdateBy,
+    rules: WriteRules,
 ) -> Result<ApiObject, Status> {
     let name = obj.metadata.name.clone();
     let key = storage_key(kind, &obj.metadata.namespace, &name);
     let stored = current(store, &key).ok_or_else(|| Status::not_found(kind, &name))?;
     let old = decode(&stored);
+    let (uid, stored_uid) = (&obj.metadata.uid, &old.metadata.uid);
+    if by == UpdateBy::Put && !uid.is_empty() && uid != stored_uid {
+        return Err(Status::uid_precondition_failed(kind, &name, &key, uid, stored_uid));
+    }
     if !obj.metadata.resource_version.is_empty() && obj.metadata.resource_version != old.metadata.resource_version {
         return Err(Status::conflict(kind, &name));
     }
     if !status_only {
-        validation::check(kind, &obj, words)?;
+        validation::check_update(kind, &obj, &old, rules.too_long_words, rules.uid_immutable_twice)?;
     }
     let mut new = if status_only {
         let mut new = old.clone();
@@ -258,8 +274,9 @@ pub fn delete(
 mod tests {
     use super::*;
 
-    fn rules(generated_name_attempts: u32) -> CreateRules {
-        CreateRules { pod_generation: true, too_long_words: TooLongWords::default(), generated_name_attempts }
+    fn rules(generated_name_attempts: u32) -> WriteRules {
+        let too_long_words = TooLongWords::default();
+        WriteRules { pod_generation: true, too_long_words, generated_name_attempts, uid_immutable_twice: false }
     }
 
     /// A store holding the ConfigMaps the first `taken` names made from `cm-` would be.
@@ -316,5 +333,34 @@ mod tests {
         prefixed.metadata.generate_name = "x-".into();
         let refused = create(&mut store, Kind::ConfigMap, prefixed, &mut 0, 0, rules(8)).unwrap_err();
         assert!(refused.message.ends_with("the server was not able to generate a unique name for the object"));
+    }
+
+    #[test]
+    fn semantics_8_a_puts_uid_is_a_precondition_and_a_patchs_changed_uid_is_invalid() {
+        let mut store = store_with_names_taken(0);
+        let made =
+            create(&mut store, Kind::ConfigMap, ApiObject::new(Kind::ConfigMap, "default", "u"), &mut 0, 0, rules(8));
+        let stored_uid = made.unwrap().metadata.uid;
+        let mut other = ApiObject::new(Kind::ConfigMap, "default", "u");
+        other.metadata.uid = "6d2a3f7e-0000-4000-8000-000000000000".into();
+        other.metadata.resource_version = "1".into();
+        let put = update(&mut store, Kind::ConfigMap, other.clone(), false, UpdateBy::Put, rules(8)).unwrap_err();
+        assert_eq!(
+            put.message,
+            format!("Operation cannot be fulfilled on configmaps \"u\": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/u, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: 6d2a3f7e-0000-4000-8000-000000000000, UID in object meta: {stored_uid}"),
+            "the uid is checked before the (stale) resourceVersion"
+        );
+        other.metadata.resource_version.clear();
+        let twice = WriteRules { uid_immutable_twice: true, ..rules(8) };
+        let patched = update(&mut store, Kind::ConfigMap, other, false, UpdateBy::Patch, twice).unwrap_err();
+        assert_eq!(
+            patched.message,
+            r#"ConfigMap "u" is invalid: metadata.uid: Invalid value: "6d2a3f7e-0000-4000-8000-000000000000": field is immutable"#
+        );
+        assert_eq!(
+            patched.details.unwrap().causes.len(),
+            2,
+            "told by the common checks and the kind's, once in the message"
+        );
     }
 }

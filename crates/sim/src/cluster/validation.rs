@@ -206,11 +206,14 @@ fn data_bytes(kind: Kind, obj: &ApiObject) -> usize {
 
 /// The 422 for an object's problems, or nothing.
 pub fn check(kind: Kind, obj: &ApiObject, words: TooLongWords) -> Result<(), Status> {
-    let errs = validate(kind, obj, words);
-    if errs.is_empty() {
-        return Ok(());
+    refused(kind, obj, validate(kind, obj, words))
+}
+
+fn refused(kind: Kind, obj: &ApiObject, errs: Vec<FieldError>) -> Result<(), Status> {
+    match errs.is_empty() {
+        true => Ok(()),
+        false => Err(Status::invalid(kind, &obj.metadata.name, &errs)),
     }
-    Err(Status::invalid(kind, &obj.metadata.name, &errs))
 }
 
 /// `maskTrailingDash`: a prefix ending in a dash is checked as if its last two bytes were `a`
@@ -220,6 +223,27 @@ fn mask_trailing_dash(prefix: &str) -> String {
         true => format!("{}a", String::from_utf8_lossy(&prefix.as_bytes()[..prefix.len() - 2])),
         false => prefix.to_string(),
     }
+}
+
+/// An update's object against the stored one (`ValidateObjectMetaUpdate`, then the object's
+/// own checks): its uid may not change, told `twice` where the checks every resource gets
+/// (`rest.validateCommonFields`) and the kind's own both tell it.
+pub fn check_update(
+    kind: Kind,
+    obj: &ApiObject,
+    old: &ApiObject,
+    words: TooLongWords,
+    twice: bool,
+) -> Result<(), Status> {
+    let mut errs = Vec::new();
+    if !obj.metadata.uid.is_empty() && obj.metadata.uid != old.metadata.uid {
+        let problem =
+            FieldProblem::Invalid { value: format!("{:?}", obj.metadata.uid), detail: "field is immutable".into() };
+        let told = FieldError::new("metadata.uid", problem);
+        errs.extend(std::iter::repeat_n(told, if twice { 2 } else { 1 }));
+    }
+    errs.extend(validate(kind, obj, words));
+    refused(kind, obj, errs)
 }
 
 /// A JSON value's nesting depth (for bounding input).

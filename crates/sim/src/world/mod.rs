@@ -42,6 +42,7 @@ use crate::client::shared_informer::SharedInformer;
 use crate::cluster::api_errors::TooLongWords;
 use crate::cluster::cacher::PROGRESS_NOTIFY_INTERVAL_MS;
 use crate::cluster::rbac::{PolicyRule, Role, RoleBinding, Subject};
+use crate::cluster::registry::WriteRules;
 use crate::cluster::storage::ContinueKey;
 use crate::cluster::{ApiObject, ApiServer, ApiServerConfig, Kind, Status, UserInfo};
 use crate::controller::kubelet::Kubelet;
@@ -108,11 +109,14 @@ impl World {
             watch_list: config.era.watch_list_server(),
             list_from_cache_snapshot: config.era.list_from_cache_snapshot(),
             cache_delegator: config.era.cache_delegator(),
-            pod_generation: config.era.pod_generation(),
-            generated_name_attempts: config.era.generated_name_attempts(),
-            too_long_words: match config.era.too_long_may_not_be_more() {
-                true => TooLongWords::MayNotBeMoreThan,
-                false => TooLongWords::MustHaveAtMost,
+            write_rules: WriteRules {
+                pod_generation: config.era.pod_generation(),
+                generated_name_attempts: config.era.generated_name_attempts(),
+                too_long_words: match config.era.too_long_may_not_be_more() {
+                    true => TooLongWords::MayNotBeMoreThan,
+                    false => TooLongWords::MustHaveAtMost,
+                },
+                uid_immutable_twice: config.era.uid_immutable_twice(),
             },
             future_revision_too_large: config.era.future_revision_too_large(),
             etcd_continue_key: match config.era.etcd_continue_key_with_slash() {
