@@ -1,7 +1,8 @@
 //! The Korean the playground shows: one term per concept, as the facilitator's guide's
 //! glossary fixes it (its `avoid` lists the words not to use), and, as proxies of a natural
-//! 합니다체, sentences that end in its forms, no English-style colon inside a Korean sentence
-//! and no particle after a placeholder that does not fit every value put there.
+//! 합니다체, sentences that end in its forms, no English-style colon inside a Korean sentence,
+//! no particle after a placeholder that does not fit every value put there, and no English word
+//! outside code but the names Korean engineers keep in English.
 
 use serde_json::Value;
 use std::path::Path;
@@ -148,6 +149,73 @@ fn korean_sentences_end_in_the_formal_polite_style_and_have_no_english_colon() {
     assert!(wrong.is_empty(), "{} Korean sentences:\n{}", wrong.len(), wrong.join("\n"));
 }
 
+/// The words in Latin letters a Korean text keeps as they are, besides the ones shaped as
+/// names (see `kept_in_latin`): what Korean Kubernetes engineers write as upstream spells it,
+/// a line a kind of name. Any other English word is said in Korean (the glossary's term, the
+/// page's own word) or is code, a command or a message, and goes in backticks.
+const KEPT_IN_LATIN: &[&str] = &[
+    // Kinds, programs and projects, by their names.
+    "Pod Deployment Secret Kubernetes etcd kubectl kubelet kube-apiserver",
+    "client-go controller-runtime apimachinery playground",
+    // The API's verbs as RBAC grants them, and the watch the glossary keeps in English.
+    "get list watch list-watch watch-list",
+    // Terms the glossary or the page's phrasebook keeps in English.
+    "informer reconcile resync tombstone dirty progress rv",
+    // Upstream's types, calls, deltas and statuses spelled with one capital.
+    "Reflector Indexer Reconciler Reconcile Replace Replaced Added Updated Deleted Sync Resync",
+    "Pop Add Done Forget Get List Create Update Running Forbidden Conflict Gone Expired",
+    // The two halves of an object the lessons are about, as the API names them.
+    "spec status",
+    // A parameter's value, a unit, a title's versus.
+    "true false ms vs",
+    // The names the lessons give their objects, namespaces, labels and values.
+    "default web app debug load batch fresh cfg green",
+];
+
+/// The glossary's and the page's terms of two words kept in English.
+const TERMS_KEPT_IN_LATIN: [&str; 3] = ["stale read", "watch cache", "priority queue"];
+
+/// Whether a Latin-letter word may stand in a Korean sentence: a name shaped as code or as
+/// the API spells it (a capital after the first letter, as in `LIST`, `ConfigMap` or
+/// `resourceVersion`; a digit, as in `web-1` or `int64`), one letter (the objects `a` to `e`,
+/// the keys `F` and `N`), or a word of `KEPT_IN_LATIN`.
+fn kept_in_latin(word: &str) -> bool {
+    let named = word.chars().skip(1).any(|c| c.is_ascii_uppercase()) || word.chars().any(|c| c.is_ascii_digit());
+    named || word.chars().count() == 1 || KEPT_IN_LATIN.iter().flat_map(|line| line.split(' ')).any(|w| w == word)
+}
+
+/// The words in Latin letters of `text`: runs of ASCII letters, digits, `-` and `_` with a
+/// letter in them (`watch-list` is one word, `default/a` two), once the terms of
+/// `TERMS_KEPT_IN_LATIN` are taken out.
+fn latin_words(text: &str) -> Vec<String> {
+    let mut text = text.to_string();
+    for term in TERMS_KEPT_IN_LATIN {
+        text = text.replace(term, " ");
+    }
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .map(|w| w.trim_matches('-'))
+        .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn no_korean_text_keeps_an_english_word_outside_code_but_the_names_kept_in_english() {
+    let mut found = Vec::new();
+    for (place, text) in prose() {
+        let words: Vec<String> = latin_words(&outside_code(&text)).into_iter().filter(|w| !kept_in_latin(w)).collect();
+        if !words.is_empty() {
+            found.push(format!("{place}: {words:?} in {text:?}"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{} Korean texts with English words (say them in Korean, or mark code with backticks):\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
 /// Particles whose form follows the last sound of the word before them.
 const PARTICLES: [&str; 10] = ["을", "를", "은", "는", "이", "가", "과", "와", "으로", "로"];
 
@@ -178,4 +246,7 @@ fn the_checks_find_what_they_look_for() {
     assert!(ends_politely("다시 LIST합니다.") && ends_politely("무엇을 할까요?") && ends_politely("보세요."));
     assert!(ends_politely("사라집니다(가정 상황).") && !ends_politely("사라짐(가정 상황)."));
     assert!(!ends_politely("다시 LIST함.") && !ends_politely("다시 LIST해요.") && !ends_politely("끝"));
+    assert_eq!(latin_words("stale read로 default/a의 watch-list를 read합니다"), ["default", "a", "watch-list", "read"]);
+    assert!(kept_in_latin("resourceVersion") && kept_in_latin("LIST") && kept_in_latin("web-1") && kept_in_latin("a"));
+    assert!(kept_in_latin("watch") && !kept_in_latin("cache") && !kept_in_latin("watcher") && !kept_in_latin("update"));
 }
