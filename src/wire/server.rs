@@ -504,7 +504,7 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
     }
     match request.target.clone() {
         Target::SelfSubjectAccessReview => review(served, &user, &body, protobuf),
-        Target::Namespaces { name } => namespaces(served, name.as_deref()),
+        Target::Namespaces { name } => namespaces(served, &user, request.verb, name.as_deref(), &body),
         Target::Discovery(_) => unreachable_response(),
         Target::Resource { kind, namespace, name, subresource } => {
             let ns = namespace.clone().unwrap_or_default();
@@ -750,24 +750,38 @@ fn review(served: &Served, user: &UserInfo, body: &[u8], protobuf: bool) -> Repl
 }
 
 /// Namespaces: those that hold an object (the playground keeps no Namespace objects).
-fn namespaces(served: &Served, name: Option<&str>) -> Reply {
-    let mut names: Vec<String> = Kind::ALL
-        .into_iter()
-        .flat_map(|k| {
-            served.world.api.peek_list(&UserInfo::admin(), k, &Default::default()).map(|l| l.items).unwrap_or_default()
-        })
-        .map(|o| o.metadata.namespace.clone())
-        .chain(["default".to_string()])
-        .collect();
-    names.sort();
-    names.dedup();
-    let namespace = |n: &str| json!({"kind": "Namespace", "apiVersion": "v1", "metadata": {"name": n}, "status": {"phase": "Active"}});
-    match name {
-        Some(n) if names.iter().any(|x| x == n) => json_response(200, &namespace(n)),
-        Some(n) => error(&Status::new(404, "NotFound", format!("namespaces {n:?} not found"))),
-        None => json_response(
-            200,
-            &json!({"kind": "NamespaceList", "apiVersion": "v1", "metadata": {}, "items": names.iter().map(|n| namespace(n)).collect::<Vec<_>>()}),
-        ),
+/// `/api/v1/namespaces[/name]`: the namespaces the world's API server has (`namespaces.rs`):
+/// read, made (POST) and deleted, with RBAC on `namespaces` at the cluster scope.
+fn namespaces(served: &mut Served, user: &UserInfo, verb: Verb, name: Option<&str>, body: &[u8]) -> Reply {
+    let namespace = |n: &str, phase: &str| json!({"kind": "Namespace", "apiVersion": "v1", "metadata": {"name": n, "labels": {"kubernetes.io/metadata.name": n}}, "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": phase}});
+    let api = &mut served.world.api;
+    match (verb, name) {
+        (Verb::Get, Some(n)) if api.namespaces().has(n) => json_response(200, &namespace(n, "Active")),
+        (Verb::Get, Some(n)) => error(&informer_sim::cluster::namespaces::not_found(n)),
+        (Verb::List, None) => {
+            let items: Vec<Value> = api.namespaces().names().map(|n| namespace(n, "Active")).collect();
+            json_response(200, &json!({"kind": "NamespaceList", "apiVersion": "v1", "metadata": {}, "items": items}))
+        }
+        (Verb::Create, None) => {
+            let named = serde_json::from_slice::<Value>(body)
+                .ok()
+                .and_then(|b| b["metadata"]["name"].as_str().map(String::from));
+            let Some(n) = named else {
+                return error(&Status::bad_request("a Namespace to create names itself in metadata.name".into()));
+            };
+            match api.create_namespace(user, &n) {
+                Ok(()) => json_response(201, &namespace(&n, "Active")),
+                Err(s) => error(&s),
+            }
+        }
+        (Verb::Delete, Some(n)) => match api.delete_namespace(user, n) {
+            Ok(()) => json_response(200, &namespace(n, "Terminating")),
+            Err(s) => error(&s),
+        },
+        _ => error(&Status::new(
+            405,
+            "MethodNotAllowed",
+            "the server does not allow this method on the requested resource".into(),
+        )),
     }
 }

@@ -263,6 +263,11 @@ fn semantics_8_list_resource_version_semantics() {
 #[test]
 fn semantics_8_field_selectors_and_namespaces() {
     let mut api = ApiServer::default();
+    let outside = api.create(&admin(), ApiObject::new(Kind::Pod, "a", "p0")).unwrap_err();
+    assert_eq!((outside.code, outside.message.as_str()), (404, r#"namespaces "a" not found"#));
+    for ns in ["a", "b"] {
+        api.create_namespace(&admin(), ns).unwrap();
+    }
     for (ns, name, node) in [("a", "p1", "n1"), ("a", "p2", "n2"), ("b", "p3", "n1")] {
         create(&mut api, ApiObject::new(Kind::Pod, ns, name).with("spec", json!({"nodeName": node})));
     }

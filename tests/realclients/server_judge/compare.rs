@@ -86,7 +86,9 @@ pub fn judge(release: &str, real: &Real, model: &Model, named: &[Value], seeded:
         script["namespace"] =
             json!(format!("j{i}-{}", script["name"].as_str().unwrap()).chars().take(63).collect::<String>());
     }
-    real.make_namespaces(&all.iter().map(|s| s["namespace"].as_str().unwrap().to_string()).collect::<Vec<_>>());
+    let namespaces: Vec<String> = all.iter().map(|s| s["namespace"].as_str().unwrap().to_string()).collect();
+    sides::make_namespaces(real, &namespaces);
+    sides::make_namespaces(model, &namespaces);
     let in_group = |g: &str| all.iter().filter(|s| s["group"] == g).cloned().collect::<Vec<_>>();
     let (timed, plain, compaction) = (in_group("timed"), in_group("plain"), in_group("alone"));
     let both = |scripts: &[Value], at_once: usize| {

@@ -132,6 +132,23 @@ pub fn named() -> Vec<Value> {
                 json!({"method": "POST", "path": CM, "body": {"metadata": {"name": "b", "labels": {"bad key!": "v"}}}}),
             ],
         ),
+        // NamespaceLifecycle: a create in a namespace the cluster lacks is a 404 naming it, after
+        // authorization and before validation; a Namespace is made once, with a DNS label for a
+        // name, by someone allowed to; `default` is never deleted.
+        script(
+            "namespaces",
+            "plain",
+            vec![
+                json!({"method": "POST", "path": "/api/v1/namespaces/{ns}-missing/configmaps", "body": configmap("a", json!({}))}),
+                json!({"method": "POST", "path": "/api/v1/namespaces/{ns}-missing/configmaps", "body": {"metadata": {"name": "b", "labels": {"app": "bad value!"}}}}),
+                get("/api/v1/namespaces/{ns}-missing", ""),
+                get("/api/v1/namespaces/{ns}", ""),
+                json!({"method": "POST", "path": "/api/v1/namespaces", "body": {"metadata": {"name": "{ns}"}}}),
+                json!({"method": "POST", "path": "/api/v1/namespaces", "body": {"metadata": {"name": "Bad_Namespace"}}}),
+                json!({"method": "POST", "path": "/api/v1/namespaces", "as": "reader", "body": {"metadata": {"name": "{ns}-by-reader"}}}),
+                json!({"method": "DELETE", "path": "/api/v1/namespaces/default"}),
+            ],
+        ),
         // A PUT's `metadata.uid` is a precondition, checked before its resourceVersion (the
         // storage layer's words); a PATCH that changes it fails validation (immutable).
         script(

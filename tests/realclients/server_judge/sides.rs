@@ -115,6 +115,18 @@ fn status_of(side: &dyn Side, method: &str, path: &str, body: Option<Value>, as_
     result[0]["steps"][0]["status"].as_i64().unwrap_or(0)
 }
 
+/// Makes each namespace on `side` (a create in one that does not exist is refused).
+pub fn make_namespaces(side: &dyn Side, names: &[String]) {
+    let steps: Vec<Value> = names
+        .iter()
+        .map(|n| json!({"method": "POST", "path": "/api/v1/namespaces", "body": {"metadata": {"name": n}}}))
+        .collect();
+    let result = run(side, &[json!({"name": "namespaces", "namespace": "", "steps": steps})], 1);
+    for (name, answer) in names.iter().zip(result[0]["steps"].as_array().into_iter().flatten()) {
+        assert_eq!(answer["status"], 201, "namespace {name} on {}: {answer}", side.name());
+    }
+}
+
 /// A real kube-apiserver of one release and its etcd.
 pub struct Real {
     release: String,
@@ -229,18 +241,6 @@ impl Real {
         while status_of(self, "GET", "/api/v1/configmaps", None, "reader") != 200 {
             assert!(Instant::now() < deadline, "RBAC did not take the judge's roles in 20 s");
             std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// Makes each namespace (a real server refuses objects in one that does not exist).
-    pub fn make_namespaces(&self, names: &[String]) {
-        let steps: Vec<Value> = names
-            .iter()
-            .map(|n| json!({"method": "POST", "path": "/api/v1/namespaces", "body": {"metadata": {"name": n}}}))
-            .collect();
-        let result = run(self, &[json!({"name": "namespaces", "namespace": "", "steps": steps})], 1);
-        for (name, answer) in names.iter().zip(result[0]["steps"].as_array().into_iter().flatten()) {
-            assert_eq!(answer["status"], 201, "namespace {name}: {answer}");
         }
     }
 }

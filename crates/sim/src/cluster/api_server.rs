@@ -19,15 +19,16 @@
 //! takes the events. Errors of a request itself (403, a bad selector, 422 options) return at
 //! once, in kube-apiserver's order.
 //!
-//! Left out: namespaces as objects (any namespace name is accepted), graceful deletion and
-//! finalizers, admission, defaulting beyond a Secret's type, the 3 s wait before "too large
-//! resource version".
+//! Left out: namespaces as objects (the server keeps their names, `namespaces.rs`), graceful
+//! deletion and finalizers, admission but NamespaceLifecycle's refusal of a create, defaulting
+//! beyond a Secret's type, the 3 s wait before "too large resource version".
 
 use super::api_errors::{FieldError, FieldProblem, Status, TooLongWords};
 use super::api_object::{ApiObject, Kind, Shared};
 use super::cacher::{Cacher, WatchStart};
 use super::metrics::Metrics;
 use super::mvcc_store::{KeyRange, MvccError, MvccStore, Revision};
+use super::namespaces::Namespaces;
 use super::rbac::{Rbac, RequestAttributes, UserInfo};
 use super::registry::{self, Preconditions, UpdateBy, WriteRules};
 use super::request::Verb;
@@ -218,6 +219,7 @@ pub struct ApiServer {
     store: MvccStore,
     cacher: Cacher,
     rbac: Rbac,
+    namespaces: Namespaces,
     metrics: Metrics,
     now_ms: u64,
     uids: u64,
@@ -233,7 +235,16 @@ impl ApiServer {
     pub fn new(config: ApiServerConfig) -> Self {
         let mut store = MvccStore::new();
         let cacher = Cacher::new(&mut store, config.watch_cache, config.watch_cache_capacity);
-        ApiServer { config, store, cacher, rbac: Rbac::default(), metrics: Metrics::default(), now_ms: 0, uids: 0 }
+        ApiServer {
+            config,
+            store,
+            cacher,
+            rbac: Rbac::default(),
+            namespaces: Namespaces::default(),
+            metrics: Metrics::default(),
+            now_ms: 0,
+            uids: 0,
+        }
     }
 
     pub fn config(&self) -> &ApiServerConfig {
@@ -354,9 +365,42 @@ impl ApiServer {
         let now = self.wall_now();
         let result = self
             .authorize(user, Verb::Create, kind, "", &obj.metadata.namespace, None)
+            .and_then(|()| self.namespaces.admit_create(&obj.metadata.namespace))
             .and_then(|()| registry::create(&mut self.store, kind, obj, &mut self.uids, now, self.config.write_rules));
         self.propagate();
         self.finish(Verb::Create, kind, "", 201, result)
+    }
+
+    /// The namespaces the cluster has.
+    pub fn namespaces(&self) -> &Namespaces {
+        &self.namespaces
+    }
+
+    /// A namespace the cluster starts with (a world's objects are in it).
+    pub fn ensure_namespace(&mut self, name: &str) {
+        self.namespaces.ensure(name);
+    }
+
+    /// POST of a Namespace (cluster-scoped: RBAC on `namespaces` at the cluster scope).
+    pub fn create_namespace(&mut self, user: &UserInfo, name: &str) -> Result<(), Status> {
+        self.authorize_namespaces(user, "create", None)?;
+        self.namespaces.create(name)
+    }
+
+    /// DELETE of a Namespace; one that holds objects is not deleted (the namespace controller
+    /// that would empty it is not modelled).
+    pub fn delete_namespace(&mut self, user: &UserInfo, name: &str) -> Result<(), Status> {
+        self.authorize_namespaces(user, "delete", Some(name))?;
+        let holds = Kind::ALL.into_iter().any(|kind| {
+            let range = KeyRange::prefix(super::storage::prefix(kind, Some(name)));
+            self.store.range(&range, 0, 1).is_ok_and(|found| !found.kvs.is_empty())
+        });
+        self.namespaces.delete(name, holds)
+    }
+
+    fn authorize_namespaces(&self, user: &UserInfo, verb: &str, name: Option<&str>) -> Result<(), Status> {
+        let attrs = RequestAttributes { verb, group: "", resource: "namespaces", subresource: "", namespace: "", name };
+        self.rbac.authorize(user, &attrs)
     }
 
     /// PUT: replaces an object's spec and metadata (see `registry::update`).

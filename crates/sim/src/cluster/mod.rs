@@ -7,6 +7,7 @@ pub mod api_server;
 pub mod cacher;
 pub mod metrics;
 pub mod mvcc_store;
+pub mod namespaces;
 pub mod patch;
 pub mod printers;
 pub mod rbac;

@@ -127,6 +127,10 @@ impl World {
         };
         let mut api = ApiServer::new(api_config);
         for obj in objects {
+            // The cluster has every namespace the world's objects are in.
+            if !obj.metadata.namespace.is_empty() {
+                api.ensure_namespace(&obj.metadata.namespace);
+            }
             api.create(&UserInfo::admin(), obj)?;
         }
         // The run's costs start now, not with the cluster's set-up.
