@@ -55,9 +55,7 @@ impl Namespaces {
 
     /// A namespace the cluster is given (a world's objects are in it).
     pub fn ensure(&mut self, name: &str) {
-        if !self.has(name) {
-            self.names.insert(name.to_string());
-        }
+        self.names.insert(name.to_string());
     }
 
     /// POST of a Namespace: a valid name the cluster does not have yet.
@@ -76,8 +74,7 @@ impl Namespaces {
     /// DELETE of a Namespace that holds nothing (`holds`: whether it holds any object).
     pub fn delete(&mut self, name: &str, holds: bool) -> Result<(), Status> {
         if IMMORTAL.contains(&name) {
-            let message = format!("namespaces {name:?} is forbidden: this namespace may not be deleted");
-            return Err(namespace_status(403, "Forbidden", name, message));
+            return Err(Status::forbidden("namespaces", Some(name), "this namespace may not be deleted".into()));
         }
         if !self.has(name) {
             return Err(not_found(name));
