@@ -87,15 +87,14 @@ pub fn create(
     now_ms: u64,
     rules: WriteRules,
 ) -> Result<ApiObject, Status> {
-    let generated = obj.metadata.name.is_empty() && !obj.metadata.generate_name.is_empty();
-    let attempts = if generated { rules.generated_name_attempts.max(1) } else { 1 };
+    if !obj.metadata.name.is_empty() || obj.metadata.generate_name.is_empty() {
+        return create_named(store, kind, obj, uids, now_ms, rules);
+    }
     let mut taken = None;
-    for _ in 0..attempts {
+    for _ in 0..rules.generated_name_attempts.max(1) {
         let mut obj = obj.clone();
-        if generated {
-            // A valid attempt takes a uid, so the next attempt draws another name.
-            obj.metadata.name = generated_name(&obj.metadata.generate_name, *uids + 1);
-        }
+        // A valid attempt takes a uid, so the next attempt draws another name.
+        obj.metadata.name = generated_name(&obj.metadata.generate_name, *uids + 1);
         match create_named(store, kind, obj, uids, now_ms, rules) {
             Err(status) if status.reason == "AlreadyExists" => taken = Some(status),
             done => return done,
