@@ -221,6 +221,14 @@ impl Era {
     pub fn priority_queue(self) -> bool {
         self == Era::V1_37
     }
+
+    /// With `ReaderFailOnMissingInformer`, a read of a kind whose informer exists but has not
+    /// synced waits for the sync as the default path does (controller-runtime v0.25
+    /// `informer_cache.go: getInformerForKind` calls `Informers.Get`); v0.18 and v0.21 `Peek`
+    /// the informer and read its store as it is.
+    pub fn fail_fast_reader_waits_for_sync(self) -> bool {
+        self == Era::V1_37
+    }
 }
 
 /// Read from its release number (`"1.30"`) as a string, so that where it stood can be told (a

@@ -225,14 +225,23 @@ fn semantics_1_3_trap_2_rbac_without_list_leaves_the_cache_empty_until_granted()
     assert!(w.informer().indexer.is_empty());
     assert_eq!(w.reconciles(), 0, "nothing reaches the controller");
     assert!(w.log_lines().iter().any(|l| l.contains("failed to list *v1.ReplicaSet: replicasets.apps is forbidden")));
-    // controller-runtime's read waits for the sync and times out (the real-client judge
-    // checks this text against controller-runtime of each release).
-    assert_eq!(
-        w.cache_get(Kind::ReplicaSet, "default", "web").unwrap_err().to_string(),
-        "Timeout: failed waiting for *v1.ReplicaSet Informer to sync"
-    );
+    // controller-runtime's read waits for the sync (`Informers.Get`: `WaitForCacheSync`)…
+    let get = informer_sim::controller::cache_reader::ClientRead::Get {
+        kind: Kind::ReplicaSet,
+        namespace: "default".into(),
+        name: "web".into(),
+    };
+    w.act(Intervention::CacheRead(get));
+    let asked = w.step().unwrap();
+    assert!(matches!(asked.outcome, Outcome::CacheReadWaits { started: false, .. }), "{asked:?}");
     w.act(Intervention::Fault(Fault::Grant(Verb::List)));
-    w.run_until(20_000, |_, w| w.is_idle());
+    let trace = w.run_until(20_000, |_, w| w.is_idle());
+    // …and answers once the grant lets the informer sync.
+    let answered = trace.iter().find_map(|e| match &e.outcome {
+        Outcome::CacheRead { answer, waited_ms, .. } => Some((answer.is_ok(), *waited_ms > 0)),
+        _ => None,
+    });
+    assert_eq!(answered, Some((true, true)));
     assert_eq!(pods_of(&w, "web").len(), 2, "granted: the caches fill and the controller converges");
 }
 
@@ -555,4 +564,151 @@ fn semantics_6_the_api_reader_reads_the_server_at_the_price_of_a_request_and_its
     let step = w.step().expect("the read");
     assert_eq!(step.outcome.code(), Some(403));
     assert!(step.outcome.tags().contains(&informer_sim::world::Tag::Forbidden));
+}
+
+/// A ConfigMap controller whose role also covers Secrets (or not), one Secret stored, and a
+/// cache Get of that Secret at 2 s, when the ConfigMap informer has long synced.
+fn lazy_read_world(era: Era, granted: bool, fail_fast: bool) -> Vec<TraceEvent> {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.era = era;
+    config.granted_kinds = if granted { vec![Kind::Secret] } else { vec![] };
+    config.reader_fail_on_missing_informer = fail_fast;
+    let mut w = World::new(config, vec![ApiObject::new(Kind::Secret, "default", "token")]).unwrap();
+    w.run_until_idle(1_000);
+    let get = informer_sim::controller::cache_reader::ClientRead::Get {
+        kind: Kind::Secret,
+        namespace: "default".into(),
+        name: "token".into(),
+    };
+    w.act_at(2_000, Intervention::CacheRead(get.clone()));
+    w.act_at(3_000, Intervention::CacheRead(get));
+    w.run_until(2_000, |_, w| w.now() > 3_000)
+}
+
+fn secret_requests(trace: &[TraceEvent]) -> Vec<String> {
+    trace
+        .iter()
+        .filter_map(|e| match &e.outcome {
+            Outcome::ListServed { answer, .. } if e.key.is_empty() => Some(format!("LIST {}", answer.is_ok())),
+            Outcome::WatchServed { send_initial_events, answer, .. } => {
+                Some(format!("WATCH initial={send_initial_events} {}", answer.is_ok()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn cache_reads(trace: &[TraceEvent]) -> Vec<&Outcome> {
+    trace.iter().filter(|e| e.kind == TraceKind::CacheRead).map(|e| &e.outcome).collect()
+}
+
+/// controller-runtime v0.18.5/v0.21.0/v0.25.2 `pkg/cache/internal/informers.go: Get`: without
+/// `ReaderFailOnMissingInformer`, a read of a kind no informer watches adds one (`addInformerToMap`
+/// starts it on a started cache) and blocks in `WaitForCacheSync`, which polls every 100 ms; the
+/// next read finds the informer synced and answers at once.
+#[test]
+fn semantics_6_a_read_of_a_kind_nobody_watches_starts_a_lazy_informer_and_waits_for_its_sync() {
+    for era in Era::ALL {
+        let trace = lazy_read_world(era, true, false);
+        let reads = cache_reads(&trace);
+        assert!(
+            matches!(reads[..], [Outcome::CacheReadWaits { started: true, .. }, Outcome::CacheRead { answer: Ok(_), waited_ms: first, .. }, Outcome::CacheRead { answer: Ok(_), waited_ms: 0, .. }] if *first > 0 && first % 100 == 0),
+            "{era:?}: {reads:?}"
+        );
+        let started = trace.iter().position(|e| matches!(e.outcome, Outcome::CacheReadWaits { .. })).unwrap();
+        let requests = secret_requests(&trace[started..]);
+        let expected: &[&str] = match era.watch_list_client() {
+            true => &["WATCH initial=true true"],
+            false => &["LIST true", "WATCH initial=false true"],
+        };
+        assert_eq!(requests, expected, "{era:?}: the lazy informer's own ListAndWatch");
+    }
+}
+
+/// The same read with `ReaderFailOnMissingInformer` (controller-runtime v0.16 on): `&ErrResourceNotCached`
+/// at once, and the API server sees nothing.
+#[test]
+fn semantics_6_reader_fail_on_missing_informer_refuses_the_read_and_starts_nothing() {
+    for era in Era::ALL {
+        let trace = lazy_read_world(era, true, true);
+        let reads = cache_reads(&trace);
+        assert!(
+            reads.iter().all(|r| matches!(r, Outcome::CacheRead { answer: Err(e), waited_ms: 0, .. } if e.to_string() == "/v1, Kind=Secret is not cached")),
+            "{era:?}: {reads:?}"
+        );
+        let started = trace.iter().position(|e| e.kind == TraceKind::CacheRead).unwrap();
+        assert_eq!(secret_requests(&trace[started..]), Vec::<String>::new());
+    }
+}
+
+/// A lazy informer whose LIST (or watch-list) the role refuses never syncs, so the read that
+/// started it waits on (upstream: until the caller's context ends), and so does the next one.
+#[test]
+fn semantics_6_a_lazy_read_the_role_refuses_waits_while_the_reflector_retries() {
+    for era in Era::ALL {
+        let trace = lazy_read_world(era, false, false);
+        let reads = cache_reads(&trace);
+        assert!(
+            matches!(
+                reads[..],
+                [Outcome::CacheReadWaits { started: true, .. }, Outcome::CacheReadWaits { started: false, .. }]
+            ),
+            "{era:?}: {reads:?}"
+        );
+        assert!(trace.iter().any(|e| e.outcome.status().is_some_and(|s| s.code == 403)), "{era:?}: refused");
+    }
+}
+
+/// An informer that exists but cannot sync (its role has no list): a read of its kind waits in
+/// every release by default; with `ReaderFailOnMissingInformer`, controller-runtime v0.18.5 and
+/// v0.21.0 `Peek` the informer and read its empty store (`getInformerForKind`), v0.25.2 goes
+/// through `Informers.Get` and waits as well.
+#[test]
+fn semantics_6_a_read_before_the_sync_waits_but_the_fail_fast_reader_of_v0_18_and_v0_21_reads_the_empty_store() {
+    for era in Era::ALL {
+        for fail_fast in [false, true] {
+            let mut config = WorldConfig::new(Kind::ConfigMap);
+            config.era = era;
+            config.granted_verbs = vec![Verb::Get];
+            config.reader_fail_on_missing_informer = fail_fast;
+            let mut w = World::new(config, vec![ApiObject::new(Kind::ConfigMap, "default", "settings")]).unwrap();
+            let get = informer_sim::controller::cache_reader::ClientRead::Get {
+                kind: Kind::ConfigMap,
+                namespace: "default".into(),
+                name: "settings".into(),
+            };
+            w.act_at(1_000, Intervention::CacheRead(get));
+            let trace = w.run_until(2_000, |_, w| w.now() > 1_500);
+            let reads = cache_reads(&trace);
+            let reads_at_once = fail_fast && !era.fail_fast_reader_waits_for_sync();
+            match reads_at_once {
+                true => assert!(
+                    matches!(reads[..], [Outcome::CacheRead { answer: Err(e), waited_ms: 0, .. }] if e.is_not_found()),
+                    "{era:?}: {reads:?}"
+                ),
+                false => assert!(
+                    matches!(reads[..], [Outcome::CacheReadWaits { started: false, .. }]),
+                    "{era:?} fail_fast={fail_fast}: {reads:?}"
+                ),
+            }
+        }
+    }
+}
+
+/// A read given a deadline, as a caller's context gives one, ends its wait with
+/// controller-runtime's `apierrors.NewTimeoutError("failed waiting for *v1.ConfigMap Informer to sync")`.
+#[test]
+fn semantics_6_a_read_whose_deadline_passes_before_the_sync_is_a_timeout() {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.granted_verbs = vec![Verb::Get];
+    let mut w = World::new(config, vec![]).unwrap();
+    let get = informer_sim::controller::cache_reader::ClientRead::Get {
+        kind: Kind::ConfigMap,
+        namespace: "default".into(),
+        name: "settings".into(),
+    };
+    let before = w.now();
+    let answer = w.cache_read_within(get, 2_000).unwrap_err().to_string();
+    assert_eq!(answer, "Timeout: failed waiting for *v1.ConfigMap Informer to sync");
+    assert!(w.now() <= before + 2_000, "the world ran no further than the deadline");
 }

@@ -7,10 +7,18 @@ package harness
 //   not-found          Get a Pod the cache does not hold
 //   unknown-namespace  Get / List outside a cache limited to "default"
 //   not-synced         Get a ConfigMap through a cache whose user cannot LIST them
+//   lazy-read          Get a Secret through a started cache with no informer: one starts
+//   lazy-requests      the requests that read made, as "VERB resource" in order of first use,
+//                      discovery left out
+//                      (in the "error" field, for the same comparison)
+//   not-cached         the same Get through a cache with ReaderFailOnMissingInformer
 //   start-timeout      a manager whose controller's cache cannot sync (CacheSyncTimeout)
 
 import (
 	"context"
+	"net/http"
+	"strings"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -52,6 +60,89 @@ func startedCache(ctx context.Context, config *rest.Config, scheme *runtime.Sche
 	return c, nil
 }
 
+// requestLog records each request's verb and resource as the API server would count them.
+type requestLog struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (l *requestLog) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripper(func(r *http.Request) (*http.Response, error) {
+		if !strings.HasPrefix(r.URL.Path, "/api/v1/") && strings.Count(r.URL.Path, "/") < 4 {
+			return next.RoundTrip(r) // discovery, not a resource
+		}
+		// After /api/v1 or /apis/<group>/<version>, an odd number of segments names a
+		// collection (LIST or WATCH), an even one an object (GET).
+		path := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/api/v1/"), "/apis/")
+		if strings.HasPrefix(r.URL.Path, "/apis/") {
+			path = strings.SplitN(path, "/", 3)[2]
+		}
+		parts := strings.Split(path, "/")
+		verb := "GET"
+		if r.URL.Query().Get("watch") == "true" {
+			verb = "WATCH"
+		} else if len(parts)%2 == 1 {
+			verb = "LIST"
+		}
+		resource := parts[len(parts)-1]
+		if verb == "GET" {
+			resource = parts[len(parts)-2]
+		}
+		entry := verb + " " + resource
+		l.mu.Lock()
+		if !containsString(l.seen, entry) {
+			l.seen = append(l.seen, entry)
+		}
+		l.mu.Unlock()
+		return next.RoundTrip(r)
+	})
+}
+
+func (l *requestLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.seen, ", ")
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func containsString(all []string, s string) bool {
+	for _, a := range all {
+		if a == s {
+			return true
+		}
+	}
+	return false
+}
+
+// lazyTraps reads a Secret through a cache that has no informer for Secrets: by default the
+// read starts one and waits for it; with ReaderFailOnMissingInformer it is refused.
+func lazyTraps(ctx context.Context, admin *rest.Config, scheme *runtime.Scheme) {
+	log := &requestLog{}
+	recorded := rest.CopyConfig(admin)
+	recorded.Wrap(log.wrap)
+	lazy, err := startedCache(ctx, recorded, scheme)
+	if err != nil {
+		trap("setup", err)
+		return
+	}
+	var secret corev1.Secret
+	key := client.ObjectKey{Namespace: "default", Name: "no-such-secret"}
+	trap("lazy-read", lazy.Get(ctx, key, &secret))
+	emit(line{"trap": "lazy-requests", "error": log.String()})
+
+	failFast, err := cache.New(admin, cache.Options{Scheme: scheme, ReaderFailOnMissingInformer: true})
+	if err != nil {
+		trap("setup", err)
+		return
+	}
+	go func() { _ = failFast.Start(ctx) }()
+	failFast.WaitForCacheSync(ctx)
+	trap("not-cached", failFast.Get(ctx, key, &secret))
+}
+
 func runTraps(admin, restricted *rest.Config, wait time.Duration) {
 	scheme := runtime.NewScheme()
 	_ = clientgoscheme.AddToScheme(scheme)
@@ -63,6 +154,7 @@ func runTraps(admin, restricted *rest.Config, wait time.Duration) {
 		trap("setup", err)
 		return
 	}
+	lazyTraps(ctx, admin, scheme)
 	var pod corev1.Pod
 	trap("not-found", whole.Get(ctx, client.ObjectKey{Namespace: "default", Name: "no-such-pod"}, &pod))
 	var pods corev1.PodList

@@ -34,12 +34,10 @@ pub enum ReadError {
     /// A namespace outside a namespaced cache's scope (`verb` is `get` or `list`; `what` is
     /// `ns/name` or `ns`).
     UnknownNamespace { verb: &'static str, what: String },
-    /// The kind's informer has not synced (it cannot LIST, say): controller-runtime's read
-    /// waits for the sync until its context ends, then answers
+    /// The read's deadline ended its wait for the kind's informer to sync:
     /// `apierrors.NewTimeoutError("failed waiting for *v1.ConfigMap Informer to sync")`
-    /// (`pkg/cache/internal/informers.go: Get`). The model answers at once, as a read whose
-    /// deadline is now.
-    NotSynced(Kind),
+    /// (`pkg/cache/internal/informers.go: Get`).
+    SyncTimeout(Kind),
 }
 
 impl ReadError {
@@ -57,7 +55,7 @@ impl fmt::Display for ReadError {
             ReadError::UnknownNamespace { verb, what } => {
                 write!(f, "unable to {verb}: {what} because of unknown namespace for the cache")
             }
-            ReadError::NotSynced(kind) => {
+            ReadError::SyncTimeout(kind) => {
                 write!(f, "Timeout: failed waiting for *{}.{kind} Informer to sync", kind.version())
             }
         }

@@ -157,6 +157,20 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         }
         Outcome::UserWrite { .. } => user_write(e, lang),
         Outcome::CacheRead { .. } => cache_read(e, lang),
+        Outcome::CacheReadWaits { read, started } => {
+            let call = client_call("client", read);
+            let kind = read_kind_name(read);
+            match started {
+                true => trf!(
+                    lang,
+                    "{call} → no {kind} informer: one starts, and the read waits for its sync",
+                    &[("call", &call), ("kind", &kind)],
+                ),
+                false => {
+                    trf!(lang, "{call} → waits for the {kind} informer's sync", &[("call", &call), ("kind", &kind)],)
+                }
+            }
+        }
         Outcome::ApiRead { .. } => api_read(e, lang),
         Outcome::ConsoleWatch { kind, answer } => match answer {
             Ok(id) => trf!(
@@ -383,10 +397,10 @@ fn user_write(e: &TraceEvent, lang: Lang) -> String {
 }
 
 fn cache_read(e: &TraceEvent, lang: Lang) -> String {
-    let Outcome::CacheRead { read, answer } = &e.outcome else { return String::new() };
+    let Outcome::CacheRead { read, answer, waited_ms } = &e.outcome else { return String::new() };
     use crate::controller::cache_reader::CacheAnswer;
     let call = client_call("client", read);
-    match answer {
+    let answered = match answer {
         Ok(CacheAnswer::Got) => trf!(lang, "{call} → found", &[("call", &call)]),
         Ok(CacheAnswer::Listed { found, examined }) => trf!(
             lang,
@@ -398,6 +412,21 @@ fn cache_read(e: &TraceEvent, lang: Lang) -> String {
             ],
         ),
         Err(e) => format!("{call} → {e}"),
+    };
+    match waited_ms {
+        0 => answered,
+        ms => trf!(
+            lang,
+            "{answered} (after {time} waiting for the sync)",
+            &[("answered", &answered), ("time", &seconds(*ms))]
+        ),
+    }
+}
+
+fn read_kind_name(read: &crate::controller::cache_reader::ClientRead) -> String {
+    use crate::controller::cache_reader::ClientRead;
+    match read {
+        ClientRead::Get { kind, .. } | ClientRead::List { kind, .. } => kind.to_string(),
     }
 }
 

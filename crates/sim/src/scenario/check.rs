@@ -446,6 +446,8 @@ impl Scenario {
         if let Some(verbs) = &c.rbac {
             config.granted_verbs = verbs.clone();
         }
+        config.granted_kinds = c.grants.clone();
+        config.reader_fail_on_missing_informer = c.reader_fail_on_missing_informer;
         if let Some(first) = config.informers.first_mut() {
             first.reflector.namespace = c.namespace.clone();
             first.reflector.label_selector = c.label_selector.clone();

@@ -428,6 +428,12 @@ fn config(v: &Value) -> Read<Config> {
         max_concurrent: opt_usize(v, "max_concurrent")?.unwrap_or(defaults.max_concurrent),
         reconcile_ms: u64_or(v, "reconcile_ms", defaults.reconcile_ms)?,
         poll_every_ms: opt_u64(v, "poll_every_ms")?,
+        grants: list(v, "grants", |k| {
+            k.as_str()
+                .and_then(|n| Kind::ALL.into_iter().find(|k| k.name() == n))
+                .ok_or_else(|| missing("grants", "a kind"))
+        })?,
+        reader_fail_on_missing_informer: flag(v, "reader_fail_on_missing_informer")?,
     })
 }
 

@@ -119,6 +119,14 @@ pub struct Config {
     /// Also run a client that LISTs the first informer's kind this often (the cost of polling).
     #[serde(default)]
     pub poll_every_ms: Option<u64>,
+    /// Kinds the controller's role also covers (with the `rbac` verbs): kinds it reads without
+    /// watching them from the start.
+    #[serde(default)]
+    pub grants: Vec<Kind>,
+    /// controller-runtime's `ReaderFailOnMissingInformer`: a cache read of a kind no informer
+    /// watches fails (`is not cached`) instead of starting an informer and waiting for it.
+    #[serde(default)]
+    pub reader_fail_on_missing_informer: bool,
 }
 
 pub(super) fn default_reconcile() -> u64 {
@@ -158,6 +166,8 @@ impl Default for Config {
             max_concurrent: one(),
             reconcile_ms: default_reconcile(),
             poll_every_ms: None,
+            grants: Vec::new(),
+            reader_fail_on_missing_informer: false,
         }
     }
 }

@@ -5,14 +5,13 @@
 //! API server, with the controller's credentials), as is a timeline's `api-create` (the
 //! controller's own Create, whose answer carries the object as stored).
 
+use super::informer_cache::read_key;
 use super::message::Intervention;
 use super::outcome::{self, Outcome};
 use super::{Hop, World};
-use crate::cluster::selector::LabelSelector;
 use crate::cluster::storage::storage_key;
 use crate::cluster::{ApiObject, Kind, Status, UserInfo};
 use crate::controller::api_reader;
-use crate::controller::cache_reader::{CacheAnswer, CacheList, ClientRead, ReadError};
 use crate::kernel::{Stage, TraceKind};
 
 impl World {
@@ -106,8 +105,8 @@ impl World {
             }
             Intervention::CacheRead(read) => {
                 (from, to) = (Stage::Reconciler, Stage::Indexer);
-                let answer = self.read_cache(&read);
-                (TraceKind::CacheRead, read_key(&read), Outcome::CacheRead { read, answer })
+                let key = read_key(&read);
+                (TraceKind::CacheRead, key, self.cache_read_step(read))
             }
             Intervention::ApiCreate(obj) => {
                 from = Stage::Reconciler;
@@ -135,26 +134,6 @@ impl World {
         Hop::new(from, to, kind, &key, rv, outcome)
     }
 
-    /// A controller-runtime read of the cache, with what the indexer examined to answer.
-    pub fn read_cache(&mut self, read: &ClientRead) -> Result<CacheAnswer, ReadError> {
-        match read {
-            ClientRead::Get { kind, namespace, name } => {
-                self.cache_get(*kind, namespace, name).map(|_| CacheAnswer::Got)
-            }
-            ClientRead::List { kind, namespace, labels, field } => {
-                let labels = LabelSelector::parse(labels).map_err(ReadError::Status)?;
-                let opts = CacheList { namespace: namespace.clone(), labels, field: field.clone() };
-                let found = self.cache_list(*kind, &opts)?.len();
-                let examined = self
-                    .informers
-                    .iter()
-                    .find(|s| s.config.reflector.kind == *kind)
-                    .map_or(0, |s| s.pipeline.informer.indexer.last_scanned);
-                Ok(CacheAnswer::Listed { found, examined })
-            }
-        }
-    }
-
     /// A user's update; a spec change starts the clock for the status-latency figure.
     fn user_update(&mut self, obj: ApiObject) -> Result<ApiObject, Status> {
         let generation_before = obj.kind().and_then(|kind| {
@@ -168,13 +147,5 @@ impl World {
             }
         }
         result
-    }
-}
-
-/// The key a read names: a Get's object, none for a List.
-fn read_key(read: &ClientRead) -> String {
-    match read {
-        ClientRead::Get { namespace, name, .. } => format!("{namespace}/{name}"),
-        ClientRead::List { .. } => String::new(),
     }
 }

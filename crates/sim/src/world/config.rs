@@ -105,6 +105,12 @@ pub struct WorldConfig {
     pub controller_name: String,
     /// RBAC verbs the controller has on every resource it uses.
     pub granted_verbs: Vec<Verb>,
+    /// Kinds the controller's role covers beyond those its informers watch: kinds it reads
+    /// without an informer at the start.
+    pub granted_kinds: Vec<Kind>,
+    /// controller-runtime's `cache.Options.ReaderFailOnMissingInformer` (v0.16 on): a cache
+    /// read of a kind no informer watches is `ErrResourceNotCached` instead of starting one.
+    pub reader_fail_on_missing_informer: bool,
 }
 
 impl WorldConfig {
@@ -123,6 +129,8 @@ impl WorldConfig {
             controller_namespace: "default".into(),
             controller_name: "playground-controller".into(),
             granted_verbs: vec![Verb::Get, Verb::List, Verb::Watch],
+            granted_kinds: Vec::new(),
+            reader_fail_on_missing_informer: false,
         }
     }
 

@@ -74,14 +74,15 @@ impl World {
 }
 
 impl InformerStack {
-    pub(super) fn new(config: InformerConfig, resync_ms: Millis, era: Era) -> Self {
+    /// An informer started at `now`.
+    pub(super) fn new(config: InformerConfig, resync_ms: Millis, era: Era, now: Millis) -> Self {
         let mut pipeline = ClientPipeline::new(config.reflector.clone(), era, resync_ms);
         for h in &config.handlers {
             pipeline.informer.add_event_handler(&h.name, h.resync_ms.unwrap_or(resync_ms), 0);
         }
         // Indexes are registered before the informer starts, as `IndexField` is at set-up.
         pipeline.informer.indexer.add_indexers(config.indexes.clone()).ok();
-        pipeline.start(0);
+        pipeline.start(now);
         InformerStack {
             pipeline,
             listener_pending: vec![false; config.handlers.len()],
@@ -368,6 +369,7 @@ impl World {
         self.schedule_pop(i);
         // An empty first list syncs the informer at once.
         self.start_workers_once_synced();
+        self.wake_waiting_reads();
         Hop::new(Stage::Reflector, Stage::Fifo, kind, &key, rv, Outcome::Queued { op, waiting })
     }
 
@@ -398,6 +400,7 @@ impl World {
         }
         if !more {
             self.start_workers_once_synced();
+            self.wake_waiting_reads();
         }
         for l in wake {
             self.later(0, Msg::ListenerRun(i, l));

@@ -154,6 +154,8 @@ pub(super) enum Msg {
     PollTick,
     /// Every source of controller `usize` has synced: it starts its workers.
     StartWorkers(usize),
+    /// Waiting cache read `usize` sees its informer synced at `WaitForCacheSync`'s poll.
+    CacheReadAnswer(usize),
     /// The cacher's bookmark timer: watchers whose bookmark is due get one.
     BookmarkTick,
     /// etcd's progress notification to the watch caches' etcd watches (every 10 minutes).
@@ -198,6 +200,7 @@ impl Msg {
             Msg::BookmarkTick => "bookmark timer".into(),
             Msg::ProgressNotify => "etcd progress notification".into(),
             Msg::StartWorkers(_) => "workers start".into(),
+            Msg::CacheReadAnswer(_) => "cache read answer (informer synced)".into(),
             Msg::User(a) => format!("user action {a:?}"),
         }
     }

@@ -18,6 +18,7 @@ mod costs;
 pub mod fast_forward;
 mod faults;
 mod history;
+mod informer_cache;
 mod informers;
 mod kubelet;
 mod message;
@@ -50,6 +51,15 @@ use crate::controller::poller::Poller;
 use crate::kernel::{sort, Millis, Rng, Scheduler, Stage, TraceKind};
 use console_watches::ConsoleWatches;
 use message::Msg;
+
+/// controller-runtime's `calculateResyncPeriod`: SyncPeriod · [0.9, 1.1), per informer.
+fn resync_period(sync_period_ms: Millis, rng: &mut Rng) -> Millis {
+    if sync_period_ms == 0 {
+        0
+    } else {
+        (sync_period_ms as f64 * (rng.float64() / 5.0 + 0.9)) as Millis
+    }
+}
 
 /// The name of the ClusterRole (and binding) that grants the controller its verbs.
 pub const CONTROLLER_ROLE: &str = "playground-controller";
@@ -99,6 +109,8 @@ pub struct World {
     status_clock: StatusClock,
     /// When the cacher's bookmark timer is set to fire next.
     bookmark_tick: Option<Millis>,
+    /// Cache reads waiting for their informer to sync, answered or not, in the order made.
+    waiting_reads: Vec<informer_cache::WaitingRead>,
 }
 
 impl World {
@@ -138,9 +150,8 @@ impl World {
         let user = UserInfo::service_account(&config.controller_namespace, &config.controller_name);
         let verbs: Vec<&str> = config.granted_verbs.iter().map(|v| v.rbac()).collect();
         let mut kinds: Vec<Kind> = config.informers.iter().map(|i| i.reflector.kind).collect();
-        if config.poll.is_some() {
-            kinds.extend(config.poll.iter().map(|p| p.kind));
-        }
+        kinds.extend(config.poll.iter().map(|p| p.kind));
+        kinds.extend(&config.granted_kinds);
         sort::sort(&mut kinds);
         kinds.dedup();
         let rules = kinds
@@ -162,15 +173,7 @@ impl World {
         let informers: Vec<InformerStack> = config
             .informers
             .iter()
-            .map(|c| {
-                // controller-runtime's `calculateResyncPeriod`: SyncPeriod · [0.9, 1.1).
-                let resync = if config.sync_period_ms == 0 {
-                    0
-                } else {
-                    (config.sync_period_ms as f64 * (rng.float64() / 5.0 + 0.9)) as Millis
-                };
-                InformerStack::new(c.clone(), resync, config.era)
-            })
+            .map(|c| InformerStack::new(c.clone(), resync_period(config.sync_period_ms, &mut rng), config.era, 0))
             .collect();
         let mut controllers = Vec::new();
         for (c, cc) in config.controllers.iter().enumerate() {
@@ -199,6 +202,7 @@ impl World {
             user,
             status_clock: StatusClock::default(),
             bookmark_tick: None,
+            waiting_reads: Vec::new(),
             config,
         };
         for i in 0..world.informers.len() {
@@ -387,6 +391,7 @@ impl World {
                 )
             }
             Msg::StartWorkers(c) => self.deliver_start_workers(c),
+            Msg::CacheReadAnswer(n) => self.deliver_cache_read_answer(n),
             Msg::ProgressNotify => {
                 self.later(PROGRESS_NOTIFY_INTERVAL_MS, Msg::ProgressNotify);
                 self.api.progress_notify();

@@ -332,10 +332,18 @@ pub enum Outcome {
         fault: Fault,
         effect: FaultEffect,
     },
-    /// A controller read its cache: what it asked and what came back.
+    /// A controller read its cache: what it asked and what came back, after `waited_ms` for
+    /// its informer to sync.
     CacheRead {
         read: crate::controller::cache_reader::ClientRead,
         answer: Result<crate::controller::cache_reader::CacheAnswer, crate::controller::cache_reader::ReadError>,
+        waited_ms: Millis,
+    },
+    /// A controller's cache read waits for its kind's informer to sync; `started`: the read
+    /// started that informer (a lazy informer).
+    CacheReadWaits {
+        read: crate::controller::cache_reader::ClientRead,
+        started: bool,
     },
     /// A controller read through the APIReader: what it asked and what the API server sent.
     ApiRead {
@@ -423,6 +431,10 @@ tags! {
     ApiReader,
     NotFound,
     NotCached,
+    /// A cache read of a kind no informer watched started one.
+    LazyInformer,
+    /// A cache read waits, or waited, for its informer to sync.
+    WaitedForSync,
     Conflict,
     Forbidden,
     Expired,
@@ -588,9 +600,21 @@ impl Outcome {
             }
             Outcome::ConsoleWatch { .. } | Outcome::ApiRead { .. } => {}
             Outcome::Fault { .. } => tags.push(Tag::Fault),
-            Outcome::CacheRead { answer, .. } => {
+            Outcome::CacheRead { answer, waited_ms, .. } => {
                 if matches!(answer, Err(e) if !matches!(e, crate::controller::cache_reader::ReadError::Status(_))) {
                     tags.push(Tag::Failed);
+                }
+                if matches!(answer, Err(crate::controller::cache_reader::ReadError::NotCached(_))) {
+                    tags.push(Tag::NotCached);
+                }
+                if *waited_ms > 0 {
+                    tags.push(Tag::WaitedForSync);
+                }
+            }
+            Outcome::CacheReadWaits { started, .. } => {
+                tags.push(Tag::WaitedForSync);
+                if *started {
+                    tags.push(Tag::LazyInformer);
                 }
             }
         }

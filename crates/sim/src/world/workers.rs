@@ -70,7 +70,8 @@ pub enum Worker {
     },
 }
 
-/// The controller's reads go to the informers' caches.
+/// The controller's reads go to the informers' caches, as they are: a reconcile runs once its
+/// sources have synced, and a lesson's read waits for its informer (`informer_cache`).
 struct WorldCache<'a> {
     informers: &'a mut [InformerStack],
 }
@@ -78,18 +79,12 @@ struct WorldCache<'a> {
 impl Cache for WorldCache<'_> {
     fn get(&mut self, kind: Kind, namespace: &str, name: &str) -> Result<ApiObject, ReadError> {
         let stack = self.informers.iter().find(|s| s.config.reflector.kind == kind).ok_or_else(|| not_cached(kind))?;
-        if !stack.pipeline.informer.has_synced() {
-            return Err(ReadError::NotSynced(kind));
-        }
         cache_reader::get(&stack.pipeline.informer.indexer, &stack.config.reflector, namespace, name)
     }
 
     fn list(&mut self, kind: Kind, opts: &CacheList) -> Result<Vec<ApiObject>, ReadError> {
         let stack =
             self.informers.iter_mut().find(|s| s.config.reflector.kind == kind).ok_or_else(|| not_cached(kind))?;
-        if !stack.pipeline.informer.has_synced() {
-            return Err(ReadError::NotSynced(kind));
-        }
         cache_reader::list(&mut stack.pipeline.informer.indexer, &stack.config.reflector, opts)
     }
 }
