@@ -142,6 +142,7 @@ pub use native::*;
 mod native {
     use super::*;
     use crate::i18n::Lang;
+    use crate::scenario::marked::{self, escape};
     use crate::scenario::{library, Scenario};
 
     /// The guide as the command line and the docs have it.
@@ -219,11 +220,6 @@ mod native {
         out
     }
 
-    /// Text safe inside HTML.
-    fn escape(text: &str) -> String {
-        text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-    }
-
     /// The printable handout (`www/handout.html`): per language, the pipeline per release, the
     /// numbers with their sources, what the articles say that a release does otherwise (from
     /// the lessons' marked notes), the lessons with QR codes of their links (drawn by
@@ -241,7 +237,7 @@ mod native {
             out.push_str(&format!("<h2>{}</h2>\n<table>\n", words("릴리스별 파이프라인", "The pipeline per release")));
             for p in &h.pipelines {
                 let text = if lang == Lang::Ko { &p.ko } else { &p.en };
-                out.push_str(&format!("<tr><th scope=\"row\">{}</th><td>{}</td></tr>\n", p.era, escape(text)));
+                out.push_str(&format!("<tr><th scope=\"row\">{}</th><td>{}</td></tr>\n", p.era, marked::html(text)));
             }
             out.push_str(&format!("</table>\n<h2>{}</h2>\n<table>\n", words("기억할 숫자", "The numbers that matter")));
             for n in &h.numbers {
@@ -249,7 +245,7 @@ mod native {
                 out.push_str(&format!(
                     "<tr><th scope=\"row\">{}</th><td>{}</td><td class=\"source\">{}</td></tr>\n",
                     escape(&n.value),
-                    escape(text),
+                    marked::html(text),
                     escape(&n.source)
                 ));
             }
@@ -270,9 +266,11 @@ mod native {
                 words("글과 다른 점", "Where the articles are wrong or out of date")
             ));
             for (eras, title, text) in errata(lang) {
-                // Code marks are for the page's own notes; printed, the words stand alone.
-                let text = text.replace('`', "");
-                out.push_str(&format!("<li><strong>{} ({eras})</strong> {}</li>\n", escape(&title), escape(&text)));
+                out.push_str(&format!(
+                    "<li><strong>{} ({eras})</strong> {}</li>\n",
+                    escape(&title),
+                    marked::html(&text)
+                ));
             }
             out.push_str("</ul>\n</section>\n");
         }

@@ -11,6 +11,7 @@ pub mod format;
 pub mod guide;
 mod judge;
 pub mod library;
+pub mod marked;
 pub mod pattern;
 
 pub use format::{Expectation, Lang, Scenario, Text};

@@ -5,6 +5,7 @@
 use crate::era::{Era, FifoKind};
 use crate::i18n::{tr, trf, Lang, Phrase};
 use crate::kernel::{Stage, TraceKind};
+use crate::scenario::marked::escape;
 use crate::views::glance::{Glance, ReflectorState};
 use crate::world::TraceEvent;
 use std::fmt::Write;
@@ -191,11 +192,6 @@ fn colour(class: &str) -> &'static str {
         "fault" => "#b3261e",
         _ => "#3b4656",
     }
-}
-
-/// Text made safe inside SVG markup.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The drawing's colours (the page's light and dark themes).

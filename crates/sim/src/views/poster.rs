@@ -61,7 +61,8 @@ pub fn index() -> String {
         // poster keeps it back, as the page does until every question is answered.
         let asks = !lesson.questions.is_empty() || lesson.eras.values().any(|part| !part.questions.is_empty());
         if !asks {
-            told["summary"] = json!({ "ko": lesson.summary.ko, "en": lesson.summary.en });
+            let plain = crate::scenario::marked::plain;
+            told["summary"] = json!({ "ko": plain(&lesson.summary.ko), "en": plain(&lesson.summary.en) });
         }
         lessons.insert(lesson.id.clone(), told);
     }

@@ -2,6 +2,7 @@
 //! acts (`Session::challenges`), the link that proves a solved one, and the solution played on
 //! request.
 
+use super::marked::marked;
 use informer_sim::i18n::Lang;
 use informer_sim::session::Action;
 use informer_sim::views::ChallengeView;
@@ -30,19 +31,19 @@ pub fn challenge_panel(props: &Props) -> Html {
     let play_solution = props.on_action.reform(move |_: MouseEvent| Action::PlaySolution(index));
     let shown = (*hints_shown).min(c.hints.len());
     html! {
-        <section class={classes!("challenge", c.met.then_some("met"))} aria-label={trf!(lang, "Challenge: {task}", &[("task", &c.task.get(lang))])}>
+        <section class={classes!("challenge", c.met.then_some("met"))} aria-label={trf!(lang, "Challenge: {task}", &[("task", &informer_sim::scenario::marked::plain(c.task.get(lang)))])}>
             <h3>{ tr!(lang, "Challenge") }
                 if props.solved_before && !c.met {
                     { " " }<span class="solved-before">{ tr!(lang, "(solved before)") }</span>
                 }
             </h3>
-            <p class="task" lang={lang.code()}>{ c.task.get(lang) }</p>
+            <p class="task" lang={lang.code()}>{ marked(c.task.get(lang)) }</p>
             <ol class="hints">
-                { for c.hints[..shown].iter().map(|h| html! { <li lang={lang.code()}>{ h.get(lang) }</li> }) }
+                { for c.hints[..shown].iter().map(|h| html! { <li lang={lang.code()}>{ marked(h.get(lang)) }</li> }) }
             </ol>
             <p class="goal-state" role="status">
                 if c.met {
-                    <strong>{ tr!(lang, "Solved.") }</strong>{ " " }{ c.solved.get(lang) }
+                    <strong>{ tr!(lang, "Solved.") }</strong>{ " " }{ marked(c.solved.get(lang)) }
                 } else {
                     { tr!(lang, "Not solved yet: the page checks the goal as you act.") }
                 }

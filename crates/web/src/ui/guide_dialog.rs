@@ -2,6 +2,7 @@
 //! the page, when it opens — nothing of it is in the first load. A lesson's name opens it.
 
 use super::lessons::fetch_text;
+use super::marked::marked;
 use informer_sim::i18n::Lang;
 use informer_sim::scenario::guide::Guide;
 use informer_sim::scenario::library;
@@ -62,7 +63,7 @@ fn contents(guide: &Guide, lang: Lang, on_action: &Callback<Action>, on_close: &
                 <tr>
                     <th scope="row"><button type="button" class="link" onclick={open(&entry.id)}>{ format!("{}. {}", n + 1, lesson.title_in(lesson.era()).get(lang)) }</button></th>
                     <td>{ trf!(lang, "{n} min", &[("n", &entry.minutes)]) }</td>
-                    <td lang={lang.code()}>{ entry.say.get(lang) }</td>
+                    <td lang={lang.code()}>{ marked(entry.say.get(lang)) }</td>
                 </tr>
             })
         });
@@ -87,22 +88,22 @@ fn contents(guide: &Guide, lang: Lang, on_action: &Callback<Action>, on_close: &
         html! {
             <tr>
                 <td>{ trf!(lang, "{n} min", &[("n", &guide.block_minutes(block))]) }</td>
-                <td lang={lang.code()}>{ block.say.get(lang) }if !block.lessons.is_empty() { <ul class="track-lessons">{ for played }</ul> }</td>
+                <td lang={lang.code()}>{ marked(block.say.get(lang)) }if !block.lessons.is_empty() { <ul class="track-lessons">{ for played }</ul> }</td>
             </tr>
         }
     });
     html! { <>
-        <p>{ guide.intro.get(lang) }</p>
+        <p>{ marked(guide.intro.get(lang)) }</p>
         <p>{ trf!(lang, "The two parts take about {n} minutes.", &[("n", &guide.minutes())]) }</p>
-        <ul>{ for guide.prepare.iter().map(|tip| html! { <li>{ tip.get(lang) }</li> }) }</ul>
+        <ul>{ for guide.prepare.iter().map(|tip| html! { <li>{ marked(tip.get(lang)) }</li> }) }</ul>
         { for parts }
         <h3>{ track.title.get(lang) }</h3>
         <table>
             <thead><tr><th scope="col">{ tr!(lang, "Time") }</th><th scope="col">{ tr!(lang, "What to say") }</th></tr></thead>
             <tbody>{ for blocks }</tbody>
         </table>
-        <p lang={lang.code()}>{ track.left_out.get(lang) }</p>
-        <p class="closing-discussion">{ guide.closing.get(lang) }</p>
+        <p lang={lang.code()}>{ marked(track.left_out.get(lang)) }</p>
+        <p class="closing-discussion">{ marked(guide.closing.get(lang)) }</p>
         <h3>{ tr!(lang, "Glossary") }</h3>
         <table>
             <thead><tr><th scope="col">{ "English" }</th><th scope="col">{ "한국어" }</th><th scope="col">{ tr!(lang, "Not used") }</th></tr></thead>

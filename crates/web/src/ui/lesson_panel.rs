@@ -2,6 +2,7 @@
 //! the stage to look at, and predict-then-reveal questions.
 
 use super::challenge_panel::ChallengePanel;
+use super::marked::marked;
 use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
 use informer_sim::session::Action;
@@ -97,7 +98,7 @@ pub fn lesson_panel(props: &Props) -> Html {
                 if *corrects_article {
                     <p class="article-mark">{ tr!(lang, "Where the article is wrong or out of date") }</p>
                 }
-                <p lang={lang.code()}>{ text.get(lang) }</p>
+                <p lang={lang.code()}>{ marked(text.get(lang)) }</p>
                 if !offer.is_empty() {
                     <div class="offers">{ for offers }</div>
                 }
@@ -110,7 +111,7 @@ pub fn lesson_panel(props: &Props) -> Html {
             </div>
         }
     });
-    let summary = v.summary.as_ref().map(|s| html! { <p class="summary">{ s.get(lang) }</p> });
+    let summary = v.summary.as_ref().map(|s| html! { <p class="summary">{ marked(s.get(lang)) }</p> });
     let questions = v.questions.iter().map(|q| {
         let i = q.index;
         let choices = q.choices.iter().enumerate().map(|(c, text)| {
@@ -120,15 +121,15 @@ pub fn lesson_panel(props: &Props) -> Html {
                 Some(a) if a == c => "choice wrong",
                 _ => "choice",
             };
-            html! { <button type="button" class={class} disabled={q.given.is_some()} onclick={pick}>{ text.get(lang) }</button> }
+            html! { <button type="button" class={class} disabled={q.given.is_some()} onclick={pick}>{ marked(text.get(lang)) }</button> }
         });
         html! {
             <div class="question" role="group" aria-label={trf!(lang, "Question {n}", &[("n", &(i + 1))])}>
-                <p class="ask">{ q.ask.get(lang) }</p>
+                <p class="ask">{ marked(q.ask.get(lang)) }</p>
                 <div class="choices">{ for choices }</div>
                 { match q.given {
                     Some(a) => html! { <p class="reveal" role="status">
-                        <strong>{ if a == q.answer { tr!(lang, "Correct.") } else { tr!(lang, "Not quite.") } }</strong>{ " " }{ q.explain.get(lang) }
+                        <strong>{ if a == q.answer { tr!(lang, "Correct.") } else { tr!(lang, "Not quite.") } }</strong>{ " " }{ marked(q.explain.get(lang)) }
                         if q.explains_a_step {
                             { " " }<button type="button" class="link" onclick={props.on_action.reform(move |_| Action::ShowExplained(i))}>{ tr!(lang, "See it on the timeline") }</button>
                         }
@@ -192,11 +193,11 @@ pub fn lesson_panel(props: &Props) -> Html {
                 <section class="closing" aria-label={tr!(lang, "End of the lesson")}>
                     <h3>{ tr!(lang, "End of the lesson") }</h3>
                     if let Some(recap) = recap {
-                        <p class="recap"><strong>{ tr!(lang, "Remember:") }</strong>{ " " }{ recap.get(lang) }</p>
+                        <p class="recap"><strong>{ tr!(lang, "Remember:") }</strong>{ " " }{ marked(recap.get(lang)) }</p>
                     }
                     if !discuss.is_empty() {
                         <p class="discuss-title">{ tr!(lang, "To discuss") }</p>
-                        <ul class="discuss">{ for discuss.iter().map(|q| html! { <li>{ q.get(lang) }</li> }) }</ul>
+                        <ul class="discuss">{ for discuss.iter().map(|q| html! { <li>{ marked(q.get(lang)) }</li> }) }</ul>
                     }
                 </section>
             }

@@ -18,6 +18,7 @@ mod inspector;
 mod korean;
 mod lesson_panel;
 mod lessons;
+mod marked;
 mod metrics_panel;
 mod modules;
 mod object_form;
