@@ -712,3 +712,27 @@ fn semantics_6_a_read_whose_deadline_passes_before_the_sync_is_a_timeout() {
     assert_eq!(answer, "Timeout: failed waiting for *v1.ConfigMap Informer to sync");
     assert!(w.now() <= before + 2_000, "the world ran no further than the deadline");
 }
+
+/// An update inside a `RequeueAfter` wait: client-go's delaying queue (`delaying_queue.go`:
+/// `Add` never looks at `waitingForQueue`; `insert` only moves a wait earlier) keeps the parked
+/// entry, so the first reconcile's timer brings one reconcile more; controller-runtime's
+/// priority queue (v0.25.2 `priorityqueue.go: AddWithOpts` clears `ReadyAt` for an add without
+/// `After`), the default in 1.37, drops the wait.
+#[test]
+fn semantics_5_an_event_inside_a_requeue_after_wait_keeps_the_old_timer_only_in_the_delaying_queue() {
+    for era in Era::ALL {
+        let mut config = WorldConfig::new(Kind::ConfigMap);
+        config.era = era;
+        config.controllers[0].reconciler = ReconcilerKind::RequeueAfter(30_000);
+        let mut w = World::new(config, vec![ApiObject::new(Kind::ConfigMap, "default", "cert")]).unwrap();
+        w.run_until(1_000, |_, w| w.next_time().is_none_or(|t| t > 1_000));
+        let mut cert = stored(&w, Kind::ConfigMap, "cert");
+        cert.body.insert("data".into(), json!({"notAfter": "2027-06-01"}));
+        w.act_at(10_000, Intervention::Update(cert));
+        let trace = w.run_until(1_000, |_, w| w.now() > 45_000);
+        let reconciled_at: Vec<u64> =
+            trace.iter().filter(|e| e.kind == TraceKind::WorkqueueGet).map(|e| e.time_ms / 1_000).collect();
+        let expected: &[u64] = if era.priority_queue() { &[10, 40] } else { &[10, 30] };
+        assert_eq!(reconciled_at, expected, "{era:?}: seconds of each reconcile after the first");
+    }
+}

@@ -427,6 +427,12 @@ impl Scenario {
                     crate::controller::reconciler::ReconcilerKind::Failing { failures: *failures, terminal: false };
                 config
             }
+            ControllerSpec::RequeueAfter { watch, after_ms } => {
+                let mut config = WorldConfig::new(*watch);
+                config.controllers[0].reconciler =
+                    crate::controller::reconciler::ReconcilerKind::RequeueAfter(*after_ms);
+                config
+            }
             ControllerSpec::Polling { watch, every_ms } => WorldConfig::polling(*watch, *every_ms),
         };
         config.era = self.era;

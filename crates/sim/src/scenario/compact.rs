@@ -401,6 +401,10 @@ fn config(v: &Value) -> Read<Config> {
             },
             "stamp" => ControllerSpec::Stamp,
             "failing" => ControllerSpec::Failing { failures: number(c, "failures")? as u32 },
+            "requeue-after" => ControllerSpec::RequeueAfter {
+                watch: kind(c, "watch")?.unwrap_or_else(default_watch),
+                after_ms: number(c, "after_ms")?,
+            },
             "polling" => ControllerSpec::Polling {
                 watch: kind(c, "watch")?.unwrap_or_else(default_watch),
                 every_ms: number(c, "every_ms")?,

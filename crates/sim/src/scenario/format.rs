@@ -59,6 +59,13 @@ pub enum ControllerSpec {
     Stamp,
     /// A reconciler that fails `failures` times per key before it succeeds.
     Failing { failures: u32 },
+    /// An informer on `watch` feeding a reconciler that succeeds with
+    /// `Result{RequeueAfter: after_ms}`: it checks each object again after a while.
+    RequeueAfter {
+        #[serde(default = "default_watch")]
+        watch: Kind,
+        after_ms: u64,
+    },
     /// No informer: LIST `watch` every `every_ms`.
     Polling {
         #[serde(default = "default_watch")]
