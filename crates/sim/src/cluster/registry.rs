@@ -8,7 +8,8 @@
 //!   from `generateName` is drawn again while taken (`createWithGenerateNameRetry`, 1.31 on).
 //! - update: a resourceVersion in the request must equal the stored one (else 409 Conflict);
 //!   spec writes keep the stored status, status writes keep everything but the status; a
-//!   spec change bumps `metadata.generation`; an update that changes nothing writes nothing
+//!   spec change bumps `metadata.generation`, and so does a Deployment's change of annotations
+//!   (its strategy's `PrepareForUpdate`: they are copied to its ReplicaSets); an update that changes nothing writes nothing
 //!   and keeps the resourceVersion; the write is `if mod_revision(key) == read then put`.
 //! - delete: at once (no graceful deletion, no finalizers), returning the last state.
 //!
@@ -195,7 +196,8 @@ pub fn update(
                 None => obj.body.remove("status"),
             };
             // Only a kind that tracks generations counts them (a Pod before 1.33 has none).
-            if obj.spec() != old.spec() && old.metadata.generation > 0 {
+            let annotations_count = kind == Kind::Deployment && obj.metadata.annotations != old.metadata.annotations;
+            if (obj.spec() != old.spec() || annotations_count) && old.metadata.generation > 0 {
                 obj.metadata.generation += 1;
             }
         }
@@ -361,5 +363,28 @@ mod tests {
             2,
             "told by the common checks and the kind's, once in the message"
         );
+    }
+
+    fn stored_with_spec(kind: Kind, store: &mut MvccStore) -> ApiObject {
+        let obj = ApiObject::new(kind, "default", "web").with("spec", serde_json::json!({"replicas": 1}));
+        create(store, kind, obj, &mut 0, 0, rules(8)).unwrap()
+    }
+
+    /// kubernetes v1.30.14–v1.37.2 `pkg/registry/apps/deployment/strategy.go: PrepareForUpdate`
+    /// bumps a Deployment's generation for a change of spec or of annotations;
+    /// `replicaset/strategy.go` for a change of spec only; labels never.
+    #[test]
+    fn a_deployments_annotations_count_as_a_change_of_generation_and_labels_do_not() {
+        for (kind, annotation_bumps) in [(Kind::Deployment, true), (Kind::ReplicaSet, false)] {
+            let mut store = MvccStore::new();
+            let mut obj = stored_with_spec(kind, &mut store);
+            obj.metadata.annotations.insert("team".into(), "a".into());
+            let annotated = update(&mut store, kind, obj, false, UpdateBy::Put, rules(8)).unwrap();
+            assert_eq!(annotated.metadata.generation, if annotation_bumps { 2 } else { 1 }, "{kind}");
+            let mut obj = annotated.clone();
+            obj.metadata.labels.insert("tier".into(), "web".into());
+            let labelled = update(&mut store, kind, obj, false, UpdateBy::Put, rules(8)).unwrap();
+            assert_eq!(labelled.metadata.generation, annotated.metadata.generation, "{kind}: a label");
+        }
     }
 }

@@ -6,6 +6,7 @@
 //! Left out: `EnqueueRequestsFromMapFunc` and handlers of other kinds' owners than the
 //! controller's primary kind.
 
+use super::predicate::Predicate;
 use crate::client::shared_informer::{HandlerFn, Notification};
 use crate::cluster::selector::LabelSelector;
 use crate::cluster::ApiObject;
@@ -41,6 +42,11 @@ pub enum CallNote {
     Tombstone,
     /// A filtering handler's filter did not select the object: the handler was not called.
     FilteredOut,
+    /// A controller-runtime predicate returned false for the update: the controller's handler
+    /// was not called.
+    PredicateFalse {
+        predicate: Predicate,
+    },
     /// A filtering handler turned the informer's call into this one (an update into an add
     /// or a delete, as the object crossed the filter's line).
     FilterTurned {
@@ -94,14 +100,29 @@ pub fn priority(note: CallNote) -> i32 {
     }
 }
 
-/// A handler that enqueues to `target`, filtered by `filter`, told `n`; `primary` is the kind
-/// its controller reconciles (none: it feeds no controller).
-pub fn handle(target: Enqueue, filter: Option<&LabelSelector>, primary: Option<Kind>, n: Notification) -> Handled {
+/// The first of `predicates` that turns `n` away, if one does.
+fn refused_by(predicates: &[Predicate], n: &Notification) -> Option<Predicate> {
+    let Notification::Update { old, new } = n else { return None };
+    predicates.iter().copied().find(|p| !p.update(old, new))
+}
+
+/// A handler that enqueues to `target`, filtered by `filter` and `predicates`, told `n`;
+/// `primary` is the kind its controller reconciles (none: it feeds no controller).
+pub fn handle(
+    target: Enqueue,
+    filter: Option<&LabelSelector>,
+    predicates: &[Predicate],
+    primary: Option<Kind>,
+    n: Notification,
+) -> Handled {
     let informed = n.call();
     let Some(seen) = filtered(filter, n) else {
         return Handled { call: informed, note: CallNote::FilteredOut, seen: None, request: None };
     };
     let call = seen.call();
+    if let Some(predicate) = refused_by(predicates, &seen) {
+        return Handled { call, note: CallNote::PredicateFalse { predicate }, seen: None, request: None };
+    }
     let note = match &seen {
         _ if call != informed => CallNote::FilterTurned { from: informed },
         Notification::Add { is_in_initial_list: true, .. } => CallNote::InitialList,
@@ -135,7 +156,7 @@ mod tests {
     fn semantics_4_a_filter_turns_an_update_across_its_line_into_an_add_or_a_delete() {
         let web = LabelSelector::parse("app=web").unwrap();
         let update = |old, new| Notification::Update { old: pod("a", "1", old), new: pod("a", "2", new) };
-        let into = |n| handle(Enqueue::Object, Some(&web), Some(Kind::Pod), n);
+        let into = |n| handle(Enqueue::Object, Some(&web), &[], Some(Kind::Pod), n);
         assert_eq!(into(update("db", "web")).call, HandlerFn::OnAdd);
         assert_eq!(into(update("db", "web")).note, CallNote::FilterTurned { from: HandlerFn::OnUpdate });
         assert_eq!(into(update("web", "db")).call, HandlerFn::OnDelete);
@@ -146,12 +167,15 @@ mod tests {
     #[test]
     fn semantics_6_the_initial_list_and_resyncs_are_enqueued_at_low_priority() {
         let initial = Notification::Add { obj: pod("a", "1", "web"), is_in_initial_list: true };
-        let h = handle(Enqueue::Object, None, Some(Kind::Pod), initial);
+        let h = handle(Enqueue::Object, None, &[], Some(Kind::Pod), initial);
         assert_eq!(h.request, Some(("default/a".to_string(), LOW_PRIORITY)));
         let resync = Notification::Update { old: pod("a", "1", "web"), new: pod("a", "1", "web") };
-        assert_eq!(handle(Enqueue::Object, None, Some(Kind::Pod), resync).note, CallNote::ResyncSameRv);
+        assert_eq!(handle(Enqueue::Object, None, &[], Some(Kind::Pod), resync).note, CallNote::ResyncSameRv);
         let change = Notification::Update { old: pod("a", "1", "web"), new: pod("a", "2", "web") };
-        assert_eq!(handle(Enqueue::Object, None, Some(Kind::Pod), change).request, Some(("default/a".to_string(), 0)));
+        assert_eq!(
+            handle(Enqueue::Object, None, &[], Some(Kind::Pod), change).request,
+            Some(("default/a".to_string(), 0))
+        );
     }
 
     #[test]
@@ -166,6 +190,6 @@ mod tests {
         let n = Notification::Add { obj: Rc::new(owned), is_in_initial_list: false };
         assert_eq!(owner_of(&n, Kind::ReplicaSet), Some("default/web".into()));
         assert_eq!(owner_of(&n, Kind::Deployment), None, "not the controller's kind");
-        assert_eq!(handle(Enqueue::Nothing, None, Some(Kind::ReplicaSet), n).request, None);
+        assert_eq!(handle(Enqueue::Nothing, None, &[], Some(Kind::ReplicaSet), n).request, None);
     }
 }

@@ -8,4 +8,5 @@ pub mod handler;
 pub mod kubelet;
 pub mod plan;
 pub mod poller;
+pub mod predicate;
 pub mod reconciler;

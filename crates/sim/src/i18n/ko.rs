@@ -134,6 +134,7 @@ super::phrasebook! {
     ("Poller", "폴러"),
     ("LIST every {n} s", "{n}초마다 LIST"),
     ("{call} → found", "{call} → 찾음"),
+    ("{call}: {predicate} returns false, the controller's handler is not called", "{call}: {predicate}의 답이 false라서 컨트롤러의 핸들러를 부르지 않음"),
     ("{call} → no {kind} informer: one starts, and the read waits for its sync", "{call} → {kind} informer가 없어 새로 시작하고, 읽기는 동기화될 때까지 기다림"),
     ("{call} → waits for the {kind} informer's sync", "{call} → {kind} informer의 동기화를 기다림"),
     ("{answered} (after {time} waiting for the sync)", "{answered} (동기화를 {time} 기다린 뒤)"),

@@ -85,6 +85,14 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
             let call = format!("{handler}.{}({key})", call.name());
             trf!(lang, "{call}: the filter does not select it, the handler is not called", &[("call", &call)])
         }
+        Outcome::HandlerCalled { handler, call, note: CallNote::PredicateFalse { predicate }, .. } => {
+            let call = format!("{handler}.{}({key})", call.name());
+            trf!(
+                lang,
+                "{call}: {predicate} returns false, the controller's handler is not called",
+                &[("call", &call), ("predicate", &predicate.name())],
+            )
+        }
         Outcome::HandlerCalled { .. } => handler_called(e, lang),
         Outcome::NothingBuffered => tr!(lang, "nothing buffered").into(),
         Outcome::WorkqueueAdd { added: add, priority: None } => format!("Add({key}): {}", tr(lang, added(*add))),
@@ -328,7 +336,7 @@ fn handler_called(e: &TraceEvent, lang: Lang) -> String {
             turned = trf!(lang, " (the filter turned {from} into it)", &[("from", &from.name())]);
             turned.as_str()
         }
-        CallNote::None | CallNote::FilteredOut => "",
+        CallNote::None | CallNote::FilteredOut | CallNote::PredicateFalse { .. } => "",
     };
     let add = enqueued.as_ref().map(|t| format!(" → queue.Add({t})")).unwrap_or_default();
     format!("{handler}.{}({key}){note}{add}", call.name())

@@ -387,6 +387,12 @@ impl Scenario {
                 set: set.clone(),
                 labels: labels.clone(),
             },
+            Event::PatchStatus { kind: k, namespace, name, status, .. } => Intervention::PatchStatus {
+                kind: *k,
+                namespace: namespace.clone(),
+                name: name.clone(),
+                status: status.clone(),
+            },
             Event::Delete { kind: k, namespace, name, .. } => {
                 Intervention::Delete { kind: *k, namespace: namespace.clone(), name: name.clone() }
             }
@@ -453,6 +459,9 @@ impl Scenario {
             config.granted_verbs = verbs.clone();
         }
         config.granted_kinds = c.grants.clone();
+        for handler in config.informers.iter_mut().flat_map(|i| i.handlers.iter_mut()) {
+            handler.predicates = c.predicates.clone();
+        }
         config.reader_fail_on_missing_informer = c.reader_fail_on_missing_informer;
         if let Some(first) = config.informers.first_mut() {
             first.reflector.namespace = c.namespace.clone();

@@ -15,6 +15,7 @@
 use super::format::*;
 use crate::client::delta::DeltaType;
 use crate::cluster::{Kind, Verb};
+use crate::controller::predicate::Predicate;
 use crate::era::Era;
 use crate::kernel::{Stage, TraceKind};
 use crate::world::{Fault, Tag};
@@ -437,6 +438,11 @@ fn config(v: &Value) -> Read<Config> {
                 .and_then(|n| Kind::ALL.into_iter().find(|k| k.name() == n))
                 .ok_or_else(|| missing("grants", "a kind"))
         })?,
+        predicates: list(v, "predicates", |p| {
+            p.as_str()
+                .and_then(|n| Predicate::ALL.into_iter().find(|p| p.file_name() == n))
+                .ok_or_else(|| missing("predicates", "a predicate"))
+        })?,
         reader_fail_on_missing_informer: flag(v, "reader_fail_on_missing_informer")?,
     })
 }
@@ -480,6 +486,13 @@ fn event(v: &Value) -> Read<Event> {
                 .unwrap_or_default(),
         },
         "delete" => Event::Delete { at_ms, kind: the_kind()?, namespace: namespace()?, name: string(v, "name")? },
+        "patch-status" => Event::PatchStatus {
+            at_ms,
+            kind: the_kind()?,
+            namespace: namespace()?,
+            name: string(v, "name")?,
+            status: required(v, "status", |o| Ok(o.clone()))?,
+        },
         "scale" => Event::Scale {
             at_ms,
             kind: the_kind()?,

@@ -130,6 +130,10 @@ pub struct Config {
     /// watching them from the start.
     #[serde(default)]
     pub grants: Vec<Kind>,
+    /// controller-runtime predicates on the controller's handler (`generation-changed`,
+    /// `resource-version-changed`): an update any of them turns away is not enqueued.
+    #[serde(default)]
+    pub predicates: Vec<crate::controller::predicate::Predicate>,
     /// controller-runtime's `ReaderFailOnMissingInformer`: a cache read of a kind no informer
     /// watches fails (`is not cached`) instead of starting an informer and waiting for it.
     #[serde(default)]
@@ -174,6 +178,7 @@ impl Default for Config {
             reconcile_ms: default_reconcile(),
             poll_every_ms: None,
             grants: Vec::new(),
+            predicates: Vec::new(),
             reader_fail_on_missing_informer: false,
         }
     }
@@ -206,6 +211,16 @@ pub enum Event {
         #[serde(default = "default_namespace")]
         namespace: String,
         name: String,
+    },
+    /// Write an object's status through its status subresource (`kubectl patch
+    /// --subresource=status`), as another controller would: `status` replaces what it was.
+    PatchStatus {
+        at_ms: u64,
+        kind: Kind,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        name: String,
+        status: Value,
     },
     Scale {
         at_ms: u64,
@@ -289,6 +304,7 @@ impl Event {
             | Event::ApiCreate { at_ms, .. }
             | Event::Patch { at_ms, .. }
             | Event::Delete { at_ms, .. }
+            | Event::PatchStatus { at_ms, .. }
             | Event::DeleteOne { at_ms, .. }
             | Event::Scale { at_ms, .. }
             | Event::Fault { at_ms, .. }

@@ -459,6 +459,9 @@ impl Scheduled {
             Intervention::Patch { kind, namespace, name, set, .. } => {
                 format!("patch {kind} {namespace}/{name} {}", serde_json::Value::Object(set.clone()))
             }
+            Intervention::PatchStatus { kind, namespace, name, status } => {
+                format!("patch the status of {kind} {namespace}/{name} to {status}")
+            }
             Intervention::DeleteFirst { kind, namespace, selector } => {
                 format!("delete the first {kind} in {namespace} matching {selector}")
             }

@@ -53,6 +53,14 @@ impl World {
                 });
                 write(UserVerb::Patch, key, Some(kind), result)
             }
+            Intervention::PatchStatus { kind, namespace, name, status } => {
+                let key = format!("{namespace}/{name}");
+                let result = self.api.get(&admin, kind, &namespace, &name, "").and_then(|mut obj| {
+                    obj.body.insert("status".into(), status);
+                    self.api.update_status(&admin, obj)
+                });
+                write(UserVerb::UpdateStatus, key, Some(kind), result)
+            }
             Intervention::DeleteFirst { kind, namespace, selector } => {
                 let opts = crate::cluster::ListOptions {
                     namespace: Some(namespace.clone()),

@@ -8,6 +8,7 @@ use crate::client::reflector::ReflectorConfig;
 use crate::cluster::selector::LabelSelector;
 use crate::cluster::{ApiServerConfig, Kind, Verb};
 use crate::controller::handler::Enqueue;
+use crate::controller::predicate::Predicate;
 use crate::controller::reconciler::ReconcilerKind;
 use crate::era::Era;
 use crate::kernel::Millis;
@@ -27,12 +28,14 @@ pub struct HandlerConfig {
     /// A `FilteringResourceEventHandler`'s filter: the handler sees only objects whose labels
     /// it selects (an update across the line becomes an add or a delete).
     pub filter: Option<LabelSelector>,
+    /// controller-runtime predicates between the informer and the controller's handler.
+    pub predicates: Vec<Predicate>,
 }
 
 impl HandlerConfig {
     /// A handler feeding the first controller.
     pub fn new(name: &str, route: Enqueue) -> Self {
-        HandlerConfig { name: name.into(), resync_ms: None, route, controller: 0, filter: None }
+        HandlerConfig { name: name.into(), resync_ms: None, route, controller: 0, filter: None, predicates: Vec::new() }
     }
 
     /// A handler feeding controller `controller`.

@@ -436,7 +436,7 @@ impl World {
         let handler = self.informers[i].config.handlers[l].clone();
         let (key, rv) = (n.key(), n.resource_version());
         let primary = self.controllers.get(handler.controller).map(|c| c.reconciler.primary());
-        let handled = handler::handle(handler.route, handler.filter.as_ref(), primary, n);
+        let handled = handler::handle(handler.route, handler.filter.as_ref(), &handler.predicates, primary, n);
         let Handled { call, note, seen, request } = handled;
         // The "drop next event" what-if: a notification lost on its way to a handler that
         // feeds a controller.

@@ -35,6 +35,13 @@ pub enum Intervention {
         set: serde_json::Map<String, serde_json::Value>,
         labels: std::collections::BTreeMap<String, String>,
     },
+    /// Replace the object's status through its status subresource, as it is then.
+    PatchStatus {
+        kind: Kind,
+        namespace: String,
+        name: String,
+        status: serde_json::Value,
+    },
     /// Delete the first object (in key order) matching a label selector.
     DeleteFirst {
         kind: Kind,

@@ -557,7 +557,9 @@ impl Outcome {
                     CallNote::InitialList => tags.push(Tag::InitialList),
                     CallNote::ResyncSameRv => tags.push(Tag::Resync),
                     CallNote::Tombstone => tags.push(Tag::Tombstone),
-                    CallNote::FilteredOut | CallNote::FilterTurned { .. } => tags.push(Tag::Filtered),
+                    CallNote::FilteredOut | CallNote::FilterTurned { .. } | CallNote::PredicateFalse { .. } => {
+                        tags.push(Tag::Filtered)
+                    }
                     CallNote::None => {}
                 }
                 if *lost {
