@@ -736,3 +736,29 @@ fn semantics_5_an_event_inside_a_requeue_after_wait_keeps_the_old_timer_only_in_
         assert_eq!(reconciled_at, expected, "{era:?}: seconds of each reconcile after the first");
     }
 }
+
+/// controller-runtime v0.18.5–v0.25.2 `cache_reader.go: Get`: a deep copy unless
+/// `UnsafeDisableDeepCopy`; with it, a change to what Get returned is a change to the cache
+/// (client-go `thread_safe_store.go`: "you must not modify anything returned by Get"), seen by a
+/// later List by label although the server never stored it.
+#[test]
+fn semantics_6_a_change_to_what_the_cache_returned_reaches_the_cache_only_without_the_deep_copy() {
+    for unsafe_disable_deep_copy in [false, true] {
+        let mut config = WorldConfig::new(Kind::ConfigMap);
+        config.unsafe_disable_deep_copy = unsafe_disable_deep_copy;
+        let mut w = World::new(config, vec![ApiObject::new(Kind::ConfigMap, "default", "a")]).unwrap();
+        w.run_until_idle(1_000);
+        let labels = [("checked".to_string(), "true".to_string())].into_iter().collect();
+        w.act(Intervention::CacheMutate {
+            kind: Kind::ConfigMap,
+            namespace: "default".into(),
+            name: "a".into(),
+            labels,
+        });
+        w.run_until_idle(10);
+        let checked = CacheList { labels: LabelSelector::parse("checked=true").unwrap(), ..CacheList::default() };
+        let found = w.cache_list(Kind::ConfigMap, &checked).unwrap().len();
+        assert_eq!(found, usize::from(unsafe_disable_deep_copy), "UnsafeDisableDeepCopy={unsafe_disable_deep_copy}");
+        assert!(w.cache_vs_store(0).unwrap().equal(), "the resourceVersions still agree: no event was lost");
+    }
+}

@@ -160,7 +160,7 @@ const KEPT_IN_LATIN: &[&str] = &[
     // The API's verbs as RBAC grants them, and the watch the glossary keeps in English.
     "get list watch list-watch watch-list",
     // Terms the glossary or the page's phrasebook keeps in English.
-    "informer reconcile resync tombstone dirty progress rv predicate",
+    "informer reconcile resync tombstone dirty progress rv predicate lister",
     // Upstream's types, calls, deltas and statuses spelled with one capital.
     "Reflector Indexer Reconciler Reconcile Replace Replaced Added Updated Deleted Sync Resync",
     "Pop Add Done Forget Get List Create Update Running Forbidden Conflict Gone Expired",

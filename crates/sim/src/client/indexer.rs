@@ -123,6 +123,21 @@ impl Indexer {
         }
     }
 
+    /// What a caller does that changes the object `Get` handed it (a lister's, or
+    /// controller-runtime's with `UnsafeDisableDeepCopy`): the store's own object changes and
+    /// its indices do not (`thread_safe_store.go`: "you must not modify anything returned by
+    /// Get or List as it will break the indexing feature"). The next update of the key reads
+    /// the changed object as the old one, and moves index entries by its values. Returns whether
+    /// the key was there.
+    pub fn mutate_in_place(&mut self, key: &str, change: impl FnOnce(&mut ApiObject)) -> bool {
+        let Some(obj) = self.items.get(key) else { return false };
+        let mut changed = (**obj).clone();
+        change(&mut changed);
+        // A copy of the indexer (time travel) keeps the object it had: the map is shared.
+        self.items.insert(key.to_string(), Rc::new(changed));
+        true
+    }
+
     pub fn get_by_key(&self, key: &str) -> Option<&ApiObject> {
         self.items.get(key).map(|o| &**o)
     }

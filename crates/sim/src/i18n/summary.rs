@@ -165,6 +165,24 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         }
         Outcome::UserWrite { .. } => user_write(e, lang),
         Outcome::CacheRead { .. } => cache_read(e, lang),
+        Outcome::CacheMutated { kind, labels, found, shared } => {
+            let labels: Vec<String> = labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let labels = labels.join(",");
+            let key = format!("{kind} {key}");
+            match (found, shared) {
+                (false, _) => trf!(lang, "client.Get({key}) → not found: nothing to change", &[("key", &key)]),
+                (true, true) => trf!(
+                    lang,
+                    "client.Get({key}), then labels {labels} set on what it returned: the cache's own object (UnsafeDisableDeepCopy)",
+                    &[("key", &key), ("labels", &labels)],
+                ),
+                (true, false) => trf!(
+                    lang,
+                    "client.Get({key}), then labels {labels} set on what it returned: a deep copy, the cache is untouched",
+                    &[("key", &key), ("labels", &labels)],
+                ),
+            }
+        }
         Outcome::CacheReadWaits { read, started } => {
             let call = client_call("client", read);
             let kind = read_kind_name(read);

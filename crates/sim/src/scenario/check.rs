@@ -387,6 +387,12 @@ impl Scenario {
                 set: set.clone(),
                 labels: labels.clone(),
             },
+            Event::CacheMutate { kind: k, namespace, name, labels, .. } => Intervention::CacheMutate {
+                kind: *k,
+                namespace: namespace.clone(),
+                name: name.clone(),
+                labels: labels.clone(),
+            },
             Event::PatchStatus { kind: k, namespace, name, status, .. } => Intervention::PatchStatus {
                 kind: *k,
                 namespace: namespace.clone(),
@@ -463,6 +469,7 @@ impl Scenario {
             handler.predicates = c.predicates.clone();
         }
         config.reader_fail_on_missing_informer = c.reader_fail_on_missing_informer;
+        config.unsafe_disable_deep_copy = c.unsafe_disable_deep_copy;
         if let Some(first) = config.informers.first_mut() {
             first.reflector.namespace = c.namespace.clone();
             first.reflector.label_selector = c.label_selector.clone();

@@ -443,6 +443,7 @@ fn config(v: &Value) -> Read<Config> {
                 .and_then(|n| Predicate::ALL.into_iter().find(|p| p.file_name() == n))
                 .ok_or_else(|| missing("predicates", "a predicate"))
         })?,
+        unsafe_disable_deep_copy: flag(v, "unsafe_disable_deep_copy")?,
         reader_fail_on_missing_informer: flag(v, "reader_fail_on_missing_informer")?,
     })
 }
@@ -506,6 +507,16 @@ fn event(v: &Value) -> Read<Event> {
         "fault" => Event::Fault { at_ms, fault: fault(v)?.ok_or_else(|| missing("fault", "a fault"))? },
         "latency" => Event::Latency { at_ms, ms: number(v, "ms")? },
         "cache-get" => Event::CacheGet(get_read(v)?),
+        "cache-mutate" => Event::CacheMutate {
+            at_ms,
+            kind: the_kind()?,
+            namespace: namespace()?,
+            name: string(v, "name")?,
+            labels: field(v, "labels")
+                .and_then(Value::as_object)
+                .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect())
+                .ok_or_else(|| missing("labels", "a map"))?,
+        },
         "cache-list" => Event::CacheList(list_read(v)?),
         "api-get" => Event::ApiGet(get_read(v)?),
         "api-list" => Event::ApiList(list_read(v)?),

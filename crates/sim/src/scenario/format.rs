@@ -134,6 +134,10 @@ pub struct Config {
     /// `resource-version-changed`): an update any of them turns away is not enqueued.
     #[serde(default)]
     pub predicates: Vec<crate::controller::predicate::Predicate>,
+    /// controller-runtime's `UnsafeDisableDeepCopy` for the controller's cache: reads hand out
+    /// the cache's own objects, not deep copies.
+    #[serde(default)]
+    pub unsafe_disable_deep_copy: bool,
     /// controller-runtime's `ReaderFailOnMissingInformer`: a cache read of a kind no informer
     /// watches fails (`is not cached`) instead of starting an informer and waiting for it.
     #[serde(default)]
@@ -179,6 +183,7 @@ impl Default for Config {
             poll_every_ms: None,
             grants: Vec::new(),
             predicates: Vec::new(),
+            unsafe_disable_deep_copy: false,
             reader_fail_on_missing_informer: false,
         }
     }
@@ -254,6 +259,16 @@ pub enum Event {
     /// namespace, with an exact field match (`MatchingFields{field: value}`, which needs an
     /// index on the field) and/or a label selector.
     CacheList(ListRead),
+    /// The controller gets one object from its cache and sets labels on what it got, without
+    /// writing it (a deep copy, unless the cache hands out its own objects).
+    CacheMutate {
+        at_ms: u64,
+        kind: Kind,
+        #[serde(default = "default_namespace")]
+        namespace: String,
+        name: String,
+        labels: BTreeMap<String, String>,
+    },
     /// The controller reads one object through the APIReader: a GET on the API server.
     ApiGet(GetRead),
     /// The controller lists through the APIReader: a LIST on the API server (a field match
@@ -305,6 +320,7 @@ impl Event {
             | Event::Patch { at_ms, .. }
             | Event::Delete { at_ms, .. }
             | Event::PatchStatus { at_ms, .. }
+            | Event::CacheMutate { at_ms, .. }
             | Event::DeleteOne { at_ms, .. }
             | Event::Scale { at_ms, .. }
             | Event::Fault { at_ms, .. }

@@ -471,6 +471,9 @@ impl Scheduled {
             Intervention::Fault(Fault::Grant(verb)) => format!("grant {verb}"),
             Intervention::Fault(fault) => format!("{fault:?}"),
             Intervention::CacheRead(read) | Intervention::ApiRead(read) => format!("{read:?}"),
+            Intervention::CacheMutate { kind, namespace, name, labels } => {
+                format!("get {kind} {namespace}/{name} from the cache and set labels {labels:?} on it")
+            }
         };
         format!("at {} ms: {what}", self.at)
     }

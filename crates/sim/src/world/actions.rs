@@ -116,6 +116,12 @@ impl World {
                 let key = read_key(&read);
                 (TraceKind::CacheRead, key, self.cache_read_step(read))
             }
+            Intervention::CacheMutate { kind, namespace, name, labels } => {
+                (from, to) = (Stage::Reconciler, Stage::Indexer);
+                let key = format!("{namespace}/{name}");
+                let outcome = self.cache_mutate_step(kind, &key, labels);
+                (TraceKind::CacheRead, key, outcome)
+            }
             Intervention::ApiCreate(obj) => {
                 from = Stage::Reconciler;
                 let (key, kind) = (obj.key(), obj.kind());

@@ -114,6 +114,9 @@ pub struct WorldConfig {
     /// controller-runtime's `cache.Options.ReaderFailOnMissingInformer` (v0.16 on): a cache
     /// read of a kind no informer watches is `ErrResourceNotCached` instead of starting one.
     pub reader_fail_on_missing_informer: bool,
+    /// controller-runtime's `UnsafeDisableDeepCopy` (cache options, per object or by default):
+    /// reads hand out the cache's own objects instead of deep copies.
+    pub unsafe_disable_deep_copy: bool,
 }
 
 impl WorldConfig {
@@ -134,6 +137,7 @@ impl WorldConfig {
             granted_verbs: vec![Verb::Get, Verb::List, Verb::Watch],
             granted_kinds: Vec::new(),
             reader_fail_on_missing_informer: false,
+            unsafe_disable_deep_copy: false,
         }
     }
 

@@ -25,6 +25,7 @@ use crate::cluster::selector::LabelSelector;
 use crate::cluster::Kind;
 use crate::controller::cache_reader::{CacheAnswer, CacheList, ClientRead, ReadError};
 use crate::kernel::{Millis, Stage, TraceKind};
+use std::collections::BTreeMap;
 
 /// `WaitForCacheSync`'s poll period (client-go `syncedPollPeriod`, all three releases).
 pub const SYNCED_POLL_MS: Millis = 100;
@@ -117,6 +118,21 @@ impl World {
         let key = read_key(&read);
         let outcome = Outcome::CacheRead { read, answer, waited_ms: self.now - since };
         Hop::new(Stage::Indexer, Stage::Reconciler, TraceKind::CacheRead, &key, 0, outcome)
+    }
+
+    /// `Get` and a change of labels on what it returned, never written: a deep copy's
+    /// change is lost with the copy, the cache's own object's stays in the cache
+    /// (`cache_reader.go`: `if c.disableDeepCopy { … } else { obj = obj.DeepCopyObject() }`).
+    pub(super) fn cache_mutate_step(&mut self, kind: Kind, key: &str, labels: BTreeMap<String, String>) -> Outcome {
+        let shared = self.config.unsafe_disable_deep_copy;
+        let found = match self.informers.iter_mut().find(|s| s.config.reflector.kind == kind) {
+            Some(stack) if shared => stack.pipeline.informer.indexer.mutate_in_place(key, |o| {
+                o.metadata.labels.extend(labels.clone());
+            }),
+            Some(stack) => stack.pipeline.informer.indexer.get_by_key(key).is_some(),
+            None => false,
+        };
+        Outcome::CacheMutated { kind, labels, found, shared }
     }
 
     /// A read made now and given `deadline_ms` of virtual time, as a caller's context would:

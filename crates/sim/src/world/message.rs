@@ -56,6 +56,14 @@ pub enum Intervention {
     Fault(Fault),
     /// A controller reads its cache.
     CacheRead(crate::controller::cache_reader::ClientRead),
+    /// A controller gets an object from its cache and sets labels on what it got, without
+    /// writing it: a deep copy unless the cache hands out its own objects.
+    CacheMutate {
+        kind: Kind,
+        namespace: String,
+        name: String,
+        labels: std::collections::BTreeMap<String, String>,
+    },
     /// A controller reads through the APIReader, from the API server.
     ApiRead(crate::controller::cache_reader::ClientRead),
     /// A controller creates an object through its client, with its own credentials.

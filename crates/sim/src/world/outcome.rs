@@ -339,6 +339,15 @@ pub enum Outcome {
         answer: Result<crate::controller::cache_reader::CacheAnswer, crate::controller::cache_reader::ReadError>,
         waited_ms: Millis,
     },
+    /// A controller changed the labels of an object it got from its cache, without writing
+    /// it; `shared`: the object was the cache's own (`UnsafeDisableDeepCopy`), so the cache
+    /// changed; otherwise a deep copy did. `found`: the cache held the key.
+    CacheMutated {
+        kind: Kind,
+        labels: std::collections::BTreeMap<String, String>,
+        found: bool,
+        shared: bool,
+    },
     /// A controller's cache read waits for its kind's informer to sync; `started`: the read
     /// started that informer (a lazy informer).
     CacheReadWaits {
@@ -435,6 +444,8 @@ tags! {
     LazyInformer,
     /// A cache read waits, or waited, for its informer to sync.
     WaitedForSync,
+    /// A change made to an object the cache handed out reached the cache's own object.
+    SharedObject,
     Conflict,
     Forbidden,
     Expired,
@@ -611,6 +622,14 @@ impl Outcome {
                 }
                 if *waited_ms > 0 {
                     tags.push(Tag::WaitedForSync);
+                }
+            }
+            Outcome::CacheMutated { found, shared, .. } => {
+                if !found {
+                    tags.push(Tag::NotFound);
+                }
+                if *shared && *found {
+                    tags.push(Tag::SharedObject);
                 }
             }
             Outcome::CacheReadWaits { started, .. } => {
