@@ -489,6 +489,27 @@ fn requests_since(
     )
 }
 
+/// Two reads through a client that keeps `read`'s kind out of its cache: the second's answer.
+fn uncached_read(
+    world: &mut informer_sim::world::World,
+    read: informer_sim::controller::cache_reader::ClientRead,
+) -> String {
+    use informer_sim::world::{Intervention, Outcome};
+    world.act(Intervention::CacheRead(read.clone()));
+    world.act(Intervention::CacheRead(read));
+    let trace = world.run_until_idle(100);
+    let answers: Vec<String> = trace
+        .iter()
+        .filter_map(|e| match &e.outcome {
+            Outcome::ApiRead { answer, .. } => {
+                Some(answer.as_ref().err().map(|s| s.message.clone()).unwrap_or_default())
+            }
+            _ => None,
+        })
+        .collect();
+    answers.last().cloned().unwrap_or_else(|| "(no read)".into())
+}
+
 /// A ", "-separated list sorted, without repeats.
 fn sorted_list(list: &str) -> String {
     let mut items: Vec<&str> = list.split(", ").filter(|s| !s.is_empty()).collect();
@@ -533,6 +554,17 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
             world
         };
         let (mut lazy, mut fail_fast) = (lazy_world(false), lazy_world(true));
+        // The same reads through a client whose cache options DisableFor Secrets.
+        let mut uncached = {
+            let mut config = informer_sim::world::WorldConfig::new(Kind::Pod);
+            config.era = era;
+            config.granted_kinds = vec![Kind::Secret];
+            config.disable_for = vec![Kind::Secret];
+            let mut world = informer_sim::world::World::new(config, vec![]).expect("a world");
+            world.run_until(1_000_000, |_, w| w.now() >= 5_000);
+            world
+        };
+        let uncached_before = uncached.api.metrics().requests.clone();
         let before = lazy.api.metrics().requests.clone();
         let get = |kind, name: &str| informer_sim::controller::cache_reader::ClientRead::Get {
             kind,
@@ -556,6 +588,8 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
                 "not-cached",
                 text(fail_fast.cache_read_within(get(Kind::Secret, "no-such-secret"), 2_000).map(|_| vec![])),
             ),
+            ("disable-for", uncached_read(&mut uncached, get(Kind::Secret, "no-such-secret"))),
+            ("disable-for-requests", requests_since(&uncached, &uncached_before, "secrets")),
         ]
         .into_iter()
         .collect();

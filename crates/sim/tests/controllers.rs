@@ -762,3 +762,32 @@ fn semantics_6_a_change_to_what_the_cache_returned_reaches_the_cache_only_withou
         assert!(w.cache_vs_store(0).unwrap().equal(), "the resourceVersions still agree: no event was lost");
     }
 }
+
+/// controller-runtime v0.18.5–v0.25.2 `pkg/client/client.go`: a kind in
+/// `Cache.DisableFor` is read live (`shouldBypassCache`): every Get is a GET on the API
+/// server, no informer starts, and a missing object is the API server's NotFound.
+#[test]
+fn semantics_6_disable_for_sends_each_read_to_the_server_and_starts_no_informer() {
+    let mut config = WorldConfig::new(Kind::ConfigMap);
+    config.granted_kinds = vec![Kind::Secret];
+    config.disable_for = vec![Kind::Secret];
+    let mut w = World::new(config, vec![ApiObject::new(Kind::Secret, "default", "token")]).unwrap();
+    w.run_until_idle(1_000);
+    let gets_before = w.api.metrics().requests_by_verb(Verb::Get);
+    for name in ["token", "token", "missing"] {
+        let get = informer_sim::controller::cache_reader::ClientRead::Get {
+            kind: Kind::Secret,
+            namespace: "default".into(),
+            name: name.into(),
+        };
+        w.act(Intervention::CacheRead(get));
+    }
+    let trace = w.run_until_idle(100);
+    let reads: Vec<&Outcome> = trace.iter().filter(|e| e.kind == TraceKind::ApiRead).map(|e| &e.outcome).collect();
+    assert_eq!(reads.len(), 3, "each read a request: {trace:?}");
+    assert!(
+        matches!(reads[2], Outcome::ApiRead { answer: Err(s), uncached: true, .. } if s.message == r#"secrets "missing" not found"#)
+    );
+    assert_eq!(w.api.metrics().requests_by_verb(Verb::Get) - gets_before, 3);
+    assert!(w.informer_for(Kind::Secret).is_none(), "no informer for a kind the cache is kept out of");
+}

@@ -12,6 +12,8 @@ package harness
 //                      discovery left out
 //                      (in the "error" field, for the same comparison)
 //   not-cached         the same Get through a cache with ReaderFailOnMissingInformer
+//   disable-for        the same Get twice through a client whose cache options DisableFor Secrets
+//   disable-for-requests the requests those reads made
 //   start-timeout      a manager whose controller's cache cannot sync (CacheSyncTimeout)
 
 import (
@@ -141,6 +143,23 @@ func lazyTraps(ctx context.Context, admin *rest.Config, scheme *runtime.Scheme) 
 	go func() { _ = failFast.Start(ctx) }()
 	failFast.WaitForCacheSync(ctx)
 	trap("not-cached", failFast.Get(ctx, key, &secret))
+
+	uncachedLog := &requestLog{}
+	uncachedConfig := rest.CopyConfig(admin)
+	uncachedConfig.Wrap(uncachedLog.wrap)
+	reader, err := startedCache(ctx, uncachedConfig, scheme)
+	if err != nil {
+		trap("setup", err)
+		return
+	}
+	live, err := client.New(uncachedConfig, client.Options{Scheme: scheme, Cache: &client.CacheOptions{Reader: reader, DisableFor: []client.Object{&corev1.Secret{}}}})
+	if err != nil {
+		trap("setup", err)
+		return
+	}
+	_ = live.Get(ctx, key, &secret)
+	trap("disable-for", live.Get(ctx, key, &secret))
+	emit(line{"trap": "disable-for-requests", "error": uncachedLog.String()})
 }
 
 func runTraps(admin, restricted *rest.Config, wait time.Duration) {

@@ -91,6 +91,15 @@ pub enum ClientRead {
     },
 }
 
+impl ClientRead {
+    /// The kind it reads.
+    pub fn kind(&self) -> Kind {
+        match self {
+            ClientRead::Get { kind, .. } | ClientRead::List { kind, .. } => *kind,
+        }
+    }
+}
+
 /// What a read of the cache found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "answer", rename_all = "kebab-case")]

@@ -185,7 +185,7 @@ pub fn summary(e: &TraceEvent, lang: Lang) -> String {
         }
         Outcome::CacheReadWaits { read, started } => {
             let call = client_call("client", read);
-            let kind = read_kind_name(read);
+            let kind = read.kind().to_string();
             match started {
                 true => trf!(
                     lang,
@@ -449,17 +449,13 @@ fn cache_read(e: &TraceEvent, lang: Lang) -> String {
     }
 }
 
-fn read_kind_name(read: &crate::controller::cache_reader::ClientRead) -> String {
-    use crate::controller::cache_reader::ClientRead;
-    match read {
-        ClientRead::Get { kind, .. } | ClientRead::List { kind, .. } => kind.to_string(),
-    }
-}
-
 fn api_read(e: &TraceEvent, lang: Lang) -> String {
-    let Outcome::ApiRead { read, answer } = &e.outcome else { return String::new() };
+    let Outcome::ApiRead { read, answer, uncached } = &e.outcome else { return String::new() };
     use crate::controller::api_reader::ApiAnswer;
-    let call = client_call("apiReader", read);
+    let call = match uncached {
+        true => format!("{} (DisableFor)", client_call("client", read)),
+        false => client_call("apiReader", read),
+    };
     match answer {
         Ok(ApiAnswer::Got { resource_version, bytes }) => trf!(
             lang,
@@ -475,7 +471,8 @@ fn api_read(e: &TraceEvent, lang: Lang) -> String {
                 ("bytes", &crate::i18n::grouped(*bytes)),
             ],
         ),
-        Err(e) => format!("{call} → {e}"),
+        // What the Go client's error says (`err.Error()`: the status's message), not kubectl's wording.
+        Err(e) => format!("{call} → {}", e.message),
     }
 }
 

@@ -470,6 +470,7 @@ impl Scenario {
         }
         config.reader_fail_on_missing_informer = c.reader_fail_on_missing_informer;
         config.unsafe_disable_deep_copy = c.unsafe_disable_deep_copy;
+        config.disable_for = c.disable_for.clone();
         if let Some(first) = config.informers.first_mut() {
             first.reflector.namespace = c.namespace.clone();
             first.reflector.label_selector = c.label_selector.clone();

@@ -275,6 +275,10 @@ fn required<T>(v: &Value, name: &str, read: fn(&Value) -> Read<T>) -> Read<T> {
     read(field(v, name).ok_or_else(|| missing(name, "a value"))?)
 }
 
+fn kind_named(v: &Value) -> Option<Kind> {
+    v.as_str().and_then(|n| Kind::ALL.into_iter().find(|k| k.name() == n))
+}
+
 fn kind(v: &Value, name: &str) -> Read<Option<Kind>> {
     named(v, name, |n| Kind::ALL.into_iter().find(|k| k.name() == n))
 }
@@ -433,11 +437,8 @@ fn config(v: &Value) -> Read<Config> {
         max_concurrent: opt_usize(v, "max_concurrent")?.unwrap_or(defaults.max_concurrent),
         reconcile_ms: u64_or(v, "reconcile_ms", defaults.reconcile_ms)?,
         poll_every_ms: opt_u64(v, "poll_every_ms")?,
-        grants: list(v, "grants", |k| {
-            k.as_str()
-                .and_then(|n| Kind::ALL.into_iter().find(|k| k.name() == n))
-                .ok_or_else(|| missing("grants", "a kind"))
-        })?,
+        grants: list(v, "grants", |k| kind_named(k).ok_or_else(|| missing("grants", "a kind")))?,
+        disable_for: list(v, "disable_for", |k| kind_named(k).ok_or_else(|| missing("disable_for", "a kind")))?,
         predicates: list(v, "predicates", |p| {
             p.as_str()
                 .and_then(|n| Predicate::ALL.into_iter().find(|p| p.file_name() == n))

@@ -134,6 +134,10 @@ pub struct Config {
     /// `resource-version-changed`): an update any of them turns away is not enqueued.
     #[serde(default)]
     pub predicates: Vec<crate::controller::predicate::Predicate>,
+    /// controller-runtime's `client.Options.Cache.DisableFor`: kinds the controller's client
+    /// reads from the API server, never from the cache (no informer, a request per read).
+    #[serde(default)]
+    pub disable_for: Vec<Kind>,
     /// controller-runtime's `UnsafeDisableDeepCopy` for the controller's cache: reads hand out
     /// the cache's own objects, not deep copies.
     #[serde(default)]
@@ -184,6 +188,7 @@ impl Default for Config {
             grants: Vec::new(),
             predicates: Vec::new(),
             unsafe_disable_deep_copy: false,
+            disable_for: Vec::new(),
             reader_fail_on_missing_informer: false,
         }
     }

@@ -111,6 +111,12 @@ impl World {
                 let key = format!("{namespace}/{name}");
                 write(UserVerb::Delete, key, Some(kind), self.api.delete(&admin, kind, &namespace, &name))
             }
+            Intervention::CacheRead(read) if self.config.disable_for.contains(&read.kind()) => {
+                from = Stage::Reconciler;
+                let user = self.controller_user().clone();
+                let answer = api_reader::read(&mut self.api, &user, &read);
+                (TraceKind::ApiRead, read_key(&read), Outcome::ApiRead { read, answer, uncached: true })
+            }
             Intervention::CacheRead(read) => {
                 (from, to) = (Stage::Reconciler, Stage::Indexer);
                 let key = read_key(&read);
@@ -132,7 +138,7 @@ impl World {
                 from = Stage::Reconciler;
                 let user = self.controller_user().clone();
                 let answer = api_reader::read(&mut self.api, &user, &read);
-                (TraceKind::ApiRead, read_key(&read), Outcome::ApiRead { read, answer })
+                (TraceKind::ApiRead, read_key(&read), Outcome::ApiRead { read, answer, uncached: false })
             }
             Intervention::Fault(fault) => {
                 to = fault.stage();

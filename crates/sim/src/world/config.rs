@@ -117,6 +117,9 @@ pub struct WorldConfig {
     /// controller-runtime's `UnsafeDisableDeepCopy` (cache options, per object or by default):
     /// reads hand out the cache's own objects instead of deep copies.
     pub unsafe_disable_deep_copy: bool,
+    /// controller-runtime's `client.Options.Cache.DisableFor`: kinds the manager's client never
+    /// reads from the cache; each read is a GET or LIST on the API server.
+    pub disable_for: Vec<Kind>,
 }
 
 impl WorldConfig {
@@ -138,6 +141,7 @@ impl WorldConfig {
             granted_kinds: Vec::new(),
             reader_fail_on_missing_informer: false,
             unsafe_disable_deep_copy: false,
+            disable_for: Vec::new(),
         }
     }
 

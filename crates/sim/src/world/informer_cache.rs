@@ -53,7 +53,7 @@ enum ReadStart {
 impl World {
     /// A controller's read of its cache, as a step: answered now, or waiting for its informer.
     pub(super) fn cache_read_step(&mut self, read: ClientRead) -> Outcome {
-        let kind = read_kind(&read);
+        let kind = read.kind();
         match self.read_start(kind) {
             ReadStart::Answer => {
                 let answer = self.read_cache(&read);
@@ -138,7 +138,7 @@ impl World {
     /// A read made now and given `deadline_ms` of virtual time, as a caller's context would:
     /// the world runs until the read answers, or the deadline ends the wait.
     pub fn cache_read_within(&mut self, read: ClientRead, deadline_ms: Millis) -> Result<CacheAnswer, ReadError> {
-        let kind = read_kind(&read);
+        let kind = read.kind();
         let deadline = self.now + deadline_ms;
         self.act(super::Intervention::CacheRead(read));
         while self.next_time().is_some_and(|t| t <= deadline) {
@@ -164,12 +164,6 @@ impl World {
                 Ok(CacheAnswer::Listed { found, examined })
             }
         }
-    }
-}
-
-fn read_kind(read: &ClientRead) -> Kind {
-    match read {
-        ClientRead::Get { kind, .. } | ClientRead::List { kind, .. } => *kind,
     }
 }
 

@@ -354,10 +354,13 @@ pub enum Outcome {
         read: crate::controller::cache_reader::ClientRead,
         started: bool,
     },
-    /// A controller read through the APIReader: what it asked and what the API server sent.
+    /// A controller read the API server: what it asked and what the API server sent;
+    /// `uncached`: through the manager's client, for a kind `DisableFor` keeps out of the cache
+    /// (otherwise through the APIReader).
     ApiRead {
         read: crate::controller::cache_reader::ClientRead,
         answer: Result<crate::controller::api_reader::ApiAnswer, Status>,
+        uncached: bool,
     },
 }
 
