@@ -106,6 +106,14 @@ func (l *requestLog) String() string {
 	return strings.Join(l.seen, ", ")
 }
 
+// recording is config with every request it makes recorded in the log returned.
+func recording(config *rest.Config) (*requestLog, *rest.Config) {
+	log := &requestLog{}
+	recorded := rest.CopyConfig(config)
+	recorded.Wrap(log.wrap)
+	return log, recorded
+}
+
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
@@ -122,9 +130,7 @@ func containsString(all []string, s string) bool {
 // lazyTraps reads a Secret through a cache that has no informer for Secrets: by default the
 // read starts one and waits for it; with ReaderFailOnMissingInformer it is refused.
 func lazyTraps(ctx context.Context, admin *rest.Config, scheme *runtime.Scheme) {
-	log := &requestLog{}
-	recorded := rest.CopyConfig(admin)
-	recorded.Wrap(log.wrap)
+	log, recorded := recording(admin)
 	lazy, err := startedCache(ctx, recorded, scheme)
 	if err != nil {
 		trap("setup", err)
@@ -144,9 +150,7 @@ func lazyTraps(ctx context.Context, admin *rest.Config, scheme *runtime.Scheme) 
 	failFast.WaitForCacheSync(ctx)
 	trap("not-cached", failFast.Get(ctx, key, &secret))
 
-	uncachedLog := &requestLog{}
-	uncachedConfig := rest.CopyConfig(admin)
-	uncachedConfig.Wrap(uncachedLog.wrap)
+	uncachedLog, uncachedConfig := recording(admin)
 	reader, err := startedCache(ctx, uncachedConfig, scheme)
 	if err != nil {
 		trap("setup", err)
