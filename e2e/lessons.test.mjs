@@ -13,6 +13,8 @@ test('three lessons from the picker, with narration and a question', async () =>
   try {
     const picker = page.getByLabel('Scenario');
     await picker.selectOption('list-then-watch');
+    // Its file arrives before it plays: step once the address names it.
+    await page.waitForURL(/scenario=list-then-watch/);
     await forward(page);
     assert.match(await narration(page), /The Reflector starts ListAndWatch/);
     await forward(page);
