@@ -529,6 +529,7 @@ fn seeded_script(seed: u64) -> Value {
     // The saves of single objects: an update's precondition names one of these, never a list's
     // resourceVersion, which any script's write in another namespace may move on.
     let mut object_saves: Vec<usize> = Vec::new();
+    let mut catch_ups = 0;
     for _ in 0..SEEDED_REQUESTS {
         let name = rng.pick(&names);
         let saved = if saves == 0 { None } else { Some(format!("s{}", 1 + rng.below(saves))) };
@@ -596,15 +597,20 @@ fn seeded_script(seed: u64) -> Value {
                 object_saves.push(saves);
             }
         }
-        // A real watch cache trails etcd, the more the busier it is; before a read it may serve
-        // (RV "0", not older than N, any watch) a consistent list makes it catch up (1.33 on:
-        // it waits for etcd's revision), and a pause gives 1.30's the time to, so that both
-        // sides answer from the same writes.
+        // A real watch cache trails etcd, the more the busier the machine is; before a read it
+        // may serve (RV "0", not older than N, any watch) a consistent list makes it catch up
+        // (1.33 on: it waits for etcd's revision), and in 1.30, where that list goes to etcd, a
+        // list not older than that list's revision waits until the cache has it
+        // (`waitUntilFreshAndBlock`), so that both sides answer from the same writes however
+        // slow the machine (a pause alone lost that race once on a loaded machine).
         let query = step["query"].as_str().unwrap_or_default();
         let cache_read = query.contains("resourceVersion=") || step.get("seconds").is_some();
         if step["method"] == "GET" && cache_read && !query.contains("{future:") {
+            catch_ups += 1;
+            let fresh = format!("fresh{catch_ups}");
             steps.push(json!({"sleep_ms": CACHE_CATCH_UP_MS}));
-            steps.push(list("limit=1", ""));
+            steps.push(list("limit=1", &fresh));
+            steps.push(list(&format!("resourceVersion={{rv:{fresh}}}"), ""));
         }
         steps.push(step);
     }
