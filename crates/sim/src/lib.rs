@@ -51,6 +51,7 @@ pub mod i18n;
 pub mod kernel;
 pub mod limits;
 pub mod percent;
+pub mod room;
 pub mod scenario;
 pub mod session;
 pub mod testing;
