@@ -98,10 +98,13 @@ lighthouse: dist
 ttl: dist
 	node scripts/time-to-live.mjs
 
-# The release bundle served to a room: on this machine's first network address, with the
-# address and a QR code printed (scripts/room.mjs).
+# A workshop room (informer-playground room): the release bundle and the room's API on this
+# machine's network address, its links printed with QR codes; the room is kept in a journal of
+# the day (ROOM_JOURNAL), so a restart the same day brings it back. ROOM_PORT: the port (8090).
+ROOM_PORT ?= 8090
+ROOM_JOURNAL ?= target/room-$(shell date +%F).jsonl
 room: dist
-	node scripts/room.mjs
+	cargo run --release -q -- room --dist dist --port $(ROOM_PORT) --journal $(ROOM_JOURNAL)
 
 setup-web:
 	@bash scripts/setup.sh web

@@ -60,6 +60,8 @@ e2e() {
   trunk build --release --public-url /playground/ --dist target/dist-subpath >>"$log/trunk" 2>&1 || { cat "$log/trunk"; status=1; }
   # The first load's size against its budget (a ratchet, scripts/size-budget): one check more.
   [ "$status" -eq 0 ] && { node scripts/sizes.mjs dist || over_budget=1; }
+  # The room's server, which the room's tests start.
+  cargo build -q --bin informer-playground >>"$log/trunk" 2>&1 || { cat "$log/trunk"; status=1; }
   if [ "$status" -eq 0 ]; then
     node --test --test-reporter=spec e2e/ 2>&1 | tee "$log/e2e"
     status=${PIPESTATUS[0]}

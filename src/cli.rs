@@ -28,6 +28,7 @@ USAGE:
     informer-playground swarm (--seed N [--trace | --plan] | --seeds N [--from M])
     informer-playground serve-api [--scenario S] [--era E] [--seed N] [--address A] [--port P]
                                   [--speed X] [--kubeconfig FILE] [--record FILE] [--json] [--quiet]
+    informer-playground room [--dist DIR] [--journal FILE] [--address A] [--port P]
     informer-playground help
 
 COMMANDS:
@@ -58,6 +59,10 @@ COMMANDS:
                 revoke-watch, grant-watch, drop-next-event, latency <ms>), or
                 POST /playground/faults with {\"fault\": \"compact-store\"}. Defaults: the sandbox lesson,
                 127.0.0.1:6443, speed 1 (virtual ms per real ms), ./playground.kubeconfig
+    room        Serve a workshop room: the release bundle (default ./dist) and the room's API on
+                this machine's network address (port 8090), and print the attendees', the
+                projector's and the facilitator's links (the last with a key drawn at this
+                start). With --journal the room is kept in FILE and comes back from it
     help        Print this help
 
 SCENARIOS:
@@ -135,6 +140,10 @@ pub fn run(args: Vec<String>) -> Result<(), CliError> {
             let run = serve.run.clone();
             informer_playground::wire::server::run(move || run.world().map(|(w, _)| w), serve.options)
                 .map_err(|why| CliError::No(Some(why)))
+        }
+        Some("room") => {
+            let options = room_options(&args[1..]).map_err(CliError::Usage)?;
+            informer_playground::room::run(options).map_err(|why| CliError::No(Some(why)))
         }
         Some("schema") => {
             print!("{}", scenario::schema());
@@ -218,6 +227,32 @@ struct RunArgs {
     steps: Option<u64>,
     json: bool,
     fast_forward: bool,
+}
+
+/// `room`'s arguments.
+fn room_options(args: &[String]) -> Result<informer_playground::room::Options, String> {
+    let mut options =
+        informer_playground::room::Options { dist: "dist".into(), journal: None, address: None, port: 8090 };
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().cloned().ok_or_else(|| format!("room: {flag} needs a value"));
+        match flag.as_str() {
+            "--dist" => options.dist = value()?.into(),
+            "--journal" => options.journal = Some(value()?.into()),
+            "--address" => {
+                let given = value()?;
+                options.address =
+                    Some(given.parse().map_err(|_| format!("room: --address {given:?} is not an IP address"))?);
+            }
+            "--port" => {
+                let given = value()?;
+                options.port =
+                    given.parse().map_err(|_| format!("room: --port {given:?} is not a port (0 to 65535)"))?;
+            }
+            other => return Err(format!("room: unknown option {other:?}")),
+        }
+    }
+    Ok(options)
 }
 
 fn era(value: Option<&String>) -> Result<Era, String> {

@@ -1,4 +1,5 @@
 //! informer-playground's native side: `serve-api`, the simulation on kube-apiserver's wire
-//! ([`wire`]), for real clients. The command line (`src/cli.rs`) is the binary beside it.
+//! ([`wire`]), for real clients; `room`, a workshop room's server ([`room`]). The command line (`src/cli.rs`) is the binary beside it.
 
+pub mod room;
 pub mod wire;

@@ -76,6 +76,8 @@ worker.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.origin !== worker.location.origin || !url.href.startsWith(worker.registration.scope)) return;
+  // A room's API (its event stream, its views) is live: never the worker's to keep.
+  if (url.href.startsWith(`${worker.registration.scope}room/`)) return;
   if (request.mode === 'navigate') {
     // Every address of the page is the same file: the link's parameters are read by the page.
     const file = url.pathname.endsWith('/') ? `${url.pathname}index.html` : url.pathname;

@@ -187,6 +187,16 @@ pub enum Refusal {
     NoSuchRoom,
     /// Nothing is served at that path.
     NotFound,
+    /// The path is served, not with that method.
+    WrongMethod {
+        allowed: String,
+    },
+    /// Too many pages are listening.
+    TooManyStreams {
+        max: usize,
+    },
+    /// The journal could not be written: the request was not taken.
+    NotSaved,
 }
 
 impl Refusal {
@@ -197,6 +207,8 @@ impl Refusal {
             Refusal::ServerOnly => 403,
             Refusal::NoSuchRoom | Refusal::NotFound => 404,
             Refusal::TooLarge { .. } => 413,
+            Refusal::WrongMethod { .. } => 405,
+            Refusal::TooManyStreams { .. } | Refusal::NotSaved => 503,
             Refusal::TooFast { .. } => 429,
             Refusal::NotARequest { .. } | Refusal::BadAttendee | Refusal::BadNickname { .. } => 400,
             _ => 409,
@@ -237,6 +249,11 @@ impl Refusal {
             }
             Refusal::NoSuchRoom => tr!(lang, "no such room on this server").into(),
             Refusal::NotFound => tr!(lang, "nothing is served at this path").into(),
+            Refusal::WrongMethod { allowed } => trf!(lang, "this path takes {allowed} only", &[("allowed", allowed)]),
+            Refusal::TooManyStreams { max } => {
+                trf!(lang, "the room has {max} pages listening: try again later", &[("max", max)])
+            }
+            Refusal::NotSaved => tr!(lang, "the room could not write its journal: nothing was changed").into(),
         }
     }
 }

@@ -1,0 +1,207 @@
+//! The room's HTTP: the API under `/room/<code>/` and the bundle's files everywhere else.
+//! Every answer is the server's own: a refusal is JSON with its kind and its reason.
+//!
+//! - `GET /room/<code>/events?attendee=<id>` (or `?view=projector`, or `?key=<key>`): the
+//!   room as that page sees it, as server-sent events, the whole view at each change;
+//! - `GET /room/<code>/view?…`: the same, once;
+//! - `POST /room/<code>/requests`: a request (`informer_sim::room::Request`'s JSON), the
+//!   facilitator's with `Authorization: Bearer <key>`;
+//! - `GET /room/<code>/report.json?key=…`, `report.html?key=…`: the report.
+
+use super::shared::{Shared, StreamGuard};
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use informer_sim::i18n::Lang;
+use informer_sim::room::{AttendeeId, Refusal, Role, MAX_MESSAGE};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The policy every file is served under: no inline script, no eval, nothing from elsewhere.
+const CSP: &str =
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+
+pub async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let path = request.uri().path().to_string();
+    let query: HashMap<String, String> =
+        axum::extract::Query::try_from_uri(request.uri()).map(|q| q.0).unwrap_or_default();
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let method = request.method().clone();
+    match segments.as_slice() {
+        ["room", code, what] => {
+            if *code != shared.code() {
+                return refuse(Refusal::NoSuchRoom);
+            }
+            let needs = |allowed: Method| {
+                if method == allowed {
+                    Ok(())
+                } else {
+                    Err(Refusal::WrongMethod { allowed: allowed.to_string() })
+                }
+            };
+            let answer = match *what {
+                "events" => needs(Method::GET).and_then(|()| events(&shared, &query)),
+                "view" => needs(Method::GET).and_then(|()| {
+                    let role = role(&shared, &query)?;
+                    Ok(json(StatusCode::OK, &shared.view(&role)))
+                }),
+                "requests" => match needs(Method::POST) {
+                    Ok(()) => post(&shared, request).await,
+                    Err(refusal) => Err(refusal),
+                },
+                "report.json" | "report.html" => needs(Method::GET).and_then(|()| {
+                    keyed(&shared, query.get("key").map(String::as_str))?;
+                    let report = shared.report();
+                    Ok(match *what {
+                        "report.json" => json(StatusCode::OK, &report),
+                        _ => file_response("report.html", report.html().into_bytes(), None),
+                    })
+                }),
+                _ => Err(Refusal::NotFound),
+            };
+            answer.unwrap_or_else(refuse)
+        }
+        ["room", ..] => refuse(Refusal::NotFound),
+        _ if method == Method::GET || method == Method::HEAD => bundle_file(&shared, &path, request.headers()).await,
+        _ => refuse(Refusal::WrongMethod { allowed: "GET".into() }),
+    }
+}
+
+/// Who is asking: the facilitator (with the key), the projector, or an attendee.
+fn role(shared: &Shared, query: &HashMap<String, String>) -> Result<Role, Refusal> {
+    if let Some(key) = query.get("key") {
+        keyed(shared, Some(key))?;
+        return Ok(Role::Facilitator);
+    }
+    if query.get("view").map(String::as_str) == Some("projector") {
+        return Ok(Role::Projector);
+    }
+    let id = AttendeeId(query.get("attendee").cloned().unwrap_or_default());
+    let well_formed =
+        (8..=64).contains(&id.0.len()) && id.0.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !well_formed {
+        return Err(Refusal::BadAttendee);
+    }
+    Ok(Role::Attendee(id))
+}
+
+/// The facilitator's key, compared in constant time.
+fn keyed(shared: &Shared, given: Option<&str>) -> Result<(), Refusal> {
+    let given = given.unwrap_or_default().as_bytes();
+    let key = shared.key.as_bytes();
+    let same = given.len() == key.len() && given.iter().zip(key).fold(0u8, |d, (a, b)| d | (a ^ b)) == 0;
+    same.then_some(()).ok_or(Refusal::NeedsKey)
+}
+
+fn events(shared: &Arc<Shared>, query: &HashMap<String, String>) -> Result<Response, Refusal> {
+    let role = role(shared, query)?;
+    let attendee = match &role {
+        Role::Attendee(id) => Some(id.clone()),
+        _ => None,
+    };
+    let guard: StreamGuard =
+        shared.stream_opens(attendee).ok_or(Refusal::TooManyStreams { max: super::shared::MAX_STREAMS })?;
+    let shared = shared.clone();
+    let changes = tokio_stream::wrappers::WatchStream::new(shared.subscribe());
+    let stream = tokio_stream::StreamExt::map(changes, move |_| {
+        let _counted = &guard;
+        let view = shared.view(&role);
+        Ok::<_, std::convert::Infallible>(
+            Event::default().event("room").data(serde_json::to_string(&view).unwrap_or_default()),
+        )
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()).into_response())
+}
+
+async fn post(shared: &Shared, request: Request) -> Result<Response, Refusal> {
+    let authorization = request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let body = read_body(request.into_body()).await?;
+    let parsed: informer_sim::room::Request =
+        serde_json::from_slice(&body).map_err(|e| Refusal::NotARequest { detail: e.to_string() })?;
+    if parsed.server_only() {
+        return Err(Refusal::ServerOnly);
+    }
+    if parsed.needs_key() {
+        keyed(shared, authorization.as_deref().and_then(|a| a.strip_prefix("Bearer ")))?;
+    }
+    shared.take(parsed)?;
+    Ok(json(StatusCode::OK, &serde_json::json!({ "taken": true })))
+}
+
+/// The body, refused beyond [`MAX_MESSAGE`] bytes.
+async fn read_body(body: Body) -> Result<Bytes, Refusal> {
+    axum::body::to_bytes(body, MAX_MESSAGE).await.map_err(|_| Refusal::TooLarge { max: MAX_MESSAGE })
+}
+
+fn json(status: StatusCode, value: &impl serde::Serialize) -> Response {
+    let body = serde_json::to_vec(value).unwrap_or_default();
+    (status, [(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], body).into_response()
+}
+
+/// A refusal: its status, its kind and its reason (in English: a page words it in its own
+/// language from the kind).
+fn refuse(refusal: Refusal) -> Response {
+    let status = StatusCode::from_u16(refusal.status()).unwrap_or(StatusCode::BAD_REQUEST);
+    let mut value = serde_json::to_value(&refusal).unwrap_or_default();
+    value["reason"] = refusal.reason(Lang::En).into();
+    json(status, &value)
+}
+
+/// A file of the bundle: never a path outside it, the build's brotli or gzip copy when the
+/// browser takes it, hashed files cached for good.
+async fn bundle_file(shared: &Shared, path: &str, headers: &HeaderMap) -> Response {
+    let relative = path.trim_start_matches('/');
+    let relative = if relative.is_empty() || relative.ends_with('/') {
+        format!("{relative}index.html")
+    } else {
+        relative.to_string()
+    };
+    let safe = relative.split('/').all(|s| !s.is_empty() && s != "." && s != ".." && !s.contains(['\\', '\0']));
+    if !safe {
+        return refuse(Refusal::NotFound);
+    }
+    let file = shared.dist.join(&relative);
+    let accepts = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    for (encoding, suffix) in [("br", "br"), ("gzip", "gz")] {
+        if accepts.contains(encoding) {
+            if let Ok(body) = tokio::fs::read(format!("{}.{suffix}", file.display())).await {
+                return file_response(&relative, body, Some(encoding));
+            }
+        }
+    }
+    match tokio::fs::read(&file).await {
+        Ok(body) => file_response(&relative, body, None),
+        Err(_) => refuse(Refusal::NotFound),
+    }
+}
+
+fn file_response(name: &str, body: Vec<u8>, encoding: Option<&'static str>) -> Response {
+    let kind = match name.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js" | "mjs") => "text/javascript; charset=utf-8",
+        Some("wasm") => "application/wasm",
+        Some("css") => "text/css; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        Some("json") => "application/json",
+        Some("webmanifest") => "application/manifest+json",
+        Some("png") => "image/png",
+        _ => "application/octet-stream",
+    };
+    // Trunk's and the split's names carry a hash of their content: `-` and 16 hex digits.
+    let hashed = name.rsplit('/').next().is_some_and(|n| {
+        n.split(['-', '.', '_']).any(|part| part.len() == 16 && part.bytes().all(|b| b.is_ascii_hexdigit()))
+    });
+    let mut response = Response::new(Body::from(body));
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    let cache = if hashed { "public, max-age=31536000, immutable" } else { "no-cache" };
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    if let Some(encoding) = encoding {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
+    }
+    response
+}
