@@ -1,42 +1,149 @@
 // @ts-check
-// `make room`: the bundle served on the machine's first network address, printed with a QR
-// code for the terminal; where the machine has none, it says so.
+// A workshop room (`informer-playground room`, `make room`) in Chromium on loopback: a
+// facilitator's page, the projector's and three attendees' (one Korean). The attendees follow
+// the facilitator's steps and vote; the projector shows only how many answered until Reveal;
+// the server is stopped and started mid-vote and no vote is lost; a second vote; an attendee
+// steps away and comes back; the report lists both votes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { networkInterfaces } from 'node:os';
-import { terminalQr } from '../scripts/room.mjs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DIST, launchChromium, live, screenshot } from './browser.mjs';
 
-test('make room serves the bundle on a network address and prints it with a QR code', async () => {
-  const room = spawn('node', ['scripts/room.mjs'], { env: { ...process.env, ROOM_PORT: '0' } });
-  try {
-    let out = '';
-    const url = await new Promise((found, fail) => {
-      room.stdout.on('data', (chunk) => {
-        out += chunk;
-        const match = /(http:\/\/[^\s]+\/)/.exec(out);
-        if (match && /Ctrl-C|this machine only/.test(out)) found(match[1]);
-      });
-      room.on('exit', (code) => fail(new Error(`room.mjs exited ${code}: ${out}`)));
+const SERVER = process.env.ROOM_SERVER ?? 'target/debug/informer-playground';
+
+/// Starts the room's server and reads its links from what it prints.
+function startRoom(args) {
+  const room = spawn(SERVER, ['room', '--dist', DIST, ...args]);
+  let out = '';
+  const links = new Promise((found, fail) => {
+    room.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (!/Ctrl-C/.test(out)) return;
+      const urls = [...out.matchAll(/(http:\/\/\S+)/g)].map((m) => m[1]);
+      const facilitator = urls.find((u) => /key=/.test(u));
+      const projector = urls.find((u) => /view=projector/.test(u));
+      const attendee = urls.find((u) => u !== facilitator && u !== projector);
+      found({ attendee, facilitator, projector, out });
     });
-    const hasNetwork = Object.values(networkInterfaces()).flat().some((a) => a.family === 'IPv4' && !a.internal);
-    if (hasNetwork) {
-      assert.doesNotMatch(url, /127\.0\.0\.1/, 'a network address, not loopback');
-      assert.ok(out.includes(terminalQr(url)), 'the QR code of that address is printed');
-    } else {
-      assert.match(out, /no network address other than loopback/);
-    }
-    const page = await fetch(url);
+    room.on('exit', (code) => fail(new Error(`the room's server exited ${code}: ${out}`)));
+  });
+  const stopped = new Promise((done) => room.on('exit', done));
+  return { links, stop: async () => { room.kill('SIGINT'); await stopped; } };
+}
+
+test('the room prints its three links with QR codes, on a network address when there is one', async () => {
+  const room = startRoom(['--port', '0']);
+  try {
+    const { attendee, facilitator, projector, out } = await room.links;
+    assert.match(facilitator, /key=[0-9a-f]{32}$/, 'a key of 128 bits');
+    assert.match(projector, /view=projector$/);
+    assert.doesNotMatch(projector, /key=/, 'nothing on the projector can act');
+    assert.ok(out.split('\n').filter((l) => /^[█▀▄ ]+$/.test(l)).length >= 20, 'the QR codes are drawn');
+    if (!/127\.0\.0\.1/.test(attendee)) assert.doesNotMatch(out, /only this machine/);
+    const page = await fetch(attendee);
     assert.equal(page.status, 200);
-    assert.match(await page.text(), /informer-playground/);
+    assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self'/);
   } finally {
-    room.kill();
+    await room.stop();
   }
 });
 
-test("the terminal's QR code is drawn in half blocks with a quiet zone", () => {
-  const lines = terminalQr('http://192.0.2.2:8090/').split('\n');
-  assert.ok(lines.length >= 12 && lines.every((l) => l.length === lines[0].length), 'a square of even rows');
-  assert.match(lines[0], /^█+$/, 'the quiet zone is light');
-  assert.ok(lines.some((l) => /[▀▄ ]/.test(l)), 'dark modules are drawn');
+test('a room follows the facilitator, votes twice, survives a restart and leaves a report', async () => {
+  const journal = join(mkdtempSync(join(tmpdir(), 'room-')), 'room.jsonl');
+  let room = startRoom(['--address', '127.0.0.1', '--port', '0', '--journal', journal]);
+  let links = await room.links;
+  const port = new URL(links.attendee).port;
+  const browser = await launchChromium();
+  const errors = [];
+  /** @param {string} url @param {{ width?: number, height?: number }} [size] */
+  const open = async (url, { width = 1280, height = 720 } = {}) => {
+    // A context each: an attendee's id is kept on their own device.
+    const context = await browser.newContext({ viewport: { width, height }, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(url);
+    await live(page);
+    return page;
+  };
+  try {
+    let facilitator = await open(`${links.facilitator}&scenario=cache-scope&era=1.37`);
+    await facilitator.getByText(/0 connected · 0 following|connected ·/).waitFor();
+    assert.doesNotMatch(facilitator.url(), /key=/, "the facilitator's key leaves the address");
+    const projector = await open(links.projector);
+    const attendees = [
+      await open(links.attendee, { width: 390, height: 844 }),
+      await open(links.attendee),
+      await open(`${links.attendee}&lang=ko`, { width: 390, height: 844 }),
+    ];
+    const [first, second, korean] = attendees;
+    await korean.waitForSelector('html[lang="ko"]');
+    for (const page of [...attendees, projector]) await page.waitForURL(/scenario=cache-scope/);
+    await facilitator.getByText('3 connected · 3 following').waitFor();
+
+    // The facilitator steps to the question; every page follows.
+    await facilitator.getByRole('button', { name: 'Step forward' }).click();
+    for (const page of [...attendees, projector]) await page.locator('.step-count').filter({ hasText: /\b1\b/ }).waitFor();
+    await facilitator.getByRole('button', { name: /^Open the vote/ }).first().click();
+    const vote = (page, name = "The room's vote, round 1") => page.getByRole('group', { name });
+    await vote(first).locator('button.choice').nth(0).click();
+    await vote(second).locator('button.choice').nth(1).click();
+    await first.getByText('Your vote is in').waitFor();
+    await projector.getByText('Vote 1: 2 of 3 answered').waitFor();
+    assert.equal(await projector.locator('.histogram').count(), 0, 'no histogram on the projector before Reveal');
+    await screenshot(projector, 'room-projector-counts-1280', { fullPage: false });
+
+    // The server stops mid-vote and starts again on the same port from its journal.
+    await room.stop();
+    await first.getByText('Reconnecting to the room…').waitFor();
+    room = startRoom(['--address', '127.0.0.1', '--port', port, '--journal', journal]);
+    links = await room.links;
+    await vote(korean, '방의 1차 투표').locator('button.choice').nth(1).click();
+    await korean.getByText('투표했습니다').waitFor();
+    await projector.getByText('Vote 1: 3 of 3 answered').waitFor();
+    // The key is drawn anew at each start: the facilitator opens the link printed now.
+    await facilitator.close();
+    facilitator = await open(`${links.facilitator}&scenario=cache-scope&era=1.37&step=1`);
+    await facilitator.getByText('Vote 1: 3 of 3 answered').waitFor();
+    await screenshot(facilitator, 'room-facilitator-1280');
+
+    // Closed, discussed, voted again, revealed.
+    await facilitator.getByRole('button', { name: 'Close the vote' }).click();
+    await first.getByText('The vote is closed').waitFor();
+    assert.equal(await vote(first).locator('button.choice').nth(1).isDisabled(), true, 'a closed vote takes no change');
+    await facilitator.getByRole('button', { name: 'Vote again' }).click();
+    for (const page of [first, second]) await vote(page, "The room's vote, round 2").locator('button.choice').nth(1).click();
+    await vote(korean, '방의 2차 투표').locator('button.choice').nth(1).click();
+    await projector.getByText('Vote 2: 3 of 3 answered').waitFor();
+    await facilitator.getByRole('button', { name: 'Reveal' }).click();
+    await projector.locator('.histogram').waitFor();
+    assert.match(await projector.locator('.histogram').textContent() ?? '', /the right answer/);
+    assert.match(await projector.locator('.histogram').textContent() ?? '', /vote 2: /, 'both rounds are shown');
+    await screenshot(projector, 'room-projector-revealed-1280', { fullPage: false });
+    await screenshot(korean, 'room-attendee-ko-390', { fullPage: false });
+    await screenshot(first, 'room-attendee-en-390', { fullPage: false });
+
+    // An attendee steps away and comes back.
+    await second.getByRole('button', { name: 'Step forward' }).click();
+    await second.getByText('You stepped away from the room.').waitFor();
+    await facilitator.getByText('3 connected · 2 following').waitFor();
+    await facilitator.getByRole('button', { name: 'Step forward' }).click();
+    await facilitator.getByRole('button', { name: 'Step forward' }).click();
+    await second.getByRole('button', { name: 'Back to the room' }).click();
+    await second.locator('.step-count').filter({ hasText: /\b3\b/ }).waitFor();
+    await facilitator.getByText('3 connected · 3 following').waitFor();
+
+    // The report: both votes beside the right answer.
+    const key = new URL(links.facilitator).searchParams.get('key');
+    const report = await (await fetch(`http://127.0.0.1:${port}/room/${new URL(links.attendee).searchParams.get('room')}/report.json?key=${key}`)).json();
+    assert.equal(report.questions.length, 1);
+    assert.equal(report.questions[0].rounds.length, 2);
+    assert.deepEqual(report.questions[0].rounds[0].reduce((a, b) => a + b, 0), 3);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await room.stop();
+  }
 });

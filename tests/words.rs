@@ -17,6 +17,8 @@ const AS_UPSTREAM_NAMES_THEM: &[&str] = &[
     "dirty",
     "processing",
     "waiting",
+    // A file format's name.
+    "JSON",
     // The test-only crash button (feature `crash-button`), never in the page.
     "crash",
 ];

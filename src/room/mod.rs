@@ -103,16 +103,25 @@ pub fn start(options: Options) -> Result<Running, String> {
             let listener = tokio::net::TcpListener::from_std(listener).map_err(|e| e.to_string())?;
             tokio::spawn(shared::sample_attendance(shared.clone()));
             let app = axum::Router::new().fallback(http::handle).with_state(shared);
+            // Event streams never end by themselves: once told to stop, the server waits a
+            // second for answers in flight, then ends them all.
+            let (told, heard) = tokio::sync::watch::channel(false);
             let stopping = async move {
                 tokio::select! {
                     _ = stopped => {},
                     _ = tokio::signal::ctrl_c() => {},
                 }
+                let _ = told.send(true);
             };
-            axum::serve(listener, app)
-                .with_graceful_shutdown(stopping)
-                .await
-                .map_err(|e| format!("the room's server stopped: {e}"))
+            let mut deadline = heard;
+            let serving = axum::serve(listener, app).with_graceful_shutdown(stopping);
+            tokio::select! {
+                served = serving => served.map_err(|e| format!("the room's server stopped: {e}")),
+                _ = async move {
+                    let _ = deadline.wait_for(|stop| *stop).await;
+                    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                } => Ok(()),
+            }
         })
     });
     Ok(Running { address, code, key, stop: Some(stop), thread: Some(thread) })

@@ -3,15 +3,17 @@
 use super::{Lessons, Place, VoteKey};
 use crate::scenario::format::{Challenge, Question};
 use crate::scenario::library;
-use crate::session::{Action, Session};
+use crate::session::Session;
 
 /// The bundled lessons.
 pub struct Bundled;
 
 impl Lessons for Bundled {
     fn asked(&self, place: &Place) -> Option<Vec<usize>> {
-        let mut session = Session::lesson_in(&place.lesson, place.era).ok()?;
-        session.apply(Action::JumpTo(place.step));
+        let session = Session::from_query(&place.query());
+        if !session.notices().is_empty() {
+            return None;
+        }
         Some(session.questions().into_iter().map(|(index, _, _)| index).collect())
     }
 

@@ -120,7 +120,7 @@ impl Room {
         Room {
             code: code.into(),
             lang: Lang::En,
-            place: Place { lesson: String::new(), era: Era::CURRENT, step: 0 },
+            place: Place { lesson: String::new(), era: Era::CURRENT, step: 0, actions: String::new() },
             attendees: BTreeMap::new(),
             current: None,
             votes: BTreeMap::new(),

@@ -3,6 +3,8 @@
 
 use crate::era::Era;
 use crate::i18n::Lang;
+use crate::session::link::Link;
+use crate::session::Session;
 use serde::{Deserialize, Serialize};
 
 /// An attendee's anonymous id: made at random on their device and kept there.
@@ -17,12 +19,49 @@ impl AttendeeId {
     }
 }
 
-/// Where the facilitator is: a lesson (empty: the sandbox) in a release, at a step.
+/// Where the facilitator is: a lesson (empty: the default cluster) in a release, the
+/// facilitator's own moves in it (a link's recorded actions: faults, writes, console lines),
+/// at a step. Every page that follows runs the same world to the same step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Place {
     pub lesson: String,
     pub era: Era,
     pub step: u64,
+    /// The recorded actions as a link carries them (`actions=`, base64url), or empty.
+    #[serde(default)]
+    pub actions: String,
+}
+
+impl Place {
+    /// Where `session` is.
+    pub fn of(session: &Session) -> Place {
+        let link = session.link();
+        let moves = Link { actions: link.actions, ..Link::default() }.to_query();
+        Place {
+            lesson: link.scenario.unwrap_or_default(),
+            era: session.world().config.era,
+            step: session.world().steps(),
+            actions: moves.strip_prefix("?actions=").unwrap_or_default().to_string(),
+        }
+    }
+
+    /// The link's query that opens a page here (a lesson's id and the actions' base64url need
+    /// no escaping).
+    pub fn query(&self) -> String {
+        let mut query = format!("?era={}&step={}", self.era.name(), self.step);
+        if !self.lesson.is_empty() {
+            query += &format!("&scenario={}", self.lesson);
+        }
+        if !self.actions.is_empty() {
+            query += &format!("&actions={}", self.actions);
+        }
+        query
+    }
+
+    /// Whether `other` is the same run (lesson, release, moves), at whatever step.
+    pub fn same_run(&self, other: &Place) -> bool {
+        (&self.lesson, self.era, &self.actions) == (&other.lesson, other.era, &other.actions)
+    }
 }
 
 /// A question of a lesson as told in a release.
@@ -120,6 +159,11 @@ impl Request {
         if self.attendee().is_some_and(|a| !a.well_formed()) {
             return Err(Refusal::BadAttendee);
         }
+        if let Request::Place { place, .. } = self {
+            if place.actions.bytes().any(|b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'_')) {
+                return Err(Refusal::NoSuchLesson);
+            }
+        }
         match self {
             Request::Join { nickname: Some(name), .. }
                 if name.chars().count() > MAX_NICKNAME
@@ -129,7 +173,7 @@ impl Request {
                 Err(Refusal::BadNickname { max: MAX_NICKNAME })
             }
             Request::Challenge { lesson, .. } | Request::Place { place: Place { lesson, .. }, .. }
-                if lesson.len() > MAX_LESSON =>
+                if lesson.len() > MAX_LESSON || lesson.bytes().any(|b| !(b.is_ascii_alphanumeric() || b == b'-')) =>
             {
                 Err(Refusal::NoSuchLesson)
             }
@@ -233,7 +277,9 @@ impl Refusal {
             Refusal::TooFast { per_minute } => {
                 trf!(lang, "too many requests: at most {n} a minute", &[("n", per_minute)])
             }
-            Refusal::NoSuchLesson => tr!(lang, "no such lesson in this release").into(),
+            Refusal::NoSuchLesson => {
+                tr!(lang, "no such lesson in this release, or its moves cannot be replayed").into()
+            }
             Refusal::NoSuchChallenge => tr!(lang, "the lesson has no such challenge or hint").into(),
             Refusal::NotAsked => tr!(lang, "the facilitator's step does not ask that question").into(),
             Refusal::NoVote => tr!(lang, "no vote is open").into(),

@@ -7,7 +7,10 @@ fn id(n: u32) -> AttendeeId {
 }
 
 fn place(step: u64) -> Request {
-    Request::Place { place: Place { lesson: LESSON.into(), era: Era::V1_37, step }, lang: Lang::En }
+    Request::Place {
+        place: Place { lesson: LESSON.into(), era: Era::V1_37, step, actions: String::new() },
+        lang: Lang::En,
+    }
 }
 
 fn key() -> VoteKey {
@@ -103,11 +106,16 @@ fn moving_to_another_lesson_or_release_leaves_the_vote_behind() {
     let mut room = voting();
     room.apply(&place(2), 3, &Bundled).unwrap();
     assert_eq!(room.current, Some(key()), "a later step of the same lesson keeps the vote shown");
-    let elsewhere = Request::Place { place: Place { lesson: LESSON.into(), era: Era::V1_33, step: 1 }, lang: Lang::Ko };
+    let elsewhere = Request::Place {
+        place: Place { lesson: LESSON.into(), era: Era::V1_33, step: 1, actions: String::new() },
+        lang: Lang::Ko,
+    };
     room.apply(&elsewhere, 4, &Bundled).unwrap();
     assert_eq!((room.current.as_ref(), room.lang), (None, Lang::Ko));
-    let unknown =
-        Request::Place { place: Place { lesson: "no-such".into(), era: Era::V1_37, step: 0 }, lang: Lang::En };
+    let unknown = Request::Place {
+        place: Place { lesson: "no-such".into(), era: Era::V1_37, step: 0, actions: String::new() },
+        lang: Lang::En,
+    };
     assert_eq!(room.apply(&unknown, 5, &Bundled), Err(Refusal::NoSuchLesson));
 }
 
@@ -165,4 +173,20 @@ fn the_report_keeps_both_rounds_beside_the_right_answer_and_escapes_the_lessons_
     let page = report.html();
     assert!(page.contains("Vote 2") && page.contains("the right answer"), "{page}");
     assert!(!page.contains("<script"));
+}
+
+#[test]
+fn a_place_opens_the_same_run_at_the_same_step_with_the_facilitators_moves() {
+    use crate::session::{Action, Session};
+    use crate::world::Fault;
+    let mut facilitator = Session::from_query("?scenario=cache-scope&era=1.33");
+    facilitator.apply(Action::JumpTo(3));
+    facilitator.apply(Action::Fault(Fault::CompactStore));
+    facilitator.apply(Action::JumpTo(9));
+    let here = Place::of(&facilitator);
+    assert!(!here.actions.is_empty(), "the fault is one of the facilitator's moves");
+    let mut attendee = Session::from_query("?scenario=stale-read");
+    attendee.apply(Action::Follow(here.query()));
+    assert_eq!(Place::of(&attendee), here);
+    assert_eq!(attendee.visible_trace(), facilitator.visible_trace(), "the same world, step for step");
 }

@@ -52,6 +52,10 @@ pub enum Action {
     Open(String),
     /// Start a bundled scenario by id (the empty id: the default lesson).
     LoadScenario(String),
+    /// Go where another page's link (its query) says — lesson, release, recorded actions,
+    /// step — keeping this page's language and panels: a room's attendee follows the
+    /// facilitator so.
+    Follow(String),
     SetLang(Lang),
     /// Answer a question of the scenario: (question, choice).
     Answer(usize, usize),

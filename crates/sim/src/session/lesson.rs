@@ -13,11 +13,6 @@ impl Session {
         Self::lesson(id, None, None).map_err(|problem| Notice { param: "scenario".into(), problem })
     }
 
-    /// A session playing a bundled lesson in `era`.
-    pub fn lesson_in(id: &str, era: Era) -> Result<Self, Problem> {
-        Self::lesson(id, None, Some(era))
-    }
-
     /// A session playing a bundled lesson with another seed or era if given.
     pub(super) fn lesson(id: &str, seed: Option<u64>, era: Option<Era>) -> Result<Self, Problem> {
         if id.is_empty() {

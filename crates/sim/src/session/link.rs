@@ -72,6 +72,17 @@ pub struct Link {
     pub hosts: Vec<String>,
     /// The person's actions, each with the step it was taken at.
     pub actions: Vec<(u64, Action)>,
+    /// The workshop room the page joins.
+    pub room: Option<RoomLink>,
+}
+
+/// A page in a room: the room's code, and either the facilitator's key (never written back
+/// into an address: the page keeps it for the tab) or the projector's view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RoomLink {
+    pub code: String,
+    pub key: Option<String>,
+    pub projector: bool,
 }
 
 /// What was wrong with a parameter.
@@ -99,6 +110,10 @@ pub enum Problem {
     IgnoredWithScenario,
     /// `from` after `to`.
     EmptyRange,
+    /// Not a room's code or key (letters and digits), or given without a room.
+    BadRoom {
+        value: String,
+    },
     /// The lesson could not be built (a bundled lesson never fails: its tests build it).
     LessonBroken(LessonBroken),
     /// The lesson is not told in this era: it opens in its own.
@@ -155,6 +170,13 @@ impl Notice {
                 trf!(lang, "{param} is ignored: the lesson sets its own cluster", &[("param", p)])
             }
             Problem::EmptyRange => trf!(lang, "{param}: from is after to (the range is ignored)", &[("param", p)]),
+            Problem::BadRoom { value } => {
+                trf!(
+                    lang,
+                    "{param}={value} is not a room's (letters and digits, with room=)",
+                    &[("param", p), ("value", value)]
+                )
+            }
             Problem::LessonBroken(broken) => {
                 let why = match broken {
                     LessonBroken::NotLoaded { file } => {
@@ -173,9 +195,9 @@ impl Notice {
     }
 }
 
-const KNOWN: [&str; 17] = [
+const KNOWN: [&str; 20] = [
     "scenario", "era", "compare", "step", "lang", "seed", "objects", "speed", "inspect", "present", "embed", "theme",
-    "from", "to", "host", "actions", "v",
+    "from", "to", "host", "actions", "v", "room", "key", "view",
 ];
 
 fn number(param: &str, value: &str, max: u64, notices: &mut Vec<Notice>) -> Option<u64> {
@@ -332,6 +354,16 @@ impl Link {
                 "theme" => link.theme = one_of("theme", &value, &[("light", Theme::Light), ("dark", Theme::Dark)], n),
                 "from" => link.from = number("from", &value, limits::MAX_STEPS, n),
                 "to" => link.to = number("to", &value, limits::MAX_STEPS, n),
+                "room" | "key" | "view" => {
+                    let room = link.room.get_or_insert_with(RoomLink::default);
+                    let plain = (1..=64).contains(&value.len()) && value.bytes().all(|b| b.is_ascii_alphanumeric());
+                    match name.as_str() {
+                        "room" if plain => room.code = value,
+                        "key" if plain => room.key = Some(value),
+                        "view" if value == "projector" => room.projector = true,
+                        _ => n.push(Notice { param: name.clone(), problem: Problem::BadRoom { value } }),
+                    }
+                }
                 "host" => {
                     link.hosts.extend(value.split(',').map(str::trim).filter(|h| !h.is_empty()).map(String::from))
                 }
@@ -355,6 +387,13 @@ impl Link {
         if link.scenario.is_some() && link.objects.is_some() {
             notices.push(Notice { param: "objects".into(), problem: Problem::IgnoredWithScenario });
             link.objects = None;
+        }
+        // A key or a view without a room's code names no room.
+        if link.room.as_ref().is_some_and(|room| room.code.is_empty()) {
+            if !notices.iter().any(|n| n.param == "room") {
+                notices.push(Notice { param: "room".into(), problem: Problem::BadRoom { value: String::new() } });
+            }
+            link.room = None;
         }
         (link, notices)
     }
@@ -409,6 +448,12 @@ impl Link {
         }
         if !self.actions.is_empty() {
             params.push(("actions", encode_actions(&self.actions)));
+        }
+        if let Some(room) = &self.room {
+            params.push(("room", room.code.clone()));
+            if room.projector {
+                params.push(("view", "projector".into()));
+            }
         }
         if params.is_empty() {
             return String::new();
@@ -503,6 +548,7 @@ mod tests {
                 (30, Action::Fault(Fault::CompactStore)),
                 (31, Action::Kubectl("kubectl get pods -w".into())),
             ],
+            room: Some(RoomLink { code: "a1b2c3".into(), key: None, projector: true }),
             ..Default::default()
         };
         let (back, notices) = Link::parse(&link.to_query());
@@ -529,6 +575,18 @@ mod tests {
         assert!(!text.is_empty());
         let (_, notices) = Link::parse("?scenario=x&objects=5");
         assert_eq!(notices[0].problem, Problem::IgnoredWithScenario);
+    }
+
+    #[test]
+    fn a_rooms_key_is_read_but_never_written_back_into_an_address() {
+        let (link, notices) = Link::parse("?room=a1b2c3&key=00ff");
+        assert_eq!(notices, vec![]);
+        assert_eq!(link.room, Some(RoomLink { code: "a1b2c3".into(), key: Some("00ff".into()), projector: false }));
+        assert_eq!(link.to_query(), "?room=a1b2c3");
+        for query in ["?key=00ff", "?room=%3Cb%3E", "?room=a1&view=wall"] {
+            let (_, notices) = Link::parse(query);
+            assert!(matches!(notices[..], [Notice { problem: Problem::BadRoom { .. }, .. }]), "{query}: {notices:?}");
+        }
     }
 
     #[test]

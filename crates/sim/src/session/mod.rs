@@ -241,8 +241,10 @@ impl Session {
         let recorded = action.acts_on_world().then(|| (self.world().steps(), action.clone()));
         // A jump stays shown until the world moves or is replaced.
         let (jumped, here) = (self.jump.take(), self.world().steps());
-        let keeps_world =
-            !matches!(action, Action::Reset | Action::LoadScenario(_) | Action::SetEra(_) | Action::PlaySolution(_));
+        let keeps_world = !matches!(
+            action,
+            Action::Reset | Action::LoadScenario(_) | Action::SetEra(_) | Action::PlaySolution(_) | Action::Follow(_)
+        );
         match action {
             Action::StepForward => {
                 self.step_forward();
@@ -304,6 +306,12 @@ impl Session {
                 }
                 Err(notice) => self.message = Some(Message::Failed(Refusal::Notice(notice))),
             },
+            Action::Follow(query) => {
+                let (link, notices) = link::Link::parse(&query);
+                let mut next = Session::from_link(&link, notices);
+                (next.inspected, next.filter, next.lang) = (self.inspected, self.filter, self.lang);
+                *self = next;
+            }
             Action::Compare(None) => self.compared = None,
             Action::Compare(Some(era)) => {
                 let mut link = self.link();

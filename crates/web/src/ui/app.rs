@@ -156,6 +156,7 @@ pub fn app() -> Html {
         on_dialog,
     };
     let play = Play { playing: *playing, speed: *speed, range, on_play, on_speed };
+    let in_room = use_memo(opened.room.clone(), |room| room.as_ref().map(super::in_room::context));
     html! {
         <ContextProvider<informer_sim::era::Era> context={session.world().config.era}>
         <div class={classes!("page", display.present.then_some("present"), display.embed.then_some("embed"))}>
@@ -176,6 +177,9 @@ pub fn app() -> Html {
             } }
             { parts::notices(cx) }
             { crash_button() }
+            if let Some(room) = &opened.room {
+                { parts::room(room.clone(), state.clone(), lang) }
+            }
             if drawn >= Part::Controls {
                 { parts::controls(cx, play) }
             }
@@ -189,7 +193,7 @@ pub fn app() -> Html {
                     }
                 </div>
                 if let Some(lesson) = lesson.filter(|_| drawn >= Part::Side) {
-                    { parts::side(cx, lesson) }
+                    { parts::side(cx, lesson, (*in_room).clone()) }
                 }
                 if drawn >= Part::Faults {
                     { parts::faults(cx) }
@@ -214,6 +218,8 @@ fn shown_link(session: &Session, display: &Display, speed: u32, opened: &Link) -
     link.speed = Some(speed).filter(|s| *s != 4);
     link.embed = display.embed;
     (link.from, link.to, link.hosts) = (opened.from, opened.to, opened.hosts.clone());
+    // The room stays in the address; the facilitator's key never does.
+    link.room = opened.room.clone().map(|room| informer_sim::session::link::RoomLink { key: None, ..room });
     link
 }
 

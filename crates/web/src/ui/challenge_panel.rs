@@ -17,18 +17,35 @@ pub struct Props {
     pub link: AttrValue,
     pub lang: Lang,
     pub on_action: Callback<Action>,
+    /// In a workshop room: where each hint opened and a solution played is counted.
+    #[prop_or_default]
+    pub tell_room: Option<Callback<(usize, informer_sim::room::ChallengeMark)>>,
 }
 
 #[function_component(ChallengePanel)]
 pub fn challenge_panel(props: &Props) -> Html {
     let (lang, c) = (props.lang, &props.challenge);
     let hints_shown = use_state(|| 0usize);
-    let show_hint = {
-        let hints_shown = hints_shown.clone();
-        Callback::from(move |_: MouseEvent| hints_shown.set(*hints_shown + 1))
-    };
     let index = c.index;
-    let play_solution = props.on_action.reform(move |_: MouseEvent| Action::PlaySolution(index));
+    let tell_room = props.tell_room.clone();
+    let show_hint = {
+        let (hints_shown, tell_room) = (hints_shown.clone(), tell_room.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(tell) = &tell_room {
+                tell.emit((index, informer_sim::room::ChallengeMark::Hint(*hints_shown)));
+            }
+            hints_shown.set(*hints_shown + 1)
+        })
+    };
+    let play_solution = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(tell) = &tell_room {
+                tell.emit((index, informer_sim::room::ChallengeMark::Solution));
+            }
+            on_action.emit(Action::PlaySolution(index))
+        })
+    };
     let shown = (*hints_shown).min(c.hints.len());
     html! {
         <section class={classes!("challenge", c.met.then_some("met"))} aria-label={trf!(lang, "Challenge: {task}", &[("task", &informer_sim::scenario::marked::plain(c.task.get(lang)))])}>

@@ -51,11 +51,15 @@ pub struct Props {
     pub link: AttrValue,
     pub lang: Lang,
     pub on_action: Callback<Action>,
+    /// In a workshop room: its questions are voted on there, its challenges counted.
+    #[prop_or_default]
+    pub room: Option<super::in_room::InRoom>,
 }
 
 #[function_component(LessonPanel)]
 pub fn lesson_panel(props: &Props) -> Html {
     let era = use_context::<informer_sim::era::Era>().unwrap_or_default();
+    let room_votes = props.room.as_ref().is_some_and(|room| room.votes);
     let (lang, v) = (props.lang, &props.view);
     let progress = use_progress(v);
     let clean_slate = {
@@ -123,6 +127,15 @@ pub fn lesson_panel(props: &Props) -> Html {
             };
             html! { <button type="button" class={class} disabled={q.given.is_some()} onclick={pick}>{ marked(text.get(lang)) }</button> }
         });
+        // In a room the question is voted on in the room's bar, together, not answered alone.
+        if room_votes && q.given.is_none() {
+            return html! {
+                <div class="question" role="group" aria-label={trf!(lang, "Question {n}", &[("n", &(i + 1))])}>
+                    <p class="ask">{ marked(q.ask.get(lang)) }</p>
+                    <p class="hint">{ tr!(lang, "The room votes on this question: answer in the room's bar when the facilitator opens the vote.") }</p>
+                </div>
+            };
+        }
         html! {
             <div class="question" role="group" aria-label={trf!(lang, "Question {n}", &[("n", &(i + 1))])}>
                 <p class="ask">{ marked(q.ask.get(lang)) }</p>
@@ -185,7 +198,7 @@ pub fn lesson_panel(props: &Props) -> Html {
             }
             { for questions }
             { for v.challenges.iter().map(|c| html! {
-                <ChallengePanel key={format!("{current}/{}", c.id)} challenge={c.clone()}
+                <ChallengePanel tell_room={props.room.as_ref().map(|r| r.on_challenge.clone())} key={format!("{current}/{}", c.id)} challenge={c.clone()}
                     solved_before={progress.is_solved(&current, &c.id)} link={props.link.clone()}
                     {lang} on_action={props.on_action.clone()} />
             }) }

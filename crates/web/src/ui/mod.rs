@@ -14,6 +14,7 @@ mod faults;
 mod first_screen;
 mod guide_dialog;
 mod hooks;
+mod in_room;
 mod inspector;
 mod korean;
 mod lesson_panel;
@@ -28,6 +29,8 @@ mod pipeline_diagram;
 mod recorded;
 mod revision_ruler;
 mod revision_timeline;
+mod room_client;
+mod room_panel;
 mod share_dialog;
 mod state;
 

@@ -99,6 +99,8 @@ modules! {
     Korean("Korean"): super::korean::KoreanModule = korean, korean;
     /// The reader of a link's recorded actions.
     Recorded("the link's recorded actions"): super::recorded::RecordedModule = recorded, recorded;
+    /// A workshop room's bar: following, votes, the facilitator's controls.
+    Room("the room"): super::room_panel::RoomModule = room_panel, room;
 }
 
 thread_local! {

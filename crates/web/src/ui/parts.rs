@@ -200,7 +200,7 @@ pub fn log(cx: Context) -> Html {
 /// The side column (the lesson and the inspector) and, when releases are compared, the
 /// compare view.
 #[inline(never)]
-pub fn side(cx: Context, lesson: LessonView) -> Html {
+pub fn side(cx: Context, lesson: LessonView, room: Option<super::in_room::InRoom>) -> Html {
     let Context { session, lang, send } = cx;
     // The state's own address: a solved challenge's proof.
     let link: AttrValue = if lesson.challenges.is_empty() {
@@ -211,7 +211,7 @@ pub fn side(cx: Context, lesson: LessonView) -> Html {
     html! {
         <>
             <div class="side-column">
-                <LessonPanel view={lesson} {link} {lang} on_action={send.clone()} />
+                <LessonPanel view={lesson} {link} {lang} on_action={send.clone()} {room} />
                 <Inspector stage={session.inspected()} view={views::inspector(session)} {lang} on_action={send.clone()} />
             </div>
             if session.compared().is_some() {
@@ -284,5 +284,17 @@ pub fn write(cx: Context, manifest: String, on_edit: Callback<String>, on_open: 
             { message }
             <ObjectsTable {rows} {total} {lang} on_edit={on_open} on_action={send.clone()} />
         </section>
+    }
+}
+
+/// A room's bar, once its module is here.
+pub fn room(
+    room: informer_sim::session::link::RoomLink,
+    state: UseReducerHandle<super::PageState>,
+    lang: Lang,
+) -> Html {
+    match super::modules::room() {
+        Some(module) => (module.bar)(room, state, lang),
+        None => super::modules::waiting(super::modules::Module::Room, lang),
     }
 }
