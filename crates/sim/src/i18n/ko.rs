@@ -389,6 +389,9 @@ super::phrasebook! {
     ("Reload at this state to go on, and report the link and the message below.", "이 상태로 다시 불러와 이어 가세요. 아래 링크와 메시지도 알려 주세요."),
     ("Reload at this state", "이 상태로 다시 불러오기"),
     // The room, in the page.
+    ("A nickname (optional)", "별명(선택)"),
+    ("Only the facilitator's device shows it:", "진행자의 기기에만 보입니다:"),
+    ("Save", "저장"),
     ("the room", "방"),
     ("Back to the room", "방으로 돌아가기"),
     ("Cannot reach the room: going on alone.", "방에 닿을 수 없습니다. 혼자 계속합니다."),

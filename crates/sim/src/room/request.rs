@@ -14,7 +14,7 @@ pub struct AttendeeId(pub String);
 
 impl AttendeeId {
     /// 8 to 64 letters, digits, `-` or `_`.
-    fn well_formed(&self) -> bool {
+    pub fn well_formed(&self) -> bool {
         (8..=64).contains(&self.0.len()) && self.0.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
     }
 }

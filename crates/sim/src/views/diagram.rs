@@ -10,54 +10,106 @@ use crate::views::glance::{Glance, ReflectorState};
 use crate::world::TraceEvent;
 use std::fmt::Write;
 
-/// The drawing's size (the page's `viewBox`).
+/// The wide drawing's size (the page's `viewBox` on a wide screen, the export's).
 pub const WIDTH: f64 = 1000.0;
 pub const HEIGHT: f64 = 344.0;
 /// A stage's box: its name above, what it holds below.
 pub const BOX_W: f64 = 176.0;
 pub const BOX_H: f64 = 72.0;
 
-/// Where each stage sits (x, y of its centre).
+/// How the stages are laid out: in three rows, left to right as the articles draw the
+/// pipeline; or, on a narrow screen (a phone), in two columns read top to bottom, so the
+/// drawing is scaled down less and its words stay readable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    #[default]
+    Wide,
+    Tall,
+}
+
+impl Layout {
+    /// The drawing's width and height (its `viewBox`).
+    pub fn size(self) -> (f64, f64) {
+        match self {
+            Layout::Wide => (WIDTH, HEIGHT),
+            Layout::Tall => (420.0, 716.0),
+        }
+    }
+
+    /// Where each stage sits (x, y of its centre).
+    pub fn position(self, stage: Stage) -> (f64, f64) {
+        match self {
+            Layout::Wide => {
+                let (top, middle, bottom) = (48.0, 172.0, 296.0);
+                match stage {
+                    Stage::User => (92.0, top),
+                    Stage::Store => (92.0, middle),
+                    Stage::ApiServer => (300.0, middle),
+                    Stage::Kubelet => (300.0, top),
+                    Stage::Poller => (520.0, top),
+                    Stage::Reflector => (520.0, middle),
+                    Stage::Fifo => (730.0, middle),
+                    Stage::Informer => (908.0, middle),
+                    Stage::Indexer => (908.0, top),
+                    Stage::Handler => (908.0, bottom),
+                    Stage::Workqueue => (680.0, bottom),
+                    Stage::Reconciler => (450.0, bottom),
+                }
+            }
+            // The watch path down the right column, the controller's back up the left.
+            Layout::Tall => {
+                let (left, right) = (100.0, 320.0);
+                let row = |n: f64| 48.0 + 124.0 * n;
+                match stage {
+                    Stage::User => (left, row(0.0)),
+                    Stage::Kubelet => (right, row(0.0)),
+                    Stage::Store => (left, row(1.0)),
+                    Stage::ApiServer => (right, row(1.0)),
+                    Stage::Poller => (left, row(2.0)),
+                    Stage::Reflector => (right, row(2.0)),
+                    Stage::Reconciler => (left, row(3.0)),
+                    Stage::Fifo => (right, row(3.0)),
+                    Stage::Workqueue => (left, row(4.0)),
+                    Stage::Informer => (right, row(4.0)),
+                    Stage::Indexer => (left, row(5.0)),
+                    Stage::Handler => (right, row(5.0)),
+                }
+            }
+        }
+    }
+
+    /// Where a message leaves its sender's box and enters its receiver's, on the straight
+    /// line between their centres (a token travels between these two points).
+    pub fn edge_points(self, from: Stage, to: Stage) -> ((f64, f64), (f64, f64)) {
+        let ((x1, y1), (x2, y2)) = (self.position(from), self.position(to));
+        let (dx, dy) = (x2 - x1, y2 - y1);
+        let exit = |d: f64, half: f64| if d.abs() < f64::EPSILON { f64::INFINITY } else { half / d.abs() };
+        let s = exit(dx, BOX_W / 2.0).min(exit(dy, BOX_H / 2.0)).min(0.5);
+        ((x1 + dx * s, y1 + dy * s), (x2 - dx * s, y2 - dy * s))
+    }
+
+    /// Where a step's label rides, clear of the stage boxes: wide, above a level arrow, left
+    /// of an upright one, on a slanted one's middle (between the rows); tall, on the arrow's
+    /// middle, in the gap between two rows.
+    pub fn label_point(self, from: Stage, to: Stage) -> (f64, f64) {
+        let ((x1, y1), (x2, y2)) = (self.position(from), self.position(to));
+        let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+        match self {
+            Layout::Wide if (x1 - x2).abs() < 1.0 => (mx - 62.0, my),
+            Layout::Wide if (y1 - y2).abs() < 1.0 => (mx, my - 52.0),
+            _ => (mx, my),
+        }
+    }
+}
+
+/// Where each stage sits in the wide drawing.
 pub fn position(stage: Stage) -> (f64, f64) {
-    let (top, middle, bottom) = (48.0, 172.0, 296.0);
-    match stage {
-        Stage::User => (92.0, top),
-        Stage::Store => (92.0, middle),
-        Stage::ApiServer => (300.0, middle),
-        Stage::Kubelet => (300.0, top),
-        Stage::Poller => (520.0, top),
-        Stage::Reflector => (520.0, middle),
-        Stage::Fifo => (730.0, middle),
-        Stage::Informer => (908.0, middle),
-        Stage::Indexer => (908.0, top),
-        Stage::Handler => (908.0, bottom),
-        Stage::Workqueue => (680.0, bottom),
-        Stage::Reconciler => (450.0, bottom),
-    }
+    Layout::Wide.position(stage)
 }
 
-/// Where a message leaves its sender's box and enters its receiver's, on the straight line
-/// between their centres (a token travels between these two points).
-pub fn edge_points(from: Stage, to: Stage) -> ((f64, f64), (f64, f64)) {
-    let ((x1, y1), (x2, y2)) = (position(from), position(to));
-    let (dx, dy) = (x2 - x1, y2 - y1);
-    let exit = |d: f64, half: f64| if d.abs() < f64::EPSILON { f64::INFINITY } else { half / d.abs() };
-    let s = exit(dx, BOX_W / 2.0).min(exit(dy, BOX_H / 2.0)).min(0.5);
-    ((x1 + dx * s, y1 + dy * s), (x2 - dx * s, y2 - dy * s))
-}
-
-/// Where a step's label rides: above a level arrow, left of an upright one, on a slanted
-/// one's middle (between the rows) — clear of the stage boxes.
+/// [`Layout::label_point`] in the wide drawing.
 pub fn label_point(from: Stage, to: Stage) -> (f64, f64) {
-    let ((x1, y1), (x2, y2)) = (position(from), position(to));
-    let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
-    if (x1 - x2).abs() < 1.0 {
-        (mx - 62.0, my)
-    } else if (y1 - y2).abs() < 1.0 {
-        (mx, my - 52.0)
-    } else {
-        (mx, my)
-    }
+    Layout::Wide.label_point(from, to)
 }
 
 /// A stage's name on the page (a phrase); the FIFO is named after the era's.
@@ -350,6 +402,26 @@ mod tests {
         assert!(drawn(Stage::Poller, &glance));
         let svg = standalone_svg(Some(poll), &glance, Era::default(), Lang::En, &Palette::LIGHT);
         assert!(svg.contains(">Poller</text>") && svg.contains(">LIST every 1 s</text>"), "{svg}");
+    }
+
+    #[test]
+    fn in_either_layout_every_box_is_inside_the_drawing_and_no_two_overlap() {
+        for layout in [Layout::Wide, Layout::Tall] {
+            let (width, height) = layout.size();
+            let boxes: Vec<(Stage, f64, f64)> =
+                Stage::ALL.iter().map(|s| (*s, layout.position(*s).0, layout.position(*s).1)).collect();
+            for &(stage, x, y) in &boxes {
+                assert!(x - BOX_W / 2.0 >= 0.0 && x + BOX_W / 2.0 <= width, "{layout:?}: {stage:?} across the sides");
+                assert!(
+                    y - BOX_H / 2.0 >= 0.0 && y + BOX_H / 2.0 <= height,
+                    "{layout:?}: {stage:?} across the top or bottom"
+                );
+                for &(other, ox, oy) in boxes.iter().filter(|(o, ..)| *o != stage) {
+                    let apart = (x - ox).abs() >= BOX_W || (y - oy).abs() >= BOX_H;
+                    assert!(apart, "{layout:?}: {stage:?} and {other:?} overlap");
+                }
+            }
+        }
     }
 
     #[test]

@@ -12,9 +12,7 @@ use informer_sim::i18n::Lang;
 use informer_sim::kernel::Stage;
 use informer_sim::kernel::TraceKind;
 use informer_sim::session::Action;
-use informer_sim::views::diagram::{
-    chips, edge_points, holds, label, label_point, name_only, position, token, BOX_H, BOX_W, FLOW, HEIGHT, WIDTH,
-};
+use informer_sim::views::diagram::{chips, holds, label, name_only, token, Layout, BOX_H, BOX_W, FLOW};
 use informer_sim::views::glance::Glance;
 use informer_sim::world::outcome::FaultEffect;
 use informer_sim::world::{Outcome, TraceEvent};
@@ -36,8 +34,8 @@ pub struct Props {
 }
 
 /// The FIFO's keys as chips with their delta counts, inside its box.
-fn fifo_chips(g: &Glance, id: &str) -> Html {
-    let (x, y) = position(Stage::Fifo);
+fn fifo_chips(g: &Glance, id: &str, layout: Layout) -> Html {
+    let (x, y) = layout.position(Stage::Fifo);
     let chips = chips(g);
     let width = (BOX_W - 12.0) / 4.0;
     let left = x - (chips.len() as f64 * width) / 2.0;
@@ -59,8 +57,8 @@ fn fifo_chips(g: &Glance, id: &str) -> Html {
 /// A step's token: a dot that travels from the sender's box to the receiver's and rests there.
 /// It is HTML above the drawing (positions in the drawing's units, `--u`), so the browser
 /// moves it on its own and the diagram is not repainted for every frame of the motion.
-fn travelling_token(e: &TraceEvent, travel_ms: u32, past: bool) -> Html {
-    let ((x1, y1), (x2, y2)) = edge_points(e.from, e.to);
+fn travelling_token(e: &TraceEvent, travel_ms: u32, past: bool, layout: Layout) -> Html {
+    let ((x1, y1), (x2, y2)) = layout.edge_points(e.from, e.to);
     let (class, _) = token(e.kind);
     let at = format!("left: calc({x2} * var(--u)); top: calc({y2} * var(--u))");
     let style = format!("--dx: {}; --dy: {}; --travel: {travel_ms}ms", x1 - x2, y1 - y2);
@@ -75,6 +73,8 @@ fn travelling_token(e: &TraceEvent, travel_ms: u32, past: bool) -> Html {
 pub fn pipeline_diagram(props: &Props) -> Html {
     let lang = props.lang;
     let era = use_context::<informer_sim::era::Era>().unwrap_or_default();
+    let layout = use_layout();
+    let (width, height) = layout.size();
     let active = props.current.as_ref().map(|e| e.to);
     // A fault shows where it bites: a cut watch, a 410 on its edge, a restarting API server.
     let restarting = props
@@ -87,11 +87,11 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         _ => None,
     });
     let arrows = FLOW.iter().map(|(a, b)| {
-        let ((x1, y1), (x2, y2)) = (position(*a), position(*b));
+        let ((x1, y1), (x2, y2)) = (layout.position(*a), layout.position(*b));
         html! { <line key={format!("{}-{}", a.name(), b.name())} class="flow" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} marker-end="url(#arrow)" /> }
     });
     let boxes = Stage::ALL.iter().filter(|s| informer_sim::views::diagram::drawn(**s, &props.glance)).map(|stage| {
-        let (x, y) = position(*stage);
+        let (x, y) = layout.position(*stage);
         let class = classes!(
             "stage",
             (Some(*stage) == active).then_some("active"),
@@ -132,7 +132,7 @@ pub fn pipeline_diagram(props: &Props) -> Html {
                     </text>
                 }
                 if *stage == Stage::Fifo {
-                    { fifo_chips(&props.glance, &described) }
+                    { fifo_chips(&props.glance, &described, layout) }
                 } else if !plain {
                     <text id={described} class="holds" aria-hidden="true" x={x.to_string()} y={(y + 23.0).to_string()} text-anchor="middle">{ holds }</text>
                 }
@@ -140,9 +140,9 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         }
     });
     let hop = props.current.as_ref().map(|e| {
-        let ((x1, y1), (x2, y2)) = (position(e.from), position(e.to));
+        let ((x1, y1), (x2, y2)) = (layout.position(e.from), layout.position(e.to));
         let (class, text) = token(e.kind);
-        let (mx, my) = label_point(e.from, e.to);
+        let (mx, my) = layout.label_point(e.from, e.to);
         let line = html! {
             <g class={classes!("token", class, mark)} aria-hidden="true">
                 <line class="hop" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} />
@@ -160,11 +160,11 @@ pub fn pipeline_diagram(props: &Props) -> Html {
     let tokens = props
         .travelling
         .iter()
-        .map(|e| travelling_token(e, props.travel_ms, true))
-        .chain(props.current.iter().map(|e| travelling_token(e, props.travel_ms, false)));
+        .map(|e| travelling_token(e, props.travel_ms, true, layout))
+        .chain(props.current.iter().map(|e| travelling_token(e, props.travel_ms, false, layout)));
     html! {
-        <div class="stage-frame" style={format!("--aspect: {}", WIDTH / HEIGHT)}>
-        <svg class="pipeline" viewBox={format!("0 0 {WIDTH} {HEIGHT}")} role="group" aria-label={tr!(lang, "Pipeline")}>
+        <div class="stage-frame" style={format!("--aspect: {}", width / height)}>
+        <svg class={classes!("pipeline", (layout == Layout::Tall).then_some("tall"))} viewBox={format!("0 0 {width} {height}")} role="group" aria-label={tr!(lang, "Pipeline")}>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" />
@@ -177,7 +177,31 @@ pub fn pipeline_diagram(props: &Props) -> Html {
             <g class="boxes">{ for boxes }</g>
             <g class="hop-label">{ for hop_label }</g>
         </svg>
-        <div class="tokens" aria-hidden="true" style={format!("--u: calc(100cqw / {WIDTH})")}>{ for tokens }</div>
+        <div class="tokens" aria-hidden="true" style={format!("--u: calc(100cqw / {width})")}>{ for tokens }</div>
         </div>
     }
+}
+
+/// Below this width (CSS px) the stage is drawn tall.
+const NARROW: f64 = 600.0;
+
+/// The layout for the window's width now, and again whenever it is resized.
+#[hook]
+fn use_layout() -> Layout {
+    let narrow =
+        || web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w < NARROW);
+    let layout = use_state(|| if narrow() { Layout::Tall } else { Layout::Wide });
+    {
+        let layout = layout.clone();
+        use_effect_with((), move |_| {
+            let window = web_sys::window();
+            let listener = window.map(|w| {
+                gloo::events::EventListener::new(&w, "resize", move |_| {
+                    layout.set(if narrow() { Layout::Tall } else { Layout::Wide });
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    *layout
 }

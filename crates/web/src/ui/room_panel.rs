@@ -15,6 +15,7 @@ use informer_sim::session::link::RoomLink;
 use informer_sim::session::Action;
 use std::cell::RefCell;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// The room's module: the bar, and the challenge panel's reports of hints and solutions.
@@ -338,6 +339,30 @@ fn attendee(
     send: &Callback<Request>,
     lang: Lang,
 ) -> Html {
+    let nickname = {
+        let (send, id) = (send.clone(), id.to_string());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let form: web_sys::Element = e.target_unchecked_into();
+            let input = form.query_selector("input").ok().flatten();
+            let given = input.map(|input| input.unchecked_into::<web_sys::HtmlInputElement>().value());
+            let nickname = given.map(|n| n.trim().to_string()).filter(|n| !n.is_empty());
+            if nickname.is_some() {
+                send.emit(Request::Join { attendee: informer_sim::room::AttendeeId(id.clone()), nickname });
+            }
+        })
+    };
+    let named = html! {
+        <details class="room-nickname">
+            <summary>{ tr!(lang, "A nickname (optional)") }</summary>
+            <form onsubmit={nickname}>
+                <label>{ tr!(lang, "Only the facilitator's device shows it:") }{ " " }
+                    <input name="nickname" maxlength="32" autocomplete="nickname" />
+                </label>
+                { " " }<button type="submit" class="small">{ tr!(lang, "Save") }</button>
+            </form>
+        </details>
+    };
     let away = (!following).then(|| {
         html! {
             <p class="room-away">
@@ -374,7 +399,7 @@ fn attendee(
             </div>
         }
     });
-    html! { <>{ away }{ vote }</> }
+    html! { <>{ away }{ vote }{ named }</> }
 }
 
 fn vote_state(vote: &VoteView, lang: Lang) -> String {
