@@ -123,6 +123,10 @@ test('a room follows the facilitator, votes twice, survives a restart and leaves
     assert.match(await projector.locator('.histogram').textContent() ?? '', /vote 2: /, 'both rounds are shown');
     await screenshot(projector, 'room-projector-revealed-1280', { fullPage: false });
     await screenshot(korean, 'room-attendee-ko-390', { fullPage: false });
+    // On a phone the stage is drawn tall: its smallest words (what a box holds, 18 units) at
+    // 12 CSS px or more.
+    const smallest = await first.locator('svg.pipeline').evaluate((svg) => (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * 18);
+    assert.ok(smallest >= 12, `the stage's smallest words at ${smallest.toFixed(1)} px on a 390 px phone`);
     await screenshot(first, 'room-attendee-en-390', { fullPage: false });
 
     // An attendee steps away and comes back.

@@ -186,7 +186,7 @@ pub fn app() -> Html {
             <main class="stage-area">
                 <div class="stage-column">
                     if drawn >= Part::Diagram {
-                        { parts::diagram(cx, motion, look_at) }
+                        { parts::diagram(cx, motion, look_at, opened.room.is_some()) }
                     }
                     if drawn >= Part::Log {
                         { parts::log(cx) }

@@ -160,7 +160,7 @@ pub struct Motion {
 /// The pipeline diagram with the step's token, a time-travel jump's note and the step's
 /// headline.
 #[inline(never)]
-pub fn diagram(cx: Context, motion: Motion, look_at: Option<informer_sim::kernel::Stage>) -> Html {
+pub fn diagram(cx: Context, motion: Motion, look_at: Option<informer_sim::kernel::Stage>, in_room: bool) -> Html {
     let Context { session, lang, send } = cx;
     let current = session.current().cloned();
     let headline = match &current {
@@ -170,7 +170,7 @@ pub fn diagram(cx: Context, motion: Motion, look_at: Option<informer_sim::kernel
     html! {
         <section class="panel diagram" aria-labelledby="pipeline-heading">
             <h2 id="pipeline-heading" class="visually-hidden">{ tr!(lang, "Pipeline") }</h2>
-            <PipelineDiagram {current} travelling={motion.travelling} travel_ms={motion.travel_ms} glance={informer_sim::views::glance::glance(session.world())} inspected={session.inspected()} {look_at} on_action={send.clone()} {lang} />
+            <PipelineDiagram {current} travelling={motion.travelling} travel_ms={motion.travel_ms} glance={informer_sim::views::glance::glance(session.world())} inspected={session.inspected()} {look_at} tall_when_narrow={in_room} on_action={send.clone()} {lang} />
             if let Some(jump) = session.jump() {
                 <p class="jump" aria-live="polite" data-testid="jump">{ informer_sim::i18n::jump(jump, lang) }</p>
             }

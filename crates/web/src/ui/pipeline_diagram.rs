@@ -29,6 +29,10 @@ pub struct Props {
     pub inspected: Stage,
     /// The stage the narration points at.
     pub look_at: Option<Stage>,
+    /// Drawn tall on a narrow screen (a room's page, where a phone is an attendee's whole
+    /// screen); elsewhere the stage stays wide so a phone's first viewport holds it whole.
+    #[prop_or_default]
+    pub tall_when_narrow: bool,
     pub on_action: Callback<Action>,
     pub lang: Lang,
 }
@@ -73,7 +77,7 @@ fn travelling_token(e: &TraceEvent, travel_ms: u32, past: bool, layout: Layout) 
 pub fn pipeline_diagram(props: &Props) -> Html {
     let lang = props.lang;
     let era = use_context::<informer_sim::era::Era>().unwrap_or_default();
-    let layout = use_layout();
+    let layout = use_layout(props.tall_when_narrow);
     let (width, height) = layout.size();
     let active = props.current.as_ref().map(|e| e.to);
     // A fault shows where it bites: a cut watch, a 410 on its edge, a restarting API server.
@@ -185,11 +189,14 @@ pub fn pipeline_diagram(props: &Props) -> Html {
 /// Below this width (CSS px) the stage is drawn tall.
 const NARROW: f64 = 600.0;
 
-/// The layout for the window's width now, and again whenever it is resized.
+/// The layout for the window's width now, and again whenever it is resized: tall on a
+/// narrow screen when `tall_when_narrow`.
 #[hook]
-fn use_layout() -> Layout {
-    let narrow =
-        || web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w < NARROW);
+fn use_layout(tall_when_narrow: bool) -> Layout {
+    let narrow = move || {
+        tall_when_narrow
+            && web_sys::window().and_then(|w| w.inner_width().ok()).and_then(|w| w.as_f64()).is_some_and(|w| w < NARROW)
+    };
     let layout = use_state(|| if narrow() { Layout::Tall } else { Layout::Wide });
     {
         let layout = layout.clone();

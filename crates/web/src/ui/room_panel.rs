@@ -62,12 +62,13 @@ enum Line {
     Alone,
 }
 
-/// Requests sent one at a time, the newest of those waiting kept: a facilitator stepping
-/// quickly sends each place the room has not yet heard, never a queue of old ones.
+/// Requests sent one at a time, in order; of the facilitator's places waiting, only the newest
+/// is kept: a facilitator stepping quickly sends each place the room has not yet heard, never
+/// a queue of old ones.
 #[derive(Default)]
 struct Outbox {
     busy: bool,
-    next: Option<Request>,
+    waiting: std::collections::VecDeque<Request>,
 }
 
 fn post(
@@ -78,12 +79,15 @@ fn post(
     refused: UseStateHandle<Option<Failed>>,
 ) {
     {
-        let mut waiting = outbox.borrow_mut();
-        if waiting.busy {
-            waiting.next = Some(request);
+        let mut out = outbox.borrow_mut();
+        if out.busy {
+            if matches!(request, Request::Place { .. }) {
+                out.waiting.retain(|r| !matches!(r, Request::Place { .. }));
+            }
+            out.waiting.push_back(request);
             return;
         }
-        waiting.busy = true;
+        out.busy = true;
     }
     let (outbox, code, key) = (outbox.clone(), code.to_string(), who.key().map(String::from));
     wasm_bindgen_futures::spawn_local(async move {
@@ -91,7 +95,7 @@ fn post(
         while let Some(sending) = request.take() {
             let answer = room_client::send(&code, &sending, key.as_deref()).await;
             refused.set(answer.err());
-            request = outbox.borrow_mut().next.take();
+            request = outbox.borrow_mut().waiting.pop_front();
         }
         outbox.borrow_mut().busy = false;
     });
