@@ -153,9 +153,10 @@ fn room_bar(props: &Props) -> Html {
     {
         let facilitating = matches!(&*who, Who::Facilitator { .. });
         let send = send.clone();
-        use_effect_with((here.clone(), facilitating && *line == Line::Live), move |(place, telling)| {
+        // (In its language too: the report is written in the facilitator's.)
+        use_effect_with((here.clone(), lang, facilitating && *line == Line::Live), move |(place, lang, telling)| {
             if *telling {
-                send.emit(Request::Place { place: place.clone(), lang });
+                send.emit(Request::Place { place: place.clone(), lang: *lang });
             }
         });
     }
