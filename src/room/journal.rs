@@ -42,7 +42,7 @@ pub fn open(path: Option<&Path>, new_code: String, now: u64) -> Result<(Room, u6
                 entries.push(serde_json::from_str::<Entry>(line).map_err(|e| bad(n, e.to_string()))?);
                 numbers.push(n);
             }
-            let room = Room::replay(&head.room, &entries, &Bundled)
+            let room = Room::replay(&head.room, &entries, &Bundled::default())
                 .map_err(|(i, why)| bad(numbers[i], why.reason(informer_sim::i18n::Lang::En)))?;
             (room, head.opened, false)
         }

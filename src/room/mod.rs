@@ -13,6 +13,7 @@
 
 mod http;
 mod journal;
+mod lessons;
 mod shared;
 mod terminal;
 

@@ -2,8 +2,9 @@
 //! rates attendees send at. Every change is told to the event streams by a version number.
 
 use super::journal::{self, Journal};
+use super::lessons::LessonsThread;
 use super::Options;
-use informer_sim::room::{AttendeeId, Bundled, Entry, Refusal, Request, Role, Room, RoomView};
+use informer_sim::room::{AttendeeId, Entry, Refusal, Request, Role, Room, RoomView};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -18,6 +19,8 @@ pub const MAX_STREAMS: usize = 1000;
 pub struct Shared {
     inner: Mutex<Inner>,
     changed: tokio::sync::watch::Sender<u64>,
+    /// The lessons, with the facilitator's run kept from one place to the next.
+    lessons: LessonsThread,
     pub key: String,
     pub dist: std::path::PathBuf,
 }
@@ -51,6 +54,7 @@ impl Shared {
                 connected: BTreeMap::new(),
                 rates: HashMap::new(),
             }),
+            lessons: LessonsThread::start(),
             changed: tokio::sync::watch::channel(0).0,
             key,
             dist: options.dist.clone(),
@@ -89,7 +93,7 @@ impl Shared {
         }
         let at_s = now().saturating_sub(inner.opened);
         let mut changed = inner.room.clone();
-        changed.apply(&request, at_s, &Bundled)?;
+        changed.apply(&request, at_s, &self.lessons)?;
         if let Some(journal) = inner.journal.as_mut() {
             journal.write(&Entry { at_s, request }).map_err(|why| {
                 eprintln!("error: {why}");
@@ -109,7 +113,7 @@ impl Shared {
     }
 
     pub fn report(&self) -> informer_sim::room::Report {
-        self.lock().room.report(&Bundled)
+        self.lock().room.report(&self.lessons)
     }
 
     /// Told of every change.

@@ -3,17 +3,31 @@
 use super::{Lessons, Place, VoteKey};
 use crate::scenario::format::{Challenge, Question};
 use crate::scenario::library;
-use crate::session::Session;
+use crate::session::{Action, Session};
+use std::cell::RefCell;
 
-/// The bundled lessons.
-pub struct Bundled;
+/// The bundled lessons, and the run last asked about: a facilitator's next place is mostly
+/// the same run a step on, which that run reaches by moving its step rather than by playing
+/// the lesson again from its start (a second a place deep in a long lesson).
+#[derive(Default)]
+pub struct Bundled {
+    last: RefCell<Option<Session>>,
+}
 
 impl Lessons for Bundled {
     fn asked(&self, place: &Place) -> Option<Vec<usize>> {
-        let session = Session::from_query(&place.query());
-        if !session.notices().is_empty() {
-            return None;
+        let mut last = self.last.borrow_mut();
+        match last.as_mut().filter(|session| Place::of(session).same_run(place)) {
+            Some(session) => session.apply(Action::JumpTo(place.step)),
+            None => {
+                let session = Session::from_query(&place.query());
+                if !session.notices().is_empty() {
+                    return None;
+                }
+                *last = Some(session);
+            }
         }
+        let session = last.as_ref().expect("kept just above");
         Some(session.questions().into_iter().map(|(index, _, _)| index).collect())
     }
 

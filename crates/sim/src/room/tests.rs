@@ -26,46 +26,46 @@ fn vote(n: u32, round: usize, choice: usize) -> Request {
 fn voting() -> Room {
     let mut room = Room::new("r1");
     for n in 0..3 {
-        room.apply(&Request::Join { attendee: id(n), nickname: None }, 0, &Bundled).unwrap();
+        room.apply(&Request::Join { attendee: id(n), nickname: None }, 0, &Bundled::default()).unwrap();
     }
-    room.apply(&place(1), 1, &Bundled).unwrap();
-    room.apply(&Request::OpenVote { question: 0 }, 2, &Bundled).unwrap();
+    room.apply(&place(1), 1, &Bundled::default()).unwrap();
+    room.apply(&Request::OpenVote { question: 0 }, 2, &Bundled::default()).unwrap();
     room
 }
 
 #[test]
 fn a_vote_opens_only_on_a_question_the_facilitators_step_asks() {
     let mut room = Room::new("r1");
-    room.apply(&place(0), 0, &Bundled).unwrap();
-    assert_eq!(room.apply(&Request::OpenVote { question: 0 }, 0, &Bundled), Err(Refusal::NotAsked));
-    room.apply(&place(1), 0, &Bundled).unwrap();
-    assert_eq!(room.apply(&Request::OpenVote { question: 1 }, 0, &Bundled), Err(Refusal::NotAsked));
-    room.apply(&Request::OpenVote { question: 0 }, 0, &Bundled).unwrap();
+    room.apply(&place(0), 0, &Bundled::default()).unwrap();
+    assert_eq!(room.apply(&Request::OpenVote { question: 0 }, 0, &Bundled::default()), Err(Refusal::NotAsked));
+    room.apply(&place(1), 0, &Bundled::default()).unwrap();
+    assert_eq!(room.apply(&Request::OpenVote { question: 1 }, 0, &Bundled::default()), Err(Refusal::NotAsked));
+    room.apply(&Request::OpenVote { question: 0 }, 0, &Bundled::default()).unwrap();
     assert_eq!(room.current, Some(key()));
 }
 
 #[test]
 fn votes_are_counted_per_round_and_a_closed_round_refuses_every_change() {
     let mut room = voting();
-    room.apply(&vote(0, 1, 0), 3, &Bundled).unwrap();
-    room.apply(&vote(1, 1, 1), 3, &Bundled).unwrap();
+    room.apply(&vote(0, 1, 0), 3, &Bundled::default()).unwrap();
+    room.apply(&vote(1, 1, 1), 3, &Bundled::default()).unwrap();
     // Changing one's mind while the round is open replaces the choice.
-    room.apply(&vote(1, 1, 0), 3, &Bundled).unwrap();
-    room.apply(&Request::CloseVote, 4, &Bundled).unwrap();
+    room.apply(&vote(1, 1, 0), 3, &Bundled::default()).unwrap();
+    room.apply(&Request::CloseVote, 4, &Bundled::default()).unwrap();
     // A reload sends the same vote again: refused, and the round keeps what it had.
-    assert_eq!(room.apply(&vote(1, 1, 1), 5, &Bundled), Err(Refusal::VoteClosed));
-    assert_eq!(room.apply(&vote(2, 1, 1), 5, &Bundled), Err(Refusal::VoteClosed));
+    assert_eq!(room.apply(&vote(1, 1, 1), 5, &Bundled::default()), Err(Refusal::VoteClosed));
+    assert_eq!(room.apply(&vote(2, 1, 1), 5, &Bundled::default()), Err(Refusal::VoteClosed));
     let offered = room.votes[&key()].offered;
     let mut first = vec![0; offered];
     first[0] = 2;
     assert_eq!(room.votes[&key()].histogram(), vec![first.clone()]);
 
-    room.apply(&Request::VoteAgain, 6, &Bundled).unwrap();
-    assert_eq!(room.apply(&vote(0, 1, 1), 6, &Bundled), Err(Refusal::NotTheRound { round: 2 }));
-    room.apply(&vote(0, 2, 1), 6, &Bundled).unwrap();
-    room.apply(&Request::Reveal, 7, &Bundled).unwrap();
-    assert_eq!(room.apply(&vote(2, 2, 0), 8, &Bundled), Err(Refusal::VoteClosed));
-    assert_eq!(room.apply(&Request::VoteAgain, 8, &Bundled), Err(Refusal::NoMoreRounds { rounds: ROUNDS }));
+    room.apply(&Request::VoteAgain, 6, &Bundled::default()).unwrap();
+    assert_eq!(room.apply(&vote(0, 1, 1), 6, &Bundled::default()), Err(Refusal::NotTheRound { round: 2 }));
+    room.apply(&vote(0, 2, 1), 6, &Bundled::default()).unwrap();
+    room.apply(&Request::Reveal, 7, &Bundled::default()).unwrap();
+    assert_eq!(room.apply(&vote(2, 2, 0), 8, &Bundled::default()), Err(Refusal::VoteClosed));
+    assert_eq!(room.apply(&Request::VoteAgain, 8, &Bundled::default()), Err(Refusal::NoMoreRounds { rounds: ROUNDS }));
     let mut second = vec![0; offered];
     second[1] = 1;
     assert_eq!(room.votes[&key()].histogram(), vec![first, second], "both rounds are kept");
@@ -74,8 +74,8 @@ fn votes_are_counted_per_round_and_a_closed_round_refuses_every_change() {
 #[test]
 fn the_projector_sees_counts_until_reveal_and_never_names() {
     let mut room = voting();
-    room.apply(&Request::Join { attendee: id(9), nickname: Some("Mina".into()) }, 3, &Bundled).unwrap();
-    room.apply(&vote(0, 1, 0), 3, &Bundled).unwrap();
+    room.apply(&Request::Join { attendee: id(9), nickname: Some("Mina".into()) }, 3, &Bundled::default()).unwrap();
+    room.apply(&vote(0, 1, 0), 3, &Bundled::default()).unwrap();
     let projector = room.view(&Role::Projector, 4).vote.unwrap();
     assert_eq!((projector.answered, projector.histogram, projector.answer), (1, None, None));
     assert!(room.view(&Role::Projector, 4).nicknames.is_empty());
@@ -83,7 +83,7 @@ fn the_projector_sees_counts_until_reveal_and_never_names() {
     assert!(facilitator.vote.as_ref().unwrap().histogram.is_some());
     assert_eq!(facilitator.nicknames, vec!["Mina".to_string()]);
     assert_eq!(room.view(&Role::Attendee(id(0)), 4).vote.unwrap().yours, Some(0));
-    room.apply(&Request::Reveal, 5, &Bundled).unwrap();
+    room.apply(&Request::Reveal, 5, &Bundled::default()).unwrap();
     let revealed = room.view(&Role::Projector, 4).vote.unwrap();
     assert!(revealed.histogram.is_some() && revealed.answer.is_some() && !revealed.open);
 }
@@ -93,42 +93,42 @@ fn a_vote_must_name_the_open_question_and_a_choice_it_offers() {
     let mut room = voting();
     let other = VoteKey { question: 3, ..key() };
     let wrong = Request::Vote { attendee: id(0), key: other, round: 1, choice: 0 };
-    assert_eq!(room.apply(&wrong, 3, &Bundled), Err(Refusal::NotTheOpenQuestion));
+    assert_eq!(room.apply(&wrong, 3, &Bundled::default()), Err(Refusal::NotTheOpenQuestion));
     let offered = room.votes[&key()].offered;
-    assert_eq!(room.apply(&vote(0, 1, offered), 3, &Bundled), Err(Refusal::NoSuchChoice { offered }));
-    assert_eq!(room.apply(&vote(42, 1, 0), 3, &Bundled), Err(Refusal::NotJoined));
+    assert_eq!(room.apply(&vote(0, 1, offered), 3, &Bundled::default()), Err(Refusal::NoSuchChoice { offered }));
+    assert_eq!(room.apply(&vote(42, 1, 0), 3, &Bundled::default()), Err(Refusal::NotJoined));
     let bad = Request::Vote { attendee: AttendeeId("<b>".into()), key: key(), round: 1, choice: 0 };
-    assert_eq!(room.apply(&bad, 3, &Bundled), Err(Refusal::BadAttendee));
+    assert_eq!(room.apply(&bad, 3, &Bundled::default()), Err(Refusal::BadAttendee));
 }
 
 #[test]
 fn moving_to_another_lesson_or_release_leaves_the_vote_behind() {
     let mut room = voting();
-    room.apply(&place(2), 3, &Bundled).unwrap();
+    room.apply(&place(2), 3, &Bundled::default()).unwrap();
     assert_eq!(room.current, Some(key()), "a later step of the same lesson keeps the vote shown");
     let elsewhere = Request::Place {
         place: Place { lesson: LESSON.into(), era: Era::V1_33, step: 1, actions: String::new() },
         lang: Lang::Ko,
     };
-    room.apply(&elsewhere, 4, &Bundled).unwrap();
+    room.apply(&elsewhere, 4, &Bundled::default()).unwrap();
     assert_eq!((room.current.as_ref(), room.lang), (None, Lang::Ko));
     let unknown = Request::Place {
         place: Place { lesson: "no-such".into(), era: Era::V1_37, step: 0, actions: String::new() },
         lang: Lang::En,
     };
-    assert_eq!(room.apply(&unknown, 5, &Bundled), Err(Refusal::NoSuchLesson));
+    assert_eq!(room.apply(&unknown, 5, &Bundled::default()), Err(Refusal::NoSuchLesson));
 }
 
 #[test]
 fn challenges_are_counted_once_per_attendee() {
     let mut room = voting();
     let mark = |n, mark| Request::Challenge { attendee: id(n), lesson: LESSON.into(), challenge: 0, mark };
-    room.apply(&mark(0, ChallengeMark::Hint(0)), 3, &Bundled).unwrap();
-    room.apply(&mark(0, ChallengeMark::Hint(0)), 3, &Bundled).unwrap();
-    room.apply(&mark(1, ChallengeMark::Hint(0)), 3, &Bundled).unwrap();
-    room.apply(&mark(1, ChallengeMark::Solved), 3, &Bundled).unwrap();
-    room.apply(&mark(2, ChallengeMark::Solution), 3, &Bundled).unwrap();
-    assert_eq!(room.apply(&mark(2, ChallengeMark::Hint(7)), 3, &Bundled), Err(Refusal::NoSuchChallenge));
+    room.apply(&mark(0, ChallengeMark::Hint(0)), 3, &Bundled::default()).unwrap();
+    room.apply(&mark(0, ChallengeMark::Hint(0)), 3, &Bundled::default()).unwrap();
+    room.apply(&mark(1, ChallengeMark::Hint(0)), 3, &Bundled::default()).unwrap();
+    room.apply(&mark(1, ChallengeMark::Solved), 3, &Bundled::default()).unwrap();
+    room.apply(&mark(2, ChallengeMark::Solution), 3, &Bundled::default()).unwrap();
+    assert_eq!(room.apply(&mark(2, ChallengeMark::Hint(7)), 3, &Bundled::default()), Err(Refusal::NoSuchChallenge));
     let view = &room.view(&Role::Facilitator, 3).challenges[0];
     assert_eq!((view.solved, view.hints.clone(), view.solution), (1, vec![(0, 2)], 1));
 }
@@ -150,23 +150,23 @@ fn a_journal_replayed_makes_the_same_room() {
         .iter()
         .enumerate()
         .map(|(at, request)| {
-            room.apply(request, at as u64, &Bundled).unwrap();
+            room.apply(request, at as u64, &Bundled::default()).unwrap();
             Entry { at_s: at as u64, request: request.clone() }
         })
         .collect();
     let lines: Vec<String> = entries.iter().map(|e| serde_json::to_string(e).unwrap()).collect();
     let read: Vec<Entry> = lines.iter().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(Room::replay("r1", &read, &Bundled), Ok(room));
+    assert_eq!(Room::replay("r1", &read, &Bundled::default()), Ok(room));
 }
 
 #[test]
 fn the_report_keeps_both_rounds_beside_the_right_answer_and_escapes_the_lessons_texts() {
     let mut room = voting();
-    room.apply(&vote(0, 1, 0), 3, &Bundled).unwrap();
-    room.apply(&Request::CloseVote, 4, &Bundled).unwrap();
-    room.apply(&Request::VoteAgain, 5, &Bundled).unwrap();
-    room.apply(&vote(0, 2, 1), 6, &Bundled).unwrap();
-    let report = room.report(&Bundled);
+    room.apply(&vote(0, 1, 0), 3, &Bundled::default()).unwrap();
+    room.apply(&Request::CloseVote, 4, &Bundled::default()).unwrap();
+    room.apply(&Request::VoteAgain, 5, &Bundled::default()).unwrap();
+    room.apply(&vote(0, 2, 1), 6, &Bundled::default()).unwrap();
+    let report = room.report(&Bundled::default());
     let question = &report.questions[0];
     assert_eq!(question.rounds.len(), 2);
     assert_eq!((question.rounds[0][0], question.rounds[1][1]), (1, 1));
@@ -189,4 +189,22 @@ fn a_place_opens_the_same_run_at_the_same_step_with_the_facilitators_moves() {
     attendee.apply(Action::Follow(here.query()));
     assert_eq!(Place::of(&attendee), here);
     assert_eq!(attendee.visible_trace(), facilitator.visible_trace(), "the same world, step for step");
+}
+
+#[test]
+fn the_run_kept_between_places_asks_what_a_run_from_its_start_asks() {
+    let kept = Bundled::default();
+    let walk = [
+        (LESSON, Era::V1_37, 0),
+        (LESSON, Era::V1_37, 1),
+        (LESSON, Era::V1_37, 30),
+        (LESSON, Era::V1_37, 2),
+        (LESSON, Era::V1_33, 1),
+        ("stale-read", Era::V1_37, 25),
+        ("stale-read", Era::V1_37, 0),
+    ];
+    for (lesson, era, step) in walk {
+        let place = Place { lesson: lesson.into(), era, step, actions: String::new() };
+        assert_eq!(kept.asked(&place), Bundled::default().asked(&place), "{lesson} in {era:?} at step {step}");
+    }
 }
