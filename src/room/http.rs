@@ -79,9 +79,7 @@ fn role(shared: &Shared, query: &HashMap<String, String>) -> Result<Role, Refusa
         return Ok(Role::Projector);
     }
     let id = AttendeeId(query.get("attendee").cloned().unwrap_or_default());
-    let well_formed =
-        (8..=64).contains(&id.0.len()) && id.0.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    if !well_formed {
+    if !id.well_formed() {
         return Err(Refusal::BadAttendee);
     }
     Ok(Role::Attendee(id))

@@ -54,17 +54,14 @@ pub fn open(path: Option<&Path>, new_code: String, now: u64) -> Result<(Room, u6
         .map_err(|e| format!("cannot write the journal {}: {e}", path.display()))?;
     let mut journal = Journal { path: path.into(), file };
     if fresh {
-        journal.line(&Head { room: room.code.clone(), opened })?;
+        journal.write(&Head { room: room.code.clone(), opened })?;
     }
     Ok((room, opened, Some(journal)))
 }
 
 impl Journal {
-    pub fn write(&mut self, entry: &Entry) -> Result<(), String> {
-        self.line(entry)
-    }
-
-    fn line(&mut self, value: &impl Serialize) -> Result<(), String> {
+    /// Appends a line and flushes it.
+    pub fn write(&mut self, value: &impl Serialize) -> Result<(), String> {
         let mut line = serde_json::to_string(value).map_err(|e| e.to_string())?;
         line.push('\n');
         self.file

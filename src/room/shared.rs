@@ -172,13 +172,7 @@ pub async fn sample_attendance(shared: Arc<Shared>) {
             (inner.connected.len(), inner.room.attendance.last().map(|(_, n)| *n))
         };
         if last != Some(connected) && (connected > 0 || last.is_some()) {
-            let _ = shared.take_from_server(connected);
+            let _ = shared.take(Request::Attendance { connected });
         }
-    }
-}
-
-impl Shared {
-    fn take_from_server(&self, connected: usize) -> Result<(), Refusal> {
-        self.take(Request::Attendance { connected })
     }
 }

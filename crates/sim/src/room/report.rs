@@ -92,14 +92,15 @@ impl Report {
     /// A printable page: every text the lessons supply escaped.
     pub fn html(&self) -> String {
         let lang = self.lang;
+        let title = escape(&trf!(lang, "Room {code}: report", &[("code", &self.code)]));
         let mut out = format!(
             "<!doctype html><html lang=\"{}\"><meta charset=\"utf-8\"><title>{}</title>\
              <style>body{{font:14px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto}}\
              table{{border-collapse:collapse}}td,th{{border:1px solid #999;padding:.2rem .5rem;text-align:left}}\
              .right{{font-weight:bold}}</style><h1>{}</h1><p>{}</p>",
-            if lang == Lang::Ko { "ko" } else { "en" },
-            escape(&trf!(lang, "Room {code}: report", &[("code", &self.code)])),
-            escape(&trf!(lang, "Room {code}: report", &[("code", &self.code)])),
+            lang.code(),
+            title,
+            title,
             escape(&trf!(lang, "{n} attendees joined.", &[("n", &self.joined)])),
         );
         out += &format!("<h2>{}</h2>", escape(tr!(lang, "Questions")));

@@ -15,8 +15,13 @@ pub struct AttendeeId(pub String);
 impl AttendeeId {
     /// 8 to 64 letters, digits, `-` or `_`.
     pub fn well_formed(&self) -> bool {
-        (8..=64).contains(&self.0.len()) && self.0.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        (8..=64).contains(&self.0.len()) && url_safe(&self.0)
     }
+}
+
+/// Whether `text` is only letters, digits, `-` and `_` (base64url's alphabet).
+fn url_safe(text: &str) -> bool {
+    text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// Where the facilitator is: a lesson (empty: the default cluster) in a release, the
@@ -160,7 +165,7 @@ impl Request {
             return Err(Refusal::BadAttendee);
         }
         if let Request::Place { place, .. } = self {
-            if place.actions.bytes().any(|b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'_')) {
+            if !url_safe(&place.actions) {
                 return Err(Refusal::NoSuchLesson);
             }
         }

@@ -319,8 +319,6 @@ fn go_to(state: &UseReducerHandle<PageState>, place: &Place, target: &Rc<RefCell
             true => Action::JumpTo(place.step),
             false => Action::Follow(place.query()),
         };
-        // Marked arrived first: the redraw the action causes sees the page where it was sent.
-        *target.borrow_mut() = Some((Place::of(&state.read()), true));
         state.dispatch(action);
         *target.borrow_mut() = Some((Place::of(&state.read()), false));
     };
