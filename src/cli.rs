@@ -199,11 +199,10 @@ pub fn run(args: Vec<String>) -> Result<(), CliError> {
         }
         Some("validate") => {
             let path = args.get(1).ok_or_else(|| CliError::Usage("validate needs a scenario file".into()))?;
-            let s = load_file(path).map_err(|e| CliError::No(Some(e)))?;
-            let problems = informer_sim::session::challenge_problems(&s);
-            if !problems.is_empty() {
-                return Err(CliError::No(Some(format!("{path}: {}", problems.join("\n")))));
-            }
+            let text = std::fs::read_to_string(path).map_err(|e| CliError::No(Some(format!("{path}: {e}"))))?;
+            let s = scenario::verify(path, &text).map_err(|problems| {
+                CliError::No(Some(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")))
+            })?;
             println!(
                 "{path}: ok ({}: {} narration notes, {} questions, {} challenges, {} expectations)",
                 s.id,

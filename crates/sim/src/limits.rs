@@ -13,6 +13,8 @@ pub const MAX_LOAD: usize = 50_000;
 pub const MAX_LATENCY_MS: u64 = 60_000;
 /// A manifest's size and nesting.
 pub const MAX_MANIFEST_BYTES: usize = 256 * 1024;
+/// The largest lesson file the playground reads (the largest bundled one is 42 KB).
+pub const MAX_LESSON_BYTES: usize = 256 * 1024;
 pub const MAX_DEPTH: usize = 64;
 /// A console entry's length.
 pub const MAX_CONSOLE_BYTES: usize = 64 * 1024;

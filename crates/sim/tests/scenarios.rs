@@ -17,59 +17,22 @@ fn every_bundled_scenario_runs_and_meets_its_expectations() {
     ids.dedup();
     assert_eq!(ids.len(), all.len(), "ids are unique");
     let mut failures = Vec::new();
+    // What any lesson must pass, opened anywhere (`scenario::verify`): its expectations and
+    // claims in every release, its notes and questions coming up, its challenges solved.
+    for (file, text) in library::FILES {
+        if let Err(problems) = scenario::verify(file, text) {
+            failures.extend(problems.iter().map(ToString::to_string));
+        }
+    }
+    // And what the bundled ones must besides.
     for lesson in all {
         for era in lesson.declared_eras() {
             let s = lesson.in_era(era).expect("a declared era");
             let id = format!("{} in {era}", s.id);
-            let (world, trace, verdicts) = scenario::run(&s).unwrap_or_else(|e| panic!("{id}: {e}"));
-            for v in verdicts.iter().filter(|v| !v.met) {
-                failures.push(format!("{id}: expectation not met: {} ({})", v.expectation, v.detail));
-            }
-            // What every note, question and recap says the run shows, it shows.
-            for v in scenario::judge_claims(&s, &world, &trace).iter().filter(|v| !v.met) {
-                failures.push(format!("{id}: claim not met: {} ({})", v.expectation, v.detail));
-            }
-            // Each note shows on a step of its own, in the order the file tells them (the
-            // release's own notes first): a note sharing its step with a later one, or
-            // coming after it, would never be read.
-            let mut previous: Option<u64> = None;
-            for (i, note) in s.narration.iter().enumerate() {
-                match scenario::find(&note.when, &trace) {
-                    None => failures.push(format!("{id}: narration[{i}] never appears")),
-                    Some(step) if previous.is_some_and(|p| step <= p) => failures.push(format!(
-                        "{id}: narration[{i}] appears on step {step}, not after the note before it (step {})",
-                        previous.unwrap_or(0)
-                    )),
-                    Some(step) => previous = Some(step),
-                }
-            }
-            for (i, q) in s.questions.iter().enumerate() {
-                if scenario::find(&q.when, &trace).is_none() {
-                    failures.push(format!("{id}: questions[{i}] never appears"));
-                }
-                // The explanation points at a step of the trace (the page links it).
-                match &q.explain_at {
-                    None => failures.push(format!("{id}: questions[{i}] has no explain_at")),
-                    Some(at) if scenario::find(at, &trace).is_none() => {
-                        failures.push(format!("{id}: questions[{i}].explain_at names no step"))
-                    }
-                    Some(_) => {}
-                }
-            }
             assert!(!s.expect.is_empty(), "{id}: a lesson states what it shows");
             // Every lesson asks for a prediction (the sandbox is free play).
             if s.id != "sandbox" && s.questions.is_empty() {
                 failures.push(format!("{id}: no question"));
-            }
-            let texts = s.narration.iter().map(|n| &n.text).chain(
-                s.questions
-                    .iter()
-                    .flat_map(|q| std::iter::once(&q.ask).chain(&q.choices).chain(std::iter::once(&q.explain))),
-            );
-            for text in texts {
-                if text.ko.trim().is_empty() || text.en.trim().is_empty() {
-                    failures.push(format!("{id}: a text missing in one language: {text:?}"));
-                }
             }
         }
     }
@@ -724,4 +687,52 @@ fn the_published_posters_are_the_ones_the_lessons_make() {
     published.sort();
     names.sort();
     assert_eq!(published, names, "www/posters holds exactly what `posters` writes");
+}
+
+/// Lesson 05 (three releases, notes with claims, a question, a challenge) with `change` made
+/// to its JSON, as an author outside might have written it.
+fn lesson_05_with(change: impl FnOnce(&mut Value)) -> String {
+    let text = library::FILES.iter().find(|(file, _)| file.starts_with("05-")).expect("lesson 05").1;
+    let mut json: Value = serde_json::from_str(text).unwrap();
+    json["id"] = "my-copy".into();
+    change(&mut json);
+    json.to_string()
+}
+
+fn reasons(text: &str) -> Vec<String> {
+    scenario::verify("mine.json", text)
+        .map(|_| Vec::new())
+        .unwrap_or_else(|e| e.iter().map(ToString::to_string).collect())
+}
+
+#[test]
+fn verify_refuses_a_lesson_with_every_reason_named_by_its_field_and_release() {
+    assert_eq!(reasons(&lesson_05_with(|_| {})), Vec::<String>::new(), "the copy as it is plays");
+    let huge = lesson_05_with(|j| j["summary"]["en"] = "x".repeat(5 << 20).into());
+    assert_eq!(reasons(&huge), [format!("mine.json: the file is {} bytes; a lesson is at most 262144", huge.len())]);
+    let html = lesson_05_with(|j| j["narration"][1]["text"]["en"] = "The <b>cache</b> keeps `<none>`".into());
+    assert_eq!(
+        reasons(&html),
+        ["mine.json: narration[1].text.en: expected plain text (it is shown as text, code between backticks), found markup \"<b>\""]
+    );
+    // A claim the run does not bear out, in every release.
+    let false_claim = lesson_05_with(|j| {
+        j["narration"][0]["claims"][0]["at_least"] = 3.into();
+        j["narration"][0]["claims"][0]["at_most"] = 3.into();
+    });
+    let found = reasons(&false_claim);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert!(found[0].starts_with("mine.json: narration[0]: in 1.30: a claim is not met: "), "{found:?}");
+    // A note only one release has that never shows there: named by its place in the file.
+    let never = lesson_05_with(|j| {
+        j["eras"]["1.33"]["narration"] = serde_json::json!([{"match": {"on": "Replace", "nth": 2}, "text": {"ko": "다시 LIST", "en": "A relist"}, "claims_none": "a note"}]);
+    });
+    assert_eq!(
+        reasons(&never),
+        ["mine.json: eras.1.33.narration[0].match: in 1.33: no step of the run matches it: the note never shows"]
+    );
+    // A challenge its solution no longer solves.
+    let unsolved = lesson_05_with(|j| j["challenges"][0]["solution"].as_array_mut().unwrap().truncate(1));
+    let found = reasons(&unsolved);
+    assert!(!found.is_empty() && found.iter().all(|r| r.contains("the solution does not meet the goal")), "{found:?}");
 }

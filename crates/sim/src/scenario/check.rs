@@ -20,6 +20,18 @@ pub(super) fn kind(file: &str, field: &str, name: &str) -> Result<Kind, Scenario
     })
 }
 
+/// The first thing outside code that reads as an HTML or XML tag (`<b>`, `</p>`, `<!--`):
+/// a lesson's text is shown as text, so markup in it would show as written, or mislead.
+fn markup_in(text: &str) -> Option<String> {
+    super::marked::runs(text).into_iter().find_map(|run| {
+        let super::marked::Run::Prose(prose) = run else { return None };
+        let at = prose.match_indices('<').map(|(i, _)| i).find(|&i| {
+            prose[i + 1..].chars().next().is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?'))
+        })?;
+        Some(prose[at..].chars().take_while(|&c| c != '>').chain(['>']).take(40).collect())
+    })
+}
+
 fn check_text(file: &str, field: &str, text: &Text) -> Result<(), ScenarioError> {
     for (lang, value) in [("ko", &text.ko), ("en", &text.en)] {
         if value.trim().is_empty() {
@@ -27,6 +39,13 @@ fn check_text(file: &str, field: &str, text: &Text) -> Result<(), ScenarioError>
                 file,
                 format!("{field}.{lang}"),
                 format!("expected text in {}, found none", if lang == "ko" { "Korean" } else { "English" }),
+            ));
+        }
+        if let Some(tag) = markup_in(value) {
+            return Err(ScenarioError::at(
+                file,
+                format!("{field}.{lang}"),
+                format!("expected plain text (it is shown as text, code between backticks), found markup {tag:?}"),
             ));
         }
     }
