@@ -27,7 +27,7 @@ const TYPES = {
 
 
 export const STRICT_CSP =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' https:";
 
 export function serve(root, base = '/', { gzip = false, precompressed = false, immutable = false, tls = null, link = null, csp = STRICT_CSP, host = '127.0.0.1', port = 0 } = {}) {
   const send = link ? sharedLink(link) : (res, status, headers, body) => res.writeHead(status, headers).end(body);

@@ -7,6 +7,8 @@
 // the frame, at that lesson and step (also data-era, data-from and data-to for a range of
 // steps), and gives it focus. data-load="eager" makes the frame at once, "lazy" when it scrolls
 // near; data-poster names a poster of another step (`informer-playground poster`).
+// data-lesson-url names a lesson file of the host's own (served with CORS): the frame opens
+// it, checked as `informer-playground validate` checks it, with the element's value as its id.
 //
 // The theme is the embed's data-theme, else the page's (MkDocs Material's
 // data-md-color-scheme, Docusaurus's data-theme on <html>, Furo's on <body>), else the
@@ -86,7 +88,8 @@
     button.setAttribute('aria-label', say.start(id));
     Object.assign(button.style, { font: 'inherit', fontWeight: '650', padding: '0.45rem 1.1rem', minHeight: '44px', borderRadius: '8px', border: '0', background: '#1f4e8c', color: '#fff', cursor: 'pointer' });
     button.addEventListener('click', () => start(host, true));
-    const parts = [img, title, summary];
+    // A lesson from outside the bundle (data-lesson-url) has no poster drawn by the build.
+    const parts = host.dataset.lessonUrl ? [title, summary] : [img, title, summary];
     if (host.dataset.step && !host.dataset.poster) {
       const opens = document.createElement('p');
       opens.style.margin = '0.2rem 0';
@@ -115,6 +118,8 @@
     for (const key of ['era', 'step', 'lang', 'from', 'to']) {
       if (host.dataset[key]) params.set(key, host.dataset[key]);
     }
+    // A lesson file the host serves (with CORS): the frame fetches and checks it.
+    if (host.dataset.lessonUrl) params.set('lesson', new URL(host.dataset.lessonUrl, location.href).href);
     if (location.origin !== base.origin && location.origin !== 'null') params.set('host', location.origin);
     const frame = document.createElement('iframe');
     frame.src = `${base.href}?${params}`;

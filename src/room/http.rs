@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 /// The policy every file is served under: no inline script, no eval, nothing from elsewhere.
 const CSP: &str =
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:";
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' https:";
 
 pub async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let path = request.uri().path().to_string();

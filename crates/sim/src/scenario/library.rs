@@ -23,10 +23,55 @@ pub fn all() -> Result<&'static [Scenario], ScenarioError> {
         .map_err(Clone::clone)
 }
 
-/// A bundled scenario by id (in the page: once its file is loaded).
+/// A bundled scenario by id (in the page: once its file is loaded), or one opened from outside.
 #[cfg(feature = "bundled")]
 pub fn find(id: &str) -> Option<&'static Scenario> {
-    all().ok()?.iter().find(|s| s.id == id)
+    all().ok()?.iter().find(|s| s.id == id).or_else(|| outside(id))
+}
+
+/// Where a lesson that is not bundled was opened from: what a link carries to open it again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A file at an address (`https://…`), fetched by the page.
+    Address(String),
+    /// The file itself, in the link: its JSON compressed (raw DEFLATE) and in base64url.
+    Carried(String),
+    /// A file the person opened on their machine: nothing a link could carry but the file.
+    Local,
+}
+
+thread_local! {
+    /// The lessons opened from outside, each with where it came from; one per id, the latest.
+    static OUTSIDE: std::cell::RefCell<Vec<(&'static Scenario, Source)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn outside(id: &str) -> Option<&'static Scenario> {
+    OUTSIDE.with(|o| o.borrow().iter().find(|(s, _)| s.id == id).map(|(s, _)| *s))
+}
+
+/// Where the lesson `id` was opened from, when it is not bundled.
+pub fn source_of(id: &str) -> Option<Source> {
+    OUTSIDE.with(|o| o.borrow().iter().find(|(s, _)| s.id == id).map(|(_, source)| source.clone()))
+}
+
+/// Takes a lesson opened from outside (checked by [`super::verify`]) into the library under
+/// its id, in place of one opened before with the same id; a bundled lesson's id is refused,
+/// so that a link naming it always opens the bundled one.
+pub fn adopt(file: &str, lesson: Scenario, source: Source) -> Result<&'static Scenario, ScenarioError> {
+    if let Some(bundled) = file_of(&lesson.id) {
+        return Err(ScenarioError::at(
+            file,
+            "id",
+            format!("expected an id of the lesson's own: {:?} is the bundled lesson {bundled}'s", lesson.id),
+        ));
+    }
+    let lesson: &'static Scenario = Box::leak(Box::new(lesson));
+    OUTSIDE.with(|o| {
+        let mut outside = o.borrow_mut();
+        outside.retain(|(s, _)| s.id != lesson.id);
+        outside.push((lesson, source));
+    });
+    Ok(lesson)
 }
 
 /// A bundled lesson's head: what the picker shows and what opening it needs, built in as data.
@@ -89,7 +134,7 @@ thread_local! {
 /// A bundled scenario by id, once its file is loaded ([`provide`]).
 #[cfg(not(feature = "bundled"))]
 pub fn find(id: &str) -> Option<&'static Scenario> {
-    LOADED.with(|loaded| loaded.borrow().iter().copied().find(|s| s.id == id))
+    LOADED.with(|loaded| loaded.borrow().iter().copied().find(|s| s.id == id)).or_else(|| outside(id))
 }
 
 /// Reads a bundled lesson's compact form (fetched by the page, `scenario::compact`) into the

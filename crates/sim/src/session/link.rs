@@ -14,6 +14,7 @@ use crate::i18n::Lang;
 use crate::kernel::Stage;
 use crate::limits;
 use crate::percent::{percent_decode, percent_encode};
+use crate::scenario::library::Source;
 use crate::session::page_contract;
 use crate::session::{Action, Session};
 use serde::{Deserialize, Serialize};
@@ -53,6 +54,8 @@ impl Theme {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Link {
     pub scenario: Option<String>,
+    /// Where a lesson that is not bundled comes from (the page opens it before the link).
+    pub lesson: Option<Source>,
     pub era: Option<Era>,
     /// A second release shown beside the first, advancing with it.
     pub compare: Option<Era>,
@@ -110,6 +113,13 @@ pub enum Problem {
     IgnoredWithScenario,
     /// `from` after `to`.
     EmptyRange,
+    /// Neither a lesson file's address nor a lesson carried in the link.
+    BadLesson,
+    /// The lesson the link names could not be opened: every reason (`scenario::verify`'s, or
+    /// why it could not be fetched).
+    LessonRefused {
+        reasons: Vec<String>,
+    },
     /// Not a room's code or key (letters and digits), or given without a room.
     BadRoom {
         value: String,
@@ -132,6 +142,14 @@ pub struct Notice {
 }
 
 impl Notice {
+    /// The reasons listed under the notice, when it has them.
+    pub fn reasons(&self) -> &[String] {
+        match &self.problem {
+            Problem::LessonRefused { reasons } => reasons,
+            _ => &[],
+        }
+    }
+
     /// The notice in words, in the page's language (values shown as typed, never as markup).
     pub fn describe(&self, lang: Lang) -> String {
         let p: &dyn std::fmt::Display = &self.param;
@@ -177,6 +195,12 @@ impl Notice {
                     &[("param", p), ("value", value)]
                 )
             }
+            Problem::BadLesson => trf!(
+                lang,
+                "{param} is neither a lesson file's https address nor a lesson carried in the link",
+                &[("param", p)]
+            ),
+            Problem::LessonRefused { .. } => tr!(lang, "the lesson could not be opened:").to_string(),
             Problem::LessonBroken(broken) => {
                 let why = match broken {
                     LessonBroken::NotLoaded { file } => {
@@ -195,10 +219,25 @@ impl Notice {
     }
 }
 
-const KNOWN: [&str; 20] = [
-    "scenario", "era", "compare", "step", "lang", "seed", "objects", "speed", "inspect", "present", "embed", "theme",
-    "from", "to", "host", "actions", "v", "room", "key", "view",
+const KNOWN: [&str; 21] = [
+    "lesson", "scenario", "era", "compare", "step", "lang", "seed", "objects", "speed", "inspect", "present", "embed",
+    "theme", "from", "to", "host", "actions", "v", "room", "key", "view",
 ];
+
+/// The longest lesson a link carries (base64url characters: about 48 KB compressed).
+pub const MAX_CARRIED: usize = 64 * 1024;
+
+/// A `lesson` parameter's source: an http(s) address, or a lesson carried in base64url.
+fn lesson_source(value: &str) -> Option<Source> {
+    let address = value.starts_with("https://") || value.starts_with("http://");
+    match address {
+        true => (value.len() <= 2048 && !value.chars().any(|c| c.is_whitespace() || c.is_control()))
+            .then(|| Source::Address(value.into())),
+        false => ((1..=MAX_CARRIED).contains(&value.len())
+            && value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+        .then(|| Source::Carried(value.into())),
+    }
+}
 
 fn number(param: &str, value: &str, max: u64, notices: &mut Vec<Notice>) -> Option<u64> {
     match value.parse::<u64>() {
@@ -326,6 +365,10 @@ impl Link {
             let n = &mut notices;
             match name.as_str() {
                 "scenario" => link.scenario = Some(value).filter(|v| !v.is_empty()),
+                "lesson" => match lesson_source(&value) {
+                    Some(source) => link.lesson = Some(source),
+                    None => n.push(Notice { param: name.clone(), problem: Problem::BadLesson }),
+                },
                 "era" => {
                     let eras: Vec<(&str, Era)> = Era::ALL.iter().map(|e| (e.name(), *e)).collect();
                     link.era = one_of("era", &value, &eras, n);
@@ -401,6 +444,11 @@ impl Link {
     /// The query string for this state (`?` included; empty for the default page).
     pub fn to_query(&self) -> String {
         let mut params: Vec<(&str, String)> = Vec::new();
+        match &self.lesson {
+            Some(Source::Address(address)) => params.push(("lesson", address.clone())),
+            Some(Source::Carried(carried)) => params.push(("lesson", carried.clone())),
+            Some(Source::Local) | None => {}
+        }
         if let Some(s) = &self.scenario {
             params.push(("scenario", s.clone()));
         }
@@ -511,6 +559,7 @@ impl Session {
         let scenario_seed = self.scenario.as_ref().map(|s| s.seed);
         Link {
             scenario: self.scenario.as_ref().map(|s| s.id.clone()),
+            lesson: self.scenario.as_ref().and_then(|s| crate::scenario::library::source_of(&s.id)),
             era: Some(self.era).filter(|e| *e != self.default_era()),
             step: Some(self.world().steps()).filter(|s| *s > 0),
             lang: Some(self.lang),
@@ -623,5 +672,37 @@ mod tests {
         }
         assert!(!Link::parse("?embed=no").0.embed);
         assert!(!Link::parse("?embed=0").0.embed);
+    }
+}
+
+#[cfg(test)]
+mod lesson_param {
+    use super::*;
+
+    #[test]
+    fn a_lesson_from_outside_travels_in_the_link_by_address_or_carried() {
+        for value in ["https://example.org/lessons/mine.json", "eJzLSM3JyVcozy_KSQEAGgQEXQ"] {
+            let (link, notices) = Link::parse(&format!("?lesson={}&scenario=mine", percent_encode(value)));
+            assert!(notices.is_empty(), "{notices:?}");
+            let expected = match value.starts_with("https") {
+                true => Source::Address(value.into()),
+                false => Source::Carried(value.into()),
+            };
+            assert_eq!(link.lesson, Some(expected));
+            assert_eq!(Link::parse(&link.to_query()).0, link, "round trip");
+        }
+        // A file opened on the person's machine is not in any link.
+        let local = Link { lesson: Some(Source::Local), scenario: Some("mine".into()), ..Default::default() };
+        assert_eq!(local.to_query(), "?scenario=mine");
+    }
+
+    #[test]
+    fn a_lesson_parameter_that_is_neither_is_named() {
+        for bad in ["ftp://x/y.json", "not base64!", "https://a b", ""] {
+            let (link, notices) = Link::parse(&format!("?lesson={}", percent_encode(bad)));
+            assert_eq!(link.lesson, None, "{bad}");
+            assert_eq!(notices, [Notice { param: "lesson".into(), problem: Problem::BadLesson }], "{bad}");
+            assert!(notices[0].describe(Lang::En).contains("neither a lesson file's https address"));
+        }
     }
 }

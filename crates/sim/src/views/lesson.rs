@@ -46,6 +46,8 @@ pub struct LessonEntry {
     pub title: crate::scenario::Text,
     /// Beyond the articles the playground teaches.
     pub extra: bool,
+    /// Opened from a file or a link, not bundled.
+    pub outside: bool,
 }
 
 /// The narration note in force, and the stage it points at.
@@ -87,14 +89,24 @@ fn every_question_answered(session: &Session) -> bool {
 }
 
 pub fn lesson(session: &Session) -> LessonView {
-    let lessons = crate::scenario::library::index()
+    use crate::scenario::library;
+    let mut lessons: Vec<LessonEntry> = library::index()
         .iter()
-        .map(|head| LessonEntry { id: head.id.into(), title: head.title_in(session.era()), extra: head.extra })
+        .map(|head| LessonEntry {
+            id: head.id.into(),
+            title: head.title_in(session.era()),
+            extra: head.extra,
+            outside: false,
+        })
         .collect();
+    // A lesson opened from outside is listed after the bundled ones while it plays.
+    if let Some(s) = session.scenario().filter(|s| library::file_of(&s.id).is_none()) {
+        lessons.push(LessonEntry { id: s.id.clone(), title: s.title.clone(), extra: s.extra, outside: true });
+    }
     let eras = session
         .scenario()
-        .and_then(|s| crate::scenario::library::index().iter().find(|head| head.id == s.id))
-        .map_or(crate::era::Era::ALL.to_vec(), |head| head.declared_eras());
+        .and_then(|s| library::find(&s.id))
+        .map_or(crate::era::Era::ALL.to_vec(), |lesson| lesson.declared_eras());
     LessonView {
         lessons,
         era: session.era(),

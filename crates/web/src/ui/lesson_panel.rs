@@ -158,11 +158,12 @@ pub fn lesson_panel(props: &Props) -> Html {
                 <label class="inline" for="scenario">{ tr!(lang, "Scenario") }</label>
                 <select id="scenario" onchange={on_pick}>
                     <option value="" selected={current.is_empty()}>{ tr!(lang, "Free play (Deployment, Pods, kubelet)") }</option>
-                    { for v.lessons.iter().enumerate().map(|(n, LessonEntry { id, title, extra })| html! {
+                    { for v.lessons.iter().enumerate().map(|(n, LessonEntry { id, title, extra, outside })| html! {
                         <option value={id.clone()} selected={*id == current}>{
                             format!("{}{}{}", if progress.mark(id).finished { "✓ " } else { "" },
                                 if progress.solved_in(id) > 0 { "★ " } else { "" },
-                                if *extra { trf!(lang, "{n}. {title} (beyond the articles)", &[("n", &(n + 1)), ("title", &title.get(lang))]) }
+                                if *outside { trf!(lang, "{title} (opened from outside)", &[("title", &title.get(lang))]) }
+                                else if *extra { trf!(lang, "{n}. {title} (beyond the articles)", &[("n", &(n + 1)), ("title", &title.get(lang))]) }
                                 else { format!("{}. {}", n + 1, title.get(lang)) })
                         }</option>
                     }) }

@@ -101,6 +101,8 @@ modules! {
     Recorded("the link's recorded actions"): super::recorded::RecordedModule = recorded, recorded;
     /// A workshop room's bar: following, votes, the facilitator's controls.
     Room("the room"): super::room_panel::RoomModule = room_panel, room;
+    /// Lessons opened from a file, an address or the link itself, and their checks.
+    Opener("the lesson opener"): super::lesson_opener::OpenerModule = lesson_opener, opener;
 }
 
 thread_local! {

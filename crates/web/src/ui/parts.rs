@@ -103,6 +103,7 @@ pub fn masthead(cx: Context, s: Settings) -> Html {
                     <option value="dark" selected={s.theme == Some(Theme::Dark)}>{ tr!(lang, "Dark") }</option>
                 </select>
                 <button type="button" aria-keyshortcuts="?" aria-expanded={open(Dialog::Help)} onclick={toggle(Dialog::Help)}>{ tr!(lang, "Keyboard shortcuts") }</button>
+                <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Open)} onclick={toggle(Dialog::Open)}>{ tr!(lang, "Open a lesson…") }</button>
                 <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Guide)} onclick={toggle(Dialog::Guide)}>{ tr!(lang, "Guide") }</button>
                 <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Share)} onclick={toggle(Dialog::Share)}>{ tr!(lang, "Share") }</button>
             </div>
@@ -136,7 +137,14 @@ pub fn notices(cx: Context) -> Html {
     html! {
         <div class="notices" role="status" aria-label={tr!(lang, "The link could not be used as it is")}>
             <p>{ tr!(lang, "The link could not be used as it is") }</p>
-            <ul>{ for session.notices().iter().map(|n| html! { <li>{ n.describe(lang) }</li> }) }</ul>
+            <ul>{ for session.notices().iter().map(|n| html! {
+                <li>
+                    { n.describe(lang) }
+                    if !n.reasons().is_empty() {
+                        <ul class="reasons">{ for n.reasons().iter().map(|r| html! { <li class="mono">{ r }</li> }) }</ul>
+                    }
+                </li>
+            }) }</ul>
         </div>
     }
 }

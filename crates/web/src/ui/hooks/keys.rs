@@ -95,6 +95,7 @@ pub enum Dialog {
     Help,
     Guide,
     Share,
+    Open,
 }
 
 /// The shortcut a key press gives, unless the person is typing in a field or holds a
