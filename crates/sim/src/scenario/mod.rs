@@ -7,6 +7,7 @@
 
 mod check;
 pub mod compact;
+pub mod draft;
 pub mod format;
 pub mod guide;
 mod judge;
@@ -17,7 +18,7 @@ mod verify;
 
 pub use format::{Expectation, Lang, Scenario, Text};
 pub use judge::{judge, judge_claims, judge_goal, Verdict};
-pub use verify::verify;
+pub use verify::{too_long, verify};
 
 use crate::cluster::{ApiObject, Kind};
 use crate::world::{TraceEvent, World};

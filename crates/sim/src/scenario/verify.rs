@@ -17,11 +17,7 @@ use crate::session::challenge_problems;
 /// The lesson in `text` (named `file` in every reason), or every reason it cannot be played.
 pub fn verify(file: &str, text: &str) -> Result<Scenario, Vec<ScenarioError>> {
     if text.len() > MAX_LESSON_BYTES {
-        return Err(vec![ScenarioError::at(
-            file,
-            "",
-            format!("the file is {} bytes; a lesson is at most {MAX_LESSON_BYTES}", text.len()),
-        )]);
+        return Err(vec![too_long(file, text.len())]);
     }
     let lesson = Scenario::parse(file, text).map_err(|e| vec![e])?;
     let mut problems = Vec::new();
@@ -85,6 +81,11 @@ pub fn verify(file: &str, text: &str) -> Result<Scenario, Vec<ScenarioError>> {
         true => Ok(lesson),
         false => Err(problems),
     }
+}
+
+/// A lesson file of `bytes` bytes, over the bound.
+pub fn too_long(file: &str, bytes: usize) -> ScenarioError {
+    ScenarioError::at(file, "", format!("the file is {bytes} bytes; a lesson is at most {MAX_LESSON_BYTES}"))
 }
 
 /// Where a part of the lesson as told in `era` (`Scenario::in_era`: the release's own notes

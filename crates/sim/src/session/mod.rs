@@ -175,6 +175,17 @@ impl Session {
         &self.history
     }
 
+    /// What the person did to the world on this branch, up to the current step: each action
+    /// with the virtual time it was taken at (what a lesson's timeline would say).
+    pub fn acts(&self) -> Vec<(u64, &world::Intervention)> {
+        let now = self.world().steps();
+        let time_at = |step: u64| match step {
+            0 => 0,
+            s => self.trace.get(s as usize - 1).map_or(0, |e| e.time_ms),
+        };
+        self.history.actions().iter().filter(|(s, _)| *s <= now).map(|(s, act)| (time_at(*s), act)).collect()
+    }
+
     /// Every trace event of this branch up to its horizon (the world is at `world().steps()`).
     pub fn trace(&self) -> &[TraceEvent] {
         &self.trace

@@ -241,6 +241,11 @@ impl History {
     }
 
     /// Takes an action now; behind the horizon this starts a new branch first.
+    /// The actions taken on this branch, with the step each was taken at.
+    pub fn actions(&self) -> &[(u64, Intervention)] {
+        &self.actions
+    }
+
     pub fn act(&mut self, action: Intervention) {
         self.branch();
         self.settle();
