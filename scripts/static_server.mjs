@@ -7,7 +7,8 @@
 // whose names carry a content hash are cached for a year and the rest revalidated, as a static
 // host set up for the bundle does; with `link` ({ latency, bytesPerSecond }), every answer goes
 // through one shared slow link, as a phone's network carries every request of the page and of
-// its service worker alike. Every response carries the strict Content-Security-Policy the
+// its service worker alike; `headers` are added to every answer (a host that serves lesson files
+// to other sites adds CORS). Every response carries the strict Content-Security-Policy the
 // bundle must run under (no inline script, no eval).
 import { createServer } from 'node:http';
 import { createServer as createSecureServer } from 'node:https';
@@ -29,7 +30,7 @@ const TYPES = {
 export const STRICT_CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' https:";
 
-export function serve(root, base = '/', { gzip = false, precompressed = false, immutable = false, tls = null, link = null, csp = STRICT_CSP, host = '127.0.0.1', port = 0 } = {}) {
+export function serve(root, base = '/', { gzip = false, precompressed = false, immutable = false, tls = null, link = null, csp = STRICT_CSP, headers: extra = {}, host = '127.0.0.1', port = 0 } = {}) {
   const send = link ? sharedLink(link) : (res, status, headers, body) => res.writeHead(status, headers).end(body);
   const answer = async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -41,7 +42,7 @@ export function serve(root, base = '/', { gzip = false, precompressed = false, i
     try {
       const file = rel.endsWith('/') ? rel + 'index.html' : rel;
       const body = await readFile(join(root, file));
-      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp };
+      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp, ...extra };
       if (immutable) headers['cache-control'] = HASHED.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
       const accepts = req.headers['accept-encoding'] ?? '';
       const stored = precompressed && (await storedEncoding(join(root, file), accepts));

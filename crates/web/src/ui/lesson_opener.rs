@@ -11,6 +11,7 @@ use informer_sim::i18n::Lang;
 use informer_sim::limits::MAX_LESSON_BYTES;
 use informer_sim::scenario::library::{self, Source};
 use informer_sim::scenario::verify;
+use informer_sim::session::link::{Link, Notice, Problem};
 use informer_sim::session::Action;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -23,8 +24,10 @@ pub type Opened = Result<String, Vec<String>>;
 pub struct OpenerModule {
     /// The dialog that opens a lesson file or address.
     pub dialog: fn(Lang, Callback<Action>, Callback<()>) -> Html,
-    /// Opens the lesson a link names, then calls back (what failed said in the language given).
-    pub open: fn(Source, Lang, Callback<Opened>),
+    /// Opens the page on a link that names a lesson from outside: the lesson first, then the
+    /// page on the link with its id, or, refused, without it and with every reason among the
+    /// link's notices (in the language the page opens in).
+    pub start: fn(Link, Vec<Notice>),
 }
 
 super::modules::split_point!(
@@ -33,9 +36,7 @@ super::modules::split_point!(
     OpenerModule,
     OpenerModule {
         dialog: |lang, on_action, on_close| html! { <OpenDialog {lang} {on_action} {on_close} /> },
-        open: |source, lang, then| wasm_bindgen_futures::spawn_local(
-            async move { then.emit(open(source, lang).await) }
-        ),
+        start: |link, notices| wasm_bindgen_futures::spawn_local(start(link, notices)),
     }
 );
 
@@ -54,6 +55,25 @@ extern "C" {
     fn writable(this: &CodecStream) -> web_sys::WritableStream;
 }
 
+async fn start(mut link: Link, mut notices: Vec<Notice>) {
+    let Some(source) = link.lesson.clone() else { return super::open_on(link, notices) };
+    match open(source, super::app::opening_lang(&link)).await {
+        Ok(id) => {
+            link.scenario.get_or_insert(id);
+        }
+        Err(reasons) => {
+            notices.push(Notice { param: "lesson".into(), problem: Problem::LessonRefused { reasons } });
+            link.lesson = None;
+            // Nor what it would have done in that lesson: the page opens as it would without it.
+            if link.scenario.as_deref().is_some_and(|id| library::file_of(id).is_none()) {
+                (link.scenario, link.step) = (None, None);
+                link.actions.clear();
+            }
+        }
+    }
+    super::open_on(link, notices)
+}
+
 /// Opens the lesson at `source`: fetched or decoded, checked, and taken into the library.
 async fn open(source: Source, lang: Lang) -> Opened {
     let (file, read) = match &source {
@@ -62,7 +82,7 @@ async fn open(source: Source, lang: Lang) -> Opened {
         Source::Local => return Err(Vec::new()),
     };
     let text = read.map_err(|unread| vec![format!("{file}: {}", unread.describe(lang))])?;
-    take(&file, &text, source)
+    take(&file, &text, source).await
 }
 
 /// Why a lesson's file could not be read (before any check of what it says).
@@ -96,8 +116,17 @@ impl Unread {
     }
 }
 
+/// Once the console's module is here: a challenge's console moves are checked by playing them.
+async fn console_here() {
+    let here = js_sys::Promise::new(&mut |resolve, _| {
+        super::modules::with(super::modules::Module::Console, move || drop(resolve.call0(&JsValue::NULL)))
+    });
+    let _ = JsFuture::from(here).await;
+}
+
 /// Checks a lesson's text and takes it into the library: its id, or every reason.
-fn take(file: &str, text: &str, source: Source) -> Opened {
+async fn take(file: &str, text: &str, source: Source) -> Opened {
+    console_here().await;
     let lesson = verify(file, text).map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     let lesson = library::adopt(file, lesson, source).map_err(|e| vec![e.to_string()])?;
     Ok(lesson.id.clone())
@@ -177,15 +206,16 @@ async fn open_file(file: web_sys::File, lang: Lang) -> Opened {
     let name = file.name();
     let size = file.size() as usize;
     if size > MAX_LESSON_BYTES {
-        return Err(vec![format!("{name}: {}", Unread::TooLong(size).describe(lang))]);
+        return Err(vec![informer_sim::scenario::too_long(&name, size).to_string()]);
     }
-    let text = JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
+    let bytes = JsFuture::from(file.array_buffer()).await.map(|b| js_sys::Uint8Array::new(&b).to_vec());
+    let text = bytes.ok().and_then(|b| String::from_utf8(b).ok());
     let text = text.ok_or_else(|| vec![format!("{name}: {}", Unread::NotUtf8.describe(lang))])?;
     let source = match carry(&text).await {
         Some(carried) if carried.len() <= informer_sim::session::link::MAX_CARRIED => Source::Carried(carried),
         _ => Source::Local,
     };
-    take(&name, &text, source)
+    take(&name, &text, source).await
 }
 
 #[derive(Properties, PartialEq)]

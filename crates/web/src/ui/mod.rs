@@ -52,46 +52,22 @@ pub fn start() {
     }
 }
 
-/// Opens the page on its link: first the lesson it carries or names the address of, if any
-/// (refused, the page opens without it and lists every reason).
+/// Opens the page on its link: first, in the opener's module, the lesson it carries or names the
+/// address of, if any.
 fn open_link() {
     let (link, notices) = app::page_link();
-    let Some(source) = link.lesson.clone() else { return open_on(link, notices) };
+    if link.lesson.is_none() {
+        return open_on(link, notices);
+    }
     modules::with(modules::Module::Opener, move || {
-        let Some(opener) = modules::opener() else { return };
-        let lang = app::opening_lang(&link);
-        (opener.open)(
-            source,
-            lang,
-            yew::Callback::from(move |opened: lesson_opener::Opened| {
-                let (mut link, mut notices) = (link.clone(), notices.clone());
-                match opened {
-                    Ok(id) => {
-                        link.scenario.get_or_insert(id);
-                    }
-                    Err(reasons) => {
-                        use informer_sim::session::link::{Notice, Problem};
-                        notices.push(Notice { param: "lesson".into(), problem: Problem::LessonRefused { reasons } });
-                        link.lesson = None;
-                        // Nor what it would have done in that lesson (the page opens as it would without it).
-                        if link
-                            .scenario
-                            .as_deref()
-                            .is_some_and(|id| informer_sim::scenario::library::file_of(id).is_none())
-                        {
-                            (link.scenario, link.step) = (None, None);
-                            link.actions.clear();
-                        }
-                    }
-                }
-                open_on(link, notices);
-            }),
-        )
+        if let Some(opener) = modules::opener() {
+            (opener.start)(link, notices)
+        }
     });
 }
 
 /// Opens the page on `link`, once what it needs has arrived.
-fn open_on(link: informer_sim::session::link::Link, notices: Vec<informer_sim::session::link::Notice>) {
+pub(crate) fn open_on(link: informer_sim::session::link::Link, notices: Vec<informer_sim::session::link::Notice>) {
     let lesson = link.scenario.clone();
     // What the opening needs first: the console's module for a link whose actions write or
     // type in the console, the Korean phrasebook for a page that opens in Korean.
