@@ -173,6 +173,10 @@ pub fn app() -> Html {
                     None => modules::waiting_dialog(Module::Guide, tr!(lang, "Facilitator's guide"), lang, close),
                 },
                 Some(Dialog::Share) => share(&shown_link, lang, on_download, close),
+                Some(Dialog::Build) => match modules::builder() {
+                    Some(builder) => (builder.panel)(state.clone(), send.clone(), lang, close),
+                    None => modules::waiting(Module::Builder, lang),
+                },
                 Some(Dialog::Open) => match modules::opener() {
                     Some(opener) => (opener.dialog)(lang, send.clone(), close),
                     None => modules::waiting_dialog(Module::Opener, tr!(lang, "Open a lesson"), lang, close),

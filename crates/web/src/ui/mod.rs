@@ -17,6 +17,7 @@ mod hooks;
 mod in_room;
 mod inspector;
 mod korean;
+mod lesson_builder;
 mod lesson_opener;
 mod lesson_panel;
 mod lessons;

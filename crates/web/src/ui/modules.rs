@@ -103,6 +103,8 @@ modules! {
     Room("the room"): super::room_panel::RoomModule = room_panel, room;
     /// Lessons opened from a file, an address or the link itself, and their checks.
     Opener("the lesson opener"): super::lesson_opener::OpenerModule = lesson_opener, opener;
+    /// The lesson builder.
+    Builder("the lesson builder"): super::lesson_builder::BuilderModule = lesson_builder, builder;
 }
 
 thread_local! {

@@ -104,6 +104,7 @@ pub fn masthead(cx: Context, s: Settings) -> Html {
                 </select>
                 <button type="button" aria-keyshortcuts="?" aria-expanded={open(Dialog::Help)} onclick={toggle(Dialog::Help)}>{ tr!(lang, "Keyboard shortcuts") }</button>
                 <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Open)} onclick={toggle(Dialog::Open)}>{ tr!(lang, "Open a lesson…") }</button>
+                <button type="button" aria-expanded={open(Dialog::Build)} onclick={toggle(Dialog::Build)}>{ tr!(lang, "Write a lesson") }</button>
                 <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Guide)} onclick={toggle(Dialog::Guide)}>{ tr!(lang, "Guide") }</button>
                 <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Share)} onclick={toggle(Dialog::Share)}>{ tr!(lang, "Share") }</button>
             </div>

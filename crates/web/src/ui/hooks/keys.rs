@@ -96,6 +96,8 @@ pub enum Dialog {
     Guide,
     Share,
     Open,
+    /// The lesson builder (a panel beside the stage, not a modal dialog).
+    Build,
 }
 
 /// The shortcut a key press gives, unless the person is typing in a field or holds a

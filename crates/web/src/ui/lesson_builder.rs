@@ -1,0 +1,472 @@
+//! The lesson builder: a mode of the page in which an author writes a lesson while the stage
+//! runs beside it. It starts from a copy of the lesson on the stage (the sandbox, or any other:
+//! its file's JSON, `scenario::draft`), records into the timeline what the author does to the
+//! world, adds notes and questions at the step the author is on (the step proposed from the
+//! step itself) and challenges whose goal is proposed from what holds now, in Korean and English
+//! side by side. Every change is checked by `scenario::verify` in every release the lesson
+//! runs in, the reasons listed beside what they are about. Preview plays it as a learner sees
+//! it; Export writes its file, a link that carries it and an embed snippet. A module of its own;
+//! the draft lives as long as the page, so closing the builder loses nothing.
+
+use super::lesson_opener::carry;
+use super::state::PageState;
+use informer_sim::era::Era;
+use informer_sim::i18n::Lang;
+use informer_sim::scenario::draft::{self, Draft};
+use informer_sim::scenario::library::{self, Source};
+use informer_sim::scenario::{verify, ScenarioError};
+use informer_sim::session::link::Link;
+use informer_sim::session::Action;
+use serde_json::{json, Value};
+use std::cell::RefCell;
+use yew::prelude::*;
+
+pub struct BuilderModule {
+    pub panel: fn(UseReducerHandle<PageState>, Callback<Action>, Lang, Callback<()>) -> Html,
+}
+
+super::modules::split_point!(
+    builder,
+    builder_module,
+    BuilderModule,
+    BuilderModule { panel: |state, send, lang, on_close| html! { <Builder {state} {send} {lang} {on_close} /> } }
+);
+
+thread_local! {
+    /// The lesson being written, and the reasons it does not pass yet (`None`: not checked).
+    static DRAFT: RefCell<Option<(Draft, Option<Vec<ScenarioError>>)>> = const { RefCell::new(None) };
+}
+
+/// The draft's file name in reasons and downloads.
+fn file_name(draft: &Draft) -> String {
+    format!("{}.json", draft.json().get("id").and_then(Value::as_str).unwrap_or("lesson"))
+}
+
+/// Checks the draft as `validate` would.
+fn check(draft: &Draft) -> Vec<ScenarioError> {
+    verify(&file_name(draft), &draft.text()).err().unwrap_or_default()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub state: UseReducerHandle<PageState>,
+    pub send: Callback<Action>,
+    pub lang: Lang,
+    pub on_close: Callback<()>,
+}
+
+#[function_component(Builder)]
+fn builder(props: &Props) -> Html {
+    let lang = props.lang;
+    let redraw = use_force_update();
+    let exported = use_state(|| None::<String>);
+    // Changes the draft, then checks it and draws again.
+    let edit = {
+        let redraw = redraw.clone();
+        Callback::from(move |change: Box<dyn FnOnce(&mut Draft)>| {
+            DRAFT.with(|d| {
+                if let Some((draft, problems)) = d.borrow_mut().as_mut() {
+                    change(draft);
+                    *problems = Some(check(draft));
+                }
+            });
+            redraw.force_update();
+        })
+    };
+    let start = {
+        let (state, redraw) = (props.state.clone(), redraw.clone());
+        Callback::from(move |_: MouseEvent| {
+            let id = state.read().scenario().map(|s| s.id.clone()).unwrap_or_else(|| "sandbox".into());
+            let Some(file) = library::file_of(&id) else { return };
+            let redraw = redraw.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let Ok(text) = super::lessons::fetch_text(&format!("scenarios/{file}")).await else { return };
+                let Ok(source) = serde_json::from_str::<Value>(&text) else { return };
+                if let Some(draft) = Draft::copy(&source, &format!("{id}-copy")) {
+                    let problems = check(&draft);
+                    DRAFT.with(|d| *d.borrow_mut() = Some((draft, Some(problems))));
+                }
+                redraw.force_update();
+            });
+        })
+    };
+    let on_close = props.on_close.reform(|_: MouseEvent| ());
+    let body = DRAFT.with(|d| match &*d.borrow() {
+        None => html! {
+            <p>
+                { tr!(lang, "A lesson starts as a copy of the one on the stage (free play's is the sandbox's): its file, which you then change.") }
+                { " " }
+                <button type="button" onclick={start}>{ tr!(lang, "Copy the lesson on the stage") }</button>
+            </p>
+        },
+        Some((draft, problems)) => {
+            let session = props.state.read();
+            let here = Here { step: session.world().steps(), session: &session };
+            contents(draft, problems.as_deref().unwrap_or_default(), &here, &edit, &props.send, &exported, lang)
+        }
+    });
+    html! {
+        <section class="panel builder" aria-labelledby="builder-heading">
+            <h2 id="builder-heading">{ tr!(lang, "Lesson builder") }</h2>
+            { body }
+            <button type="button" class="secondary" onclick={on_close}>{ tr!(lang, "Close the builder") }</button>
+        </section>
+    }
+}
+
+/// What the stage shows now, which the builder proposes from.
+struct Here<'a> {
+    step: u64,
+    session: &'a informer_sim::session::Session,
+}
+
+type Edit = Callback<Box<dyn FnOnce(&mut Draft)>>;
+
+/// A text input bound to one string of the draft (`pointer`), named `label`.
+fn field(draft: &Draft, pointer: &str, label: String, long: bool, edit: &Edit) -> Html {
+    let value = draft.get(pointer).and_then(Value::as_str).unwrap_or_default().to_string();
+    let (pointer, edit) = (pointer.to_string(), edit.clone());
+    let on_change = Callback::from(move |e: Event| {
+        let text = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+        let pointer = pointer.clone();
+        edit.emit(Box::new(move |d: &mut Draft| {
+            let _ = d.set(&pointer, text.into());
+        }));
+    });
+    html! {
+        <label class="builder-field">
+            <span>{ label }</span>
+            if long {
+                <textarea rows="2" {value} onchange={on_change} />
+            } else {
+                <input type="text" {value} onchange={on_change} />
+            }
+        </label>
+    }
+}
+
+/// Korean and English of one text, side by side.
+fn both(draft: &Draft, pointer: &str, what: &str, long: bool, edit: &Edit, lang: Lang) -> Html {
+    html! {
+        <div class="builder-pair">
+            { field(draft, &format!("{pointer}/ko"), trf!(lang, "{what} (Korean)", &[("what", &what)]), long, edit) }
+            { field(draft, &format!("{pointer}/en"), trf!(lang, "{what} (English)", &[("what", &what)]), long, edit) }
+        </div>
+    }
+}
+
+/// The reasons about the part at `path` (`narration[2]`, `questions[0]`, …): beside it.
+fn reasons_at(problems: &[ScenarioError], path: &str) -> Html {
+    let here: Vec<&ScenarioError> = problems
+        .iter()
+        .filter(|p| {
+            p.path == path || p.path.starts_with(&format!("{path}.")) || p.path.starts_with(&format!("{path}["))
+        })
+        .collect();
+    if here.is_empty() {
+        return html! {};
+    }
+    html! { <ul class="builder-reasons">{ for here.iter().map(|p| html! { <li class="mono">{ p.to_string() }</li> }) }</ul> }
+}
+
+fn contents(
+    draft: &Draft,
+    problems: &[ScenarioError],
+    here: &Here,
+    edit: &Edit,
+    send: &Callback<Action>,
+    exported: &UseStateHandle<Option<String>>,
+    lang: Lang,
+) -> Html {
+    let step = here.step;
+    let eras = draft.eras();
+    let era_box = |era: Era| {
+        let edit = edit.clone();
+        let ticked = eras.contains(&era);
+        let eras = eras.clone();
+        let toggle = Callback::from(move |_: Event| {
+            let mut next: Vec<Era> = eras.iter().copied().filter(|e| *e != era).collect();
+            if !ticked {
+                next.push(era);
+            }
+            edit.emit(Box::new(move |d: &mut Draft| d.set_eras(&next)));
+        });
+        html! { <label class="inline"><input type="checkbox" checked={ticked} onchange={toggle} />{ era.name() }</label> }
+    };
+    let pattern = draft::pattern_of(here.session.visible_trace(), step);
+    // The author's moves so far, as the timeline would say them.
+    let acts: Vec<(u64, informer_sim::world::Intervention)> =
+        here.session.acts().into_iter().map(|(at, act)| (at, act.clone())).collect();
+    let record = {
+        let (edit, acts) = (edit.clone(), acts.clone());
+        Callback::from(move |_: MouseEvent| {
+            let acts = acts.clone();
+            edit.emit(Box::new(move |d: &mut Draft| {
+                acts.iter().for_each(|(at, act)| {
+                    let _ = d.record(*at, act);
+                })
+            }))
+        })
+    };
+    let add_note = pattern.clone().map(|when| {
+        let edit = edit.clone();
+        Callback::from(move |_: MouseEvent| {
+            let note = json!({"match": when, "text": draft::text("", ""), "claims": [draft::happens(&when)]});
+            edit.emit(Box::new(move |d: &mut Draft| {
+                let _ = d.push("narration", note);
+            }))
+        })
+    });
+    let add_question = pattern.clone().map(|when| {
+        let edit = edit.clone();
+        Callback::from(move |_: MouseEvent| {
+            let blank = || draft::text("", "");
+            let question = json!({"match": when, "ask": blank(), "choices": [blank(), blank()], "answer": 0,
+                "explain": blank(), "explain_at": when, "claims": [draft::happens(&when)]});
+            edit.emit(Box::new(move |d: &mut Draft| {
+                let _ = d.push("questions", question);
+            }))
+        })
+    });
+    let add_challenge = {
+        let edit = edit.clone();
+        let goal = draft::goal_now(here.session.world(), here.session.visible_trace());
+        let moves: Vec<Value> = here
+            .session
+            .link()
+            .actions
+            .iter()
+            .filter_map(|(at, action)| match action {
+                Action::Kubectl(line) => Some(json!({"at_step": at, "console": line})),
+                Action::Fault(fault) => informer_sim::world::Fault::NAMES
+                    .iter()
+                    .find(|n| informer_sim::world::Fault::named(n).as_ref() == Some(fault))
+                    .map(|name| json!({"at_step": at, "fault": name})),
+                _ => None,
+            })
+            .collect();
+        Callback::from(move |_: MouseEvent| {
+            let n = goal.len();
+            let challenge = json!({"id": format!("challenge-{}", n + 1), "task": draft::text("", ""), "goal": goal.clone(),
+                "solved": draft::text("", ""), "solution": moves.clone()});
+            edit.emit(Box::new(move |d: &mut Draft| {
+                let _ = d.push("challenges", challenge);
+            }))
+        })
+    };
+    let remove = |list: &'static str, i: usize| {
+        let edit = edit.clone();
+        Callback::from(move |_: MouseEvent| edit.emit(Box::new(move |d: &mut Draft| d.remove(list, i))))
+    };
+    let timeline = draft.list("timeline").iter().enumerate().map(|(i, event)| {
+        html! { <li><code>{ event.to_string() }</code>{ " " }<button type="button" class="small secondary" onclick={remove("timeline", i)} aria-label={trf!(lang, "Remove timeline entry {n}", &[("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>{ reasons_at(problems, &format!("timeline[{i}]")) }</li> }
+    });
+    let notes = draft.list("narration").iter().enumerate().map(|(i, note)| {
+        let at = format!("/narration/{i}");
+        html! {
+            <li>
+                <p class="mono">{ trf!(lang, "Shown from the step: {pattern}", &[("pattern", &note["match"].to_string())]) }</p>
+                { both(draft, &format!("{at}/text"), tr!(lang, "Note"), true, edit, lang) }
+                <button type="button" class="small secondary" onclick={remove("narration", i)} aria-label={trf!(lang, "Remove note {n}", &[("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>
+                { reasons_at(problems, &format!("narration[{i}]")) }
+            </li>
+        }
+    });
+    let questions = draft.list("questions").iter().enumerate().map(|(i, q)| {
+        let at = format!("/questions/{i}");
+        let choices = q["choices"].as_array().map_or(0, Vec::len);
+        let add_choice = {
+            let edit = edit.clone();
+            Callback::from(move |_: MouseEvent| {
+                edit.emit(Box::new(move |d: &mut Draft| {
+                    if let Some(Value::Array(list)) = d.get(&format!("/questions/{i}/choices")).cloned() {
+                        let mut list = list;
+                        list.push(draft::text("", ""));
+                        d.set(&format!("/questions/{i}/choices"), Value::Array(list));
+                    }
+                }))
+            })
+        };
+        let answer = {
+            let edit = edit.clone();
+            Callback::from(move |e: Event| {
+                let n: u64 = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value().parse().unwrap_or(0);
+                edit.emit(Box::new(move |d: &mut Draft| { let _ = d.set(&format!("/questions/{i}/answer"), n.into()); }))
+            })
+        };
+        let right = q["answer"].as_u64().unwrap_or(0) as usize;
+        html! {
+            <li>
+                <p class="mono">{ trf!(lang, "Asked at the step: {pattern}", &[("pattern", &q["match"].to_string())]) }</p>
+                { both(draft, &format!("{at}/ask"), tr!(lang, "Question"), false, edit, lang) }
+                { for (0..choices).map(|c| both(draft, &format!("{at}/choices/{c}"), &trf!(lang, "Choice {n}", &[("n", &(c + 1))]), false, edit, lang)) }
+                if choices < 4 {
+                    <button type="button" class="small secondary" onclick={add_choice}>{ tr!(lang, "Add a choice") }</button>
+                }
+                <label class="inline">{ tr!(lang, "Right answer") }
+                    <select onchange={answer}>{ for (0..choices).map(|c| html! { <option value={c.to_string()} selected={c == right}>{ c + 1 }</option> }) }</select>
+                </label>
+                { both(draft, &format!("{at}/explain"), tr!(lang, "Explanation"), true, edit, lang) }
+                <button type="button" class="small secondary" onclick={remove("questions", i)} aria-label={trf!(lang, "Remove question {n}", &[("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>
+                { reasons_at(problems, &format!("questions[{i}]")) }
+            </li>
+        }
+    });
+    let challenges = draft.list("challenges").iter().enumerate().map(|(i, c)| {
+        let at = format!("/challenges/{i}");
+        html! {
+            <li>
+                { both(draft, &format!("{at}/task"), tr!(lang, "Task"), true, edit, lang) }
+                <p>{ tr!(lang, "Goal (what held when it was added):") }</p>
+                <ul class="mono">{ for c["goal"].as_array().into_iter().flatten().enumerate().map(|(g, check)| {
+                    let edit = edit.clone();
+                    let drop_check = Callback::from(move |_: MouseEvent| edit.emit(Box::new(move |d: &mut Draft| {
+                        let pointer = format!("/challenges/{i}/goal");
+                        if let Some(Value::Array(mut goal)) = d.get(&pointer).cloned() {
+                            if g < goal.len() {
+                                goal.remove(g);
+                            }
+                            let _ = d.set(&pointer, Value::Array(goal));
+                        }
+                    })));
+                    html! { <li>{ check.to_string() }{ " " }<button type="button" class="small secondary" onclick={drop_check} aria-label={trf!(lang, "Remove check {n} from the goal", &[("n", &(g + 1))])}>{ tr!(lang, "Remove") }</button></li> }
+                }) }</ul>
+                <p>{ tr!(lang, "Solution (your moves):") }</p>
+                <ul class="mono">{ for c["solution"].as_array().into_iter().flatten().map(|m| html! { <li>{ m.to_string() }</li> }) }</ul>
+                { both(draft, &format!("{at}/solved"), tr!(lang, "Said when solved"), true, edit, lang) }
+                <button type="button" class="small secondary" onclick={remove("challenges", i)} aria-label={trf!(lang, "Remove challenge {n}", &[("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>
+                { reasons_at(problems, &format!("challenges[{i}]")) }
+            </li>
+        }
+    });
+    // Each release's own notes (told before the shared ones in that release).
+    let era_notes = eras.iter().flat_map(|era| {
+        let notes = draft.get(&format!("/eras/{era}/narration")).and_then(Value::as_array).cloned().unwrap_or_default();
+        notes.into_iter().enumerate().map(move |(i, note)| (*era, i, note))
+    }).map(|(era, i, note)| {
+        let at = format!("/eras/{era}/narration/{i}");
+        let edit2 = edit.clone();
+        let drop_note = Callback::from(move |_: MouseEvent| edit2.emit(Box::new(move |d: &mut Draft| {
+            let pointer = format!("/eras/{era}/narration");
+            if let Some(Value::Array(mut notes)) = d.get(&pointer).cloned() {
+                if i < notes.len() {
+                    notes.remove(i);
+                }
+                let _ = d.set(&pointer, Value::Array(notes));
+            }
+        })));
+        html! {
+            <li>
+                <p class="mono">{ trf!(lang, "In {era} only, shown from the step: {pattern}", &[("era", &era.name()), ("pattern", &note["match"].to_string())]) }</p>
+                { both(draft, &format!("{at}/text"), tr!(lang, "Note"), true, edit, lang) }
+                <button type="button" class="small secondary" onclick={drop_note} aria-label={trf!(lang, "Remove {era}'s note {n}", &[("era", &era.name()), ("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>
+                { reasons_at(problems, &format!("eras.{era}.narration[{i}]")) }
+            </li>
+        }
+    }).collect::<Vec<Html>>();
+    let watch_cache = draft.get("/config/watch_cache").and_then(Value::as_bool).unwrap_or(true);
+    let toggle_cache = {
+        let edit = edit.clone();
+        Callback::from(move |_: Event| {
+            edit.emit(Box::new(move |d: &mut Draft| {
+                let mut config = d.get("/config").cloned().unwrap_or_else(|| json!({}));
+                config["watch_cache"] = (!watch_cache).into();
+                let _ = d.set("/config", config);
+            }))
+        })
+    };
+    let expectations = draft.list("expect").iter().enumerate().map(|(i, e)| {
+        html! { <li><code>{ e.to_string() }</code>{ " " }<button type="button" class="small secondary" onclick={remove("expect", i)} aria-label={trf!(lang, "Remove expectation {n}", &[("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>{ reasons_at(problems, &format!("expect[{i}]")) }</li> }
+    });
+    let text = draft.text();
+    let preview = {
+        let (text, file, send) = (text.clone(), file_name(draft), send.clone());
+        let ok = problems.is_empty();
+        Callback::from(move |_: MouseEvent| {
+            if !ok {
+                return;
+            }
+            let (text, file, send) = (text.clone(), file.clone(), send.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let Ok(lesson) = verify(&file, &text) else { return };
+                let source = carry(&text).await.map_or(Source::Local, Source::Carried);
+                if let Ok(lesson) = library::adopt(&file, lesson, source) {
+                    send.emit(Action::LoadScenario(lesson.id.clone()));
+                }
+            });
+        })
+    };
+    let download = {
+        let (text, file) = (text.clone(), file_name(draft));
+        Callback::from(move |_: MouseEvent| super::share_dialog::save(&file, "application/json", &text))
+    };
+    let export = {
+        let (text, exported) = (text.clone(), exported.clone());
+        let id = draft.json().get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+        Callback::from(move |_: MouseEvent| {
+            let (text, exported, id) = (text.clone(), exported.clone(), id.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let Some(carried) = carry(&text).await else { return };
+                let link = Link { lesson: Some(Source::Carried(carried)), scenario: Some(id), ..Default::default() };
+                exported.set(Some(informer_sim::views::export::share(&super::page_address(), &link).link));
+            });
+        })
+    };
+    let share = exported.as_ref().map(|link| {
+        let mut embedded = link.clone();
+        embedded.push_str("&embed=1");
+        let snippet = format!(
+            "<iframe src=\"{}\" title=\"informer-playground\" width=\"100%\" height=\"560\" style=\"border: 0\" loading=\"lazy\"></iframe>",
+            embedded.replace('&', "&amp;").replace('"', "&quot;")
+        );
+        html! {
+            <div class="builder-export">
+                <label>{ tr!(lang, "Link that carries the lesson") }<input type="text" readonly=true value={link.clone()} /></label>
+                <label>{ tr!(lang, "Embed snippet") }<textarea readonly=true rows="3" value={snippet} /></label>
+            </div>
+        }
+    });
+    let status = match problems.len() {
+        0 => {
+            html! { <p class="builder-ok" role="status">{ trf!(lang, "Passes every check in {eras}.", &[("eras", &eras.iter().map(|e| e.name()).collect::<Vec<_>>().join(", "))]) }</p> }
+        }
+        n => html! {
+            <div class="builder-problems" role="status">
+                <p>{ trf!(lang, "{n} reasons it does not pass yet:", &[("n", &n)]) }</p>
+                <ul>{ for problems.iter().map(|p| html! { <li class="mono">{ p.to_string() }</li> }) }</ul>
+            </div>
+        },
+    };
+    html! {
+        <>
+            { status }
+            <div class="builder-pair">
+                { field(draft, "/id", tr!(lang, "Lesson id (letters, digits, -)").into(), false, edit) }
+                <fieldset class="builder-eras"><legend>{ tr!(lang, "Releases it runs in") }</legend>{ for Era::ALL.iter().map(|e| era_box(*e)) }</fieldset>
+            </div>
+            <label class="inline"><input type="checkbox" checked={watch_cache} onchange={toggle_cache} />{ tr!(lang, "The API server's watch cache (off: every read and watch goes to etcd)") }</label>
+            { both(draft, "/title", tr!(lang, "Title"), false, edit, lang) }
+            { both(draft, "/summary", tr!(lang, "Summary"), true, edit, lang) }
+            <h3>{ tr!(lang, "Timeline") }</h3>
+            <ol>{ for timeline }</ol>
+            <button type="button" onclick={record} disabled={acts.is_empty()}>{ trf!(lang, "Add what you did to the timeline ({n})", &[("n", &acts.len())]) }</button>
+            <h3>{ tr!(lang, "Notes") }</h3>
+            <ol>{ for notes }{ for era_notes }</ol>
+            <button type="button" onclick={add_note.unwrap_or_default()} disabled={pattern.is_none()}>{ trf!(lang, "Add a note at step {step}", &[("step", &step)]) }</button>
+            <h3>{ tr!(lang, "Questions") }</h3>
+            <ol>{ for questions }</ol>
+            <button type="button" onclick={add_question.unwrap_or_default()} disabled={pattern.is_none()}>{ trf!(lang, "Add a question at step {step}", &[("step", &step)]) }</button>
+            <h3>{ tr!(lang, "Challenges") }</h3>
+            <ol>{ for challenges }</ol>
+            <button type="button" onclick={add_challenge}>{ tr!(lang, "Add a challenge solved by your moves, its goal what holds now") }</button>
+            <h3>{ tr!(lang, "Expectations") }</h3>
+            <ol>{ for expectations }</ol>
+            <div class="builder-actions">
+                <button type="button" onclick={preview} disabled={!problems.is_empty()}>{ tr!(lang, "Preview") }</button>
+                <button type="button" onclick={download}>{ tr!(lang, "Download the file") }</button>
+                <button type="button" onclick={export}>{ tr!(lang, "Make a link and an embed") }</button>
+            </div>
+            { for share }
+        </>
+    }
+}
