@@ -207,15 +207,21 @@ pub fn happens(pattern: &Value) -> Value {
 }
 
 /// Checks that hold of the run now, for a challenge's goal (the author ticks those that say
-/// what the task asks): the cache equals the store, each object the cache holds is there, and
-/// how many LIST and WATCH requests there were (at most so many LISTs, at least so many WATCHes).
+/// what the task asks): as many faults as there were (the learner's among them), the cache
+/// equals the store, each object the cache holds is there, and how many LIST and WATCH requests
+/// there were (at most so many LISTs, at least so many WATCHes).
 pub fn goal_now(world: &World, trace: &[TraceEvent]) -> Vec<Value> {
     let requests = |on: &str| trace.iter().filter(|e| e.kind.name() == on).count();
-    let mut checks = vec![
+    let faults = requests("fault");
+    let mut checks: Vec<Value> = (faults > 0)
+        .then(|| json!({"check": "steps", "match": {"on": "fault"}, "at_least": faults}))
+        .into_iter()
+        .collect();
+    checks.extend([
         json!({"check": "cache-matches-store"}),
         json!({"check": "requests", "verb": "LIST", "at_most": requests("LIST request")}),
         json!({"check": "requests", "verb": "WATCH", "at_least": requests("WATCH request")}),
-    ];
+    ]);
     // Each object the first informer's cache holds can be read from it.
     if let (Some(informer), Ok(both)) = (world.config.informers.first(), world.cache_vs_store(0)) {
         for (key, _) in &both.cached {

@@ -145,6 +145,28 @@ fn field(draft: &Draft, pointer: &str, label: String, long: bool, edit: &Edit) -
     }
 }
 
+/// An input bound to one JSON value of the draft (a step's `match`, claims, a timeline entry,
+/// hints): what is typed is kept as JSON when it reads as JSON, else as the text itself, which
+/// the check then names as the wrong type it is.
+fn json_field(draft: &Draft, pointer: &str, label: String, edit: &Edit) -> Html {
+    let value = draft.get(pointer).map(Value::to_string).unwrap_or_default();
+    let (pointer, edit) = (pointer.to_string(), edit.clone());
+    let on_change = Callback::from(move |e: Event| {
+        let text = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+        let value = serde_json::from_str::<Value>(&text).unwrap_or(Value::String(text));
+        let pointer = pointer.clone();
+        edit.emit(Box::new(move |d: &mut Draft| {
+            let _ = d.set(&pointer, value);
+        }));
+    });
+    html! {
+        <label class="builder-field">
+            <span>{ label }</span>
+            <input type="text" class="mono" spellcheck="false" {value} onchange={on_change} />
+        </label>
+    }
+}
+
 /// Korean and English of one text, side by side.
 fn both(draft: &Draft, pointer: &str, what: &str, long: bool, edit: &Edit, lang: Lang) -> Html {
     html! {
@@ -246,10 +268,11 @@ fn contents(
             })
             .collect();
         Callback::from(move |_: MouseEvent| {
-            let n = goal.len();
-            let challenge = json!({"id": format!("challenge-{}", n + 1), "task": draft::text("", ""), "goal": goal.clone(),
-                "solved": draft::text("", ""), "solution": moves.clone()});
+            let (goal, moves) = (goal.clone(), moves.clone());
             edit.emit(Box::new(move |d: &mut Draft| {
+                let id = format!("challenge-{}", d.list("challenges").len() + 1);
+                let challenge = json!({"id": id, "task": draft::text("", ""), "goal": goal, "hints": [],
+                    "solved": draft::text("", ""), "solution": moves});
                 let _ = d.push("challenges", challenge);
             }))
         })
@@ -258,15 +281,16 @@ fn contents(
         let edit = edit.clone();
         Callback::from(move |_: MouseEvent| edit.emit(Box::new(move |d: &mut Draft| d.remove(list, i))))
     };
-    let timeline = draft.list("timeline").iter().enumerate().map(|(i, event)| {
-        html! { <li><code>{ event.to_string() }</code>{ " " }<button type="button" class="small secondary" onclick={remove("timeline", i)} aria-label={trf!(lang, "Remove timeline entry {n}", &[("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>{ reasons_at(problems, &format!("timeline[{i}]")) }</li> }
+    let timeline = (0..draft.list("timeline").len()).map(|i| {
+        html! { <li>{ json_field(draft, &format!("/timeline/{i}"), trf!(lang, "Timeline entry {n}", &[("n", &(i + 1))]), edit) }<button type="button" class="small secondary" onclick={remove("timeline", i)} aria-label={trf!(lang, "Remove timeline entry {n}", &[("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>{ reasons_at(problems, &format!("timeline[{i}]")) }</li> }
     });
-    let notes = draft.list("narration").iter().enumerate().map(|(i, note)| {
+    let notes = (0..draft.list("narration").len()).map(|i| {
         let at = format!("/narration/{i}");
         html! {
             <li>
-                <p class="mono">{ trf!(lang, "Shown from the step: {pattern}", &[("pattern", &note["match"].to_string())]) }</p>
+                { json_field(draft, &format!("{at}/match"), trf!(lang, "Note {n}: shown from the step", &[("n", &(i + 1))]), edit) }
                 { both(draft, &format!("{at}/text"), tr!(lang, "Note"), true, edit, lang) }
+                { json_field(draft, &format!("{at}/claims"), trf!(lang, "Note {n}: what it claims the run shows", &[("n", &(i + 1))]), edit) }
                 <button type="button" class="small secondary" onclick={remove("narration", i)} aria-label={trf!(lang, "Remove note {n}", &[("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>
                 { reasons_at(problems, &format!("narration[{i}]")) }
             </li>
@@ -297,7 +321,7 @@ fn contents(
         let right = q["answer"].as_u64().unwrap_or(0) as usize;
         html! {
             <li>
-                <p class="mono">{ trf!(lang, "Asked at the step: {pattern}", &[("pattern", &q["match"].to_string())]) }</p>
+                { json_field(draft, &format!("{at}/match"), trf!(lang, "Question {n}: asked at the step", &[("n", &(i + 1))]), edit) }
                 { both(draft, &format!("{at}/ask"), tr!(lang, "Question"), false, edit, lang) }
                 { for (0..choices).map(|c| both(draft, &format!("{at}/choices/{c}"), &trf!(lang, "Choice {n}", &[("n", &(c + 1))]), false, edit, lang)) }
                 if choices < 4 {
@@ -334,6 +358,7 @@ fn contents(
                 <p>{ tr!(lang, "Solution (your moves):") }</p>
                 <ul class="mono">{ for c["solution"].as_array().into_iter().flatten().map(|m| html! { <li>{ m.to_string() }</li> }) }</ul>
                 { both(draft, &format!("{at}/solved"), tr!(lang, "Said when solved"), true, edit, lang) }
+                { json_field(draft, &format!("{at}/hints"), trf!(lang, "Challenge {n}: hints, shown one at a time", &[("n", &(i + 1))]), edit) }
                 <button type="button" class="small secondary" onclick={remove("challenges", i)} aria-label={trf!(lang, "Remove challenge {n}", &[("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>
                 { reasons_at(problems, &format!("challenges[{i}]")) }
             </li>
