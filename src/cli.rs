@@ -200,7 +200,7 @@ pub fn run(args: Vec<String>) -> Result<(), CliError> {
         Some("validate") => {
             let path = args.get(1).ok_or_else(|| CliError::Usage("validate needs a scenario file".into()))?;
             let text = std::fs::read_to_string(path).map_err(|e| CliError::No(Some(format!("{path}: {e}"))))?;
-            let s = scenario::verify(path, &text).map_err(|problems| {
+            let s = informer_sim::session::verify(path, &text).map_err(|problems| {
                 CliError::No(Some(problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")))
             })?;
             println!(

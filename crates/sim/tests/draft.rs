@@ -3,7 +3,8 @@
 //! is a lesson `verify` accepts in every release.
 
 use informer_sim::scenario::draft::{self, Draft};
-use informer_sim::scenario::{library, verify};
+use informer_sim::scenario::library;
+use informer_sim::session::verify;
 use informer_sim::session::{Action, Session};
 use informer_sim::world::Fault;
 use serde_json::{json, Value};

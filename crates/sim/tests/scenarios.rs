@@ -17,10 +17,10 @@ fn every_bundled_scenario_runs_and_meets_its_expectations() {
     ids.dedup();
     assert_eq!(ids.len(), all.len(), "ids are unique");
     let mut failures = Vec::new();
-    // What any lesson must pass, opened anywhere (`scenario::verify`): its expectations and
+    // What any lesson must pass, opened anywhere (`session::verify`): its expectations and
     // claims in every release, its notes and questions coming up, its challenges solved.
     for (file, text) in library::FILES {
-        if let Err(problems) = scenario::verify(file, text) {
+        if let Err(problems) = informer_sim::session::verify(file, text) {
             failures.extend(problems.iter().map(ToString::to_string));
         }
     }
@@ -700,7 +700,7 @@ fn lesson_05_with(change: impl FnOnce(&mut Value)) -> String {
 }
 
 fn reasons(text: &str) -> Vec<String> {
-    scenario::verify("mine.json", text)
+    informer_sim::session::verify("mine.json", text)
         .map(|_| Vec::new())
         .unwrap_or_else(|e| e.iter().map(ToString::to_string).collect())
 }

@@ -3,7 +3,7 @@
 //! parts the author edits, so a round trip changes nothing else. What the builder adds it
 //! proposes from the run the author is looking at — a note's step from that step
 //! ([`pattern_of`]), a challenge's goal from what holds now ([`goal_now`]), the timeline from
-//! what the author did ([`Draft::record`]) — and [`super::verify`] checks the whole in every
+//! what the author did ([`Draft::record`]) — and `session::verify` checks the whole in every
 //! release it declares, as `validate` does.
 
 use crate::era::Era;

@@ -14,11 +14,9 @@ mod judge;
 pub mod library;
 pub mod marked;
 pub mod pattern;
-mod verify;
 
 pub use format::{Expectation, Lang, Scenario, Text};
 pub use judge::{judge, judge_claims, judge_goal, Verdict};
-pub use verify::{too_long, verify};
 
 use crate::cluster::{ApiObject, Kind};
 use crate::world::{TraceEvent, World};

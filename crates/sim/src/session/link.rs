@@ -115,7 +115,7 @@ pub enum Problem {
     EmptyRange,
     /// Neither a lesson file's address nor a lesson carried in the link.
     BadLesson,
-    /// The lesson the link names could not be opened: every reason (`scenario::verify`'s, or
+    /// The lesson the link names could not be opened: every reason (`session::verify`'s, or
     /// why it could not be fetched).
     LessonRefused {
         reasons: Vec<String>,

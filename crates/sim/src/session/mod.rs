@@ -20,11 +20,13 @@ pub mod page_contract;
 #[cfg(test)]
 mod tests;
 mod travel;
+mod verify;
 mod write;
 
 pub use action::{Action, Message, Refusal, Written};
 pub use challenge::{challenge_problems, ChallengeState};
 pub use console::ConsoleLine;
+pub use verify::{too_long, verify};
 
 use crate::cluster::Kind;
 use crate::era::Era;

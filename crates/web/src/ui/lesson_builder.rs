@@ -3,7 +3,7 @@
 //! its file's JSON, `scenario::draft`), records into the timeline what the author does to the
 //! world, adds notes and questions at the step the author is on (the step proposed from the
 //! step itself) and challenges whose goal is proposed from what holds now, in Korean and English
-//! side by side. Every change is checked by `scenario::verify` in every release the lesson
+//! side by side. Every change is checked by `session::verify` in every release the lesson
 //! runs in, the reasons listed beside what they are about. Preview plays it as a learner sees
 //! it; Export writes its file, a link that carries it and an embed snippet. A module of its own;
 //! the draft lives as long as the page, so closing the builder loses nothing.
@@ -14,8 +14,9 @@ use informer_sim::era::Era;
 use informer_sim::i18n::Lang;
 use informer_sim::scenario::draft::{self, Draft};
 use informer_sim::scenario::library::{self, Source};
-use informer_sim::scenario::{verify, ScenarioError};
+use informer_sim::scenario::ScenarioError;
 use informer_sim::session::link::Link;
+use informer_sim::session::verify;
 use informer_sim::session::Action;
 use serde_json::{json, Value};
 use std::cell::RefCell;

@@ -1,7 +1,7 @@
 //! Lessons from outside the bundle: a lesson file opened from the person's machine (chosen, or
 //! dropped on the dialog), fetched from an address (`?lesson=https://…`, served with CORS), or
 //! carried in the link itself (its JSON compressed with raw DEFLATE, in base64url). Every one is
-//! checked by `scenario::verify` — what `informer-playground validate` checks, in every release
+//! checked by `session::verify` — what `informer-playground validate` checks, in every release
 //! it declares — and taken into the library only when it passes; otherwise every reason is
 //! shown and nothing of it is loaded. The file is data: its texts are drawn as text, its size
 //! is bounded before it is read, and it plays in the same world as a bundled lesson. A module of
@@ -10,8 +10,8 @@
 use informer_sim::i18n::Lang;
 use informer_sim::limits::MAX_LESSON_BYTES;
 use informer_sim::scenario::library::{self, Source};
-use informer_sim::scenario::verify;
 use informer_sim::session::link::{Link, Notice, Problem};
+use informer_sim::session::verify;
 use informer_sim::session::Action;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -206,7 +206,7 @@ async fn open_file(file: web_sys::File, lang: Lang) -> Opened {
     let name = file.name();
     let size = file.size() as usize;
     if size > MAX_LESSON_BYTES {
-        return Err(vec![informer_sim::scenario::too_long(&name, size).to_string()]);
+        return Err(vec![informer_sim::session::too_long(&name, size).to_string()]);
     }
     let bytes = JsFuture::from(file.array_buffer()).await.map(|b| js_sys::Uint8Array::new(&b).to_vec());
     let text = bytes.ok().and_then(|b| String::from_utf8(b).ok());

@@ -10,9 +10,9 @@
 //! must point at a step; and every challenge must be solved by its solution and not by the
 //! lesson alone. All the reasons are given, not only the first.
 
-use super::{find, judge_claims, run, Scenario, ScenarioError};
+use super::challenge_problems;
 use crate::limits::MAX_LESSON_BYTES;
-use crate::session::challenge_problems;
+use crate::scenario::{find, judge_claims, run, Scenario, ScenarioError, Verdict};
 
 /// The lesson in `text` (named `file` in every reason), or every reason it cannot be played.
 pub fn verify(file: &str, text: &str) -> Result<Scenario, Vec<ScenarioError>> {
@@ -33,7 +33,7 @@ pub fn verify(file: &str, text: &str) -> Result<Scenario, Vec<ScenarioError>> {
                 continue;
             }
         };
-        let unmet = |v: &super::Verdict| format!("not met: {} ({})", v.expectation, v.detail);
+        let unmet = |v: &Verdict| format!("not met: {} ({})", v.expectation, v.detail);
         for (i, v) in verdicts.iter().enumerate().filter(|(_, v)| !v.met) {
             problems.push(at(format!("expect[{i}]"), unmet(v)));
         }
