@@ -84,6 +84,8 @@ test('an author writes a lesson from the sandbox, previews and exports it, and t
     await builder.getByRole('button', { name: /^Add a note at step \d+$/ }).click();
     await fill(builder, 'Note (Korean)', 'watch가 압축된 resourceVersion부터 시작해 410을 받습니다.');
     await fill(builder, 'Note (English)', 'The watch starts from a compacted resourceVersion and gets a 410.');
+    // Where the note shows, release by release, as it is written.
+    assert.match(await builder.locator('.builder-shown').first().textContent(), /^Shows at — 1\.30: step \d+ · 1\.33: step \d+ · 1\.37: step \d+$/);
     await builder.getByRole('button', { name: /^Add a question at step \d+$/ }).click();
     await fill(builder, 'Question (Korean)', 'Reflector는 이제 무엇을 할까요?');
     await fill(builder, 'Question (English)', 'What does the Reflector do now?');

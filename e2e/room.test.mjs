@@ -71,6 +71,8 @@ test('a room follows the facilitator, votes twice, survives a restart and leaves
   try {
     let facilitator = await open(`${links.facilitator}&scenario=cache-scope&era=1.37`);
     await facilitator.getByText(/0 connected · 0 following|connected ·/).waitFor();
+    // (The address follows the state once it has rested: wait for that, not for a time.)
+    await facilitator.waitForURL((url) => !/key=/.test(url.search));
     assert.doesNotMatch(facilitator.url(), /key=/, "the facilitator's key leaves the address");
     const projector = await open(links.projector);
     const attendees = [

@@ -57,7 +57,7 @@ export function serve(root, base = '/', { gzip = false, precompressed = false, i
         send(res, 200, headers, body);
       }
     } catch {
-      send(res, 404, {}, 'not found');
+      send(res, 404, extra, 'not found');
     }
   };
   const server = tls ? createSecureServer(tls, answer) : createServer(answer);

@@ -84,3 +84,20 @@ fn an_authors_moves_become_a_lesson_that_verifies_in_every_release() {
     assert_eq!(lesson.timeline.len(), 5);
     assert_eq!(lesson.narration.len(), 1);
 }
+
+#[test]
+fn each_note_is_shown_where_it_matches_in_each_release() {
+    let mut draft = Draft::copy(&source("05-"), "mine").unwrap();
+    let lesson = verify("mine.json", &draft.text()).unwrap();
+    let shown = draft::shown_at(&lesson);
+    assert_eq!(shown.len(), 3);
+    for draft::Shown { era, notes, questions } in &shown {
+        assert_eq!(notes.len(), lesson.narration.len(), "{era}");
+        assert_eq!(notes[0], Some(24), "{era}: the first note at the fault, step 24");
+        assert!(questions.iter().all(Option::is_some), "{era}");
+    }
+    // A note no step matches says so, in every release.
+    draft.set("/narration/0/match", json!({"on": "Replace", "nth": 9}));
+    let lesson = informer_sim::scenario::Scenario::parse("mine.json", &draft.text()).unwrap();
+    assert!(draft::shown_at(&lesson).iter().all(|shown| shown.notes[0].is_none()));
+}

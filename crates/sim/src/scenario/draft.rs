@@ -239,3 +239,30 @@ pub fn goal_now(world: &World, trace: &[TraceEvent]) -> Vec<Value> {
 pub fn text(ko: &str, en: &str) -> Value {
     json!({"ko": ko, "en": en})
 }
+
+/// Where a lesson's own notes and questions (those at the top level, shared by every release)
+/// show in one release: each one's step, or `None` where no step matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shown {
+    pub era: Era,
+    pub notes: Vec<Option<u64>>,
+    pub questions: Vec<Option<u64>>,
+}
+
+/// Where each of a lesson's own notes and questions shows, in each release it runs in.
+pub fn shown_at(lesson: &super::Scenario) -> Vec<Shown> {
+    lesson
+        .declared_eras()
+        .into_iter()
+        .filter_map(|era| {
+            let told = lesson.in_era(era)?;
+            let (_, trace, _) = super::run(&told).ok()?;
+            // In a release, its own notes come first and its own questions last.
+            let own = told.narration.len() - lesson.narration.len();
+            let notes = told.narration[own..].iter().map(|n| super::find(&n.when, &trace)).collect();
+            let questions =
+                told.questions[..lesson.questions.len()].iter().map(|q| super::find(&q.when, &trace)).collect();
+            Some(Shown { era, notes, questions })
+        })
+        .collect()
+}

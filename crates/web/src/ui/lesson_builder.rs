@@ -34,8 +34,16 @@ super::modules::split_point!(
 );
 
 thread_local! {
-    /// The lesson being written, and the reasons it does not pass yet (`None`: not checked).
-    static DRAFT: RefCell<Option<(Draft, Option<Vec<ScenarioError>>)>> = const { RefCell::new(None) };
+    /// The lesson being written, and what its check found.
+    static DRAFT: RefCell<Option<(Draft, Checked)>> = const { RefCell::new(None) };
+}
+
+/// What the check of a draft found: every reason it does not pass, and where each of its notes
+/// and questions shows in each release (`draft::shown_at`; empty while the file does not read).
+#[derive(Default)]
+struct Checked {
+    problems: Vec<ScenarioError>,
+    shown: Vec<draft::Shown>,
 }
 
 /// The draft's file name in reasons and downloads.
@@ -43,9 +51,30 @@ fn file_name(draft: &Draft) -> String {
     format!("{}.json", draft.json().get("id").and_then(Value::as_str).unwrap_or("lesson"))
 }
 
-/// Checks the draft as `validate` would.
-fn check(draft: &Draft) -> Vec<ScenarioError> {
-    verify(&file_name(draft), &draft.text()).err().unwrap_or_default()
+/// Checks the draft as `validate` would, and finds where its notes and questions show.
+fn check(draft: &Draft) -> Checked {
+    let (file, text) = (file_name(draft), draft.text());
+    let problems = verify(&file, &text).err().unwrap_or_default();
+    let shown = informer_sim::scenario::Scenario::parse(&file, &text).map(|l| draft::shown_at(&l)).unwrap_or_default();
+    Checked { problems, shown }
+}
+
+/// Where note or question `i` shows, release by release.
+fn shown_line(shown: &[draft::Shown], i: usize, note: bool, lang: Lang) -> Html {
+    let each: Vec<String> = shown
+        .iter()
+        .map(|one| {
+            let era = one.era.name();
+            match (if note { &one.notes } else { &one.questions }).get(i).copied().flatten() {
+                Some(step) => trf!(lang, "{era}: step {step}", &[("era", &era), ("step", &step)]),
+                None => trf!(lang, "{era}: no step matches", &[("era", &era)]),
+            }
+        })
+        .collect();
+    if each.is_empty() {
+        return html! {};
+    }
+    html! { <p class="builder-shown">{ trf!(lang, "Shows at — {where}", &[("where", &each.join(" · "))]) }</p> }
 }
 
 #[derive(Properties, PartialEq)]
@@ -61,14 +90,27 @@ fn builder(props: &Props) -> Html {
     let lang = props.lang;
     let redraw = use_force_update();
     let exported = use_state(|| None::<String>);
+    // The guide's glossary, the term sheet for the Korean side.
+    let glossary = use_state(Vec::<informer_sim::scenario::guide::Term>::new);
+    {
+        let glossary = glossary.clone();
+        use_effect_with((), move |_| {
+            wasm_bindgen_futures::spawn_local(async move {
+                let guide = super::lessons::fetch_text("guide.json").await.ok();
+                if let Some(guide) = guide.and_then(|text| informer_sim::scenario::guide::Guide::parse(&text).ok()) {
+                    glossary.set(guide.glossary);
+                }
+            });
+        });
+    }
     // Changes the draft, then checks it and draws again.
     let edit = {
         let redraw = redraw.clone();
         Callback::from(move |change: Box<dyn FnOnce(&mut Draft)>| {
             DRAFT.with(|d| {
-                if let Some((draft, problems)) = d.borrow_mut().as_mut() {
+                if let Some((draft, checked)) = d.borrow_mut().as_mut() {
                     change(draft);
-                    *problems = Some(check(draft));
+                    *checked = check(draft);
                 }
             });
             redraw.force_update();
@@ -84,8 +126,8 @@ fn builder(props: &Props) -> Html {
                 let Ok(text) = super::lessons::fetch_text(&format!("scenarios/{file}")).await else { return };
                 let Ok(source) = serde_json::from_str::<Value>(&text) else { return };
                 if let Some(draft) = Draft::copy(&source, &format!("{id}-copy")) {
-                    let problems = check(&draft);
-                    DRAFT.with(|d| *d.borrow_mut() = Some((draft, Some(problems))));
+                    let checked = check(&draft);
+                    DRAFT.with(|d| *d.borrow_mut() = Some((draft, checked)));
                 }
                 redraw.force_update();
             });
@@ -100,16 +142,26 @@ fn builder(props: &Props) -> Html {
                 <button type="button" onclick={start}>{ tr!(lang, "Copy the lesson on the stage") }</button>
             </p>
         },
-        Some((draft, problems)) => {
+        Some((draft, checked)) => {
             let session = props.state.read();
             let here = Here { step: session.world().steps(), session: &session };
-            contents(draft, problems.as_deref().unwrap_or_default(), &here, &edit, &props.send, &exported, lang)
+            contents(draft, checked, &here, &edit, &props.send, &exported, lang)
         }
     });
     html! {
         <section class="panel builder" aria-labelledby="builder-heading">
             <h2 id="builder-heading">{ tr!(lang, "Lesson builder") }</h2>
             { body }
+            if !glossary.is_empty() {
+                <details class="builder-glossary">
+                    <summary>{ tr!(lang, "The glossary: the Korean the lessons use for each term, and what they avoid") }</summary>
+                    <table>
+                        <tbody>{ for glossary.iter().map(|t| html! {
+                            <tr><th scope="row">{ &t.english }</th><td>{ &t.korean }</td><td>{ t.avoid.join(", ") }</td></tr>
+                        }) }</tbody>
+                    </table>
+                </details>
+            }
             <button type="button" class="secondary" onclick={on_close}>{ tr!(lang, "Close the builder") }</button>
         </section>
     }
@@ -194,13 +246,14 @@ fn reasons_at(problems: &[ScenarioError], path: &str) -> Html {
 
 fn contents(
     draft: &Draft,
-    problems: &[ScenarioError],
+    checked: &Checked,
     here: &Here,
     edit: &Edit,
     send: &Callback<Action>,
     exported: &UseStateHandle<Option<String>>,
     lang: Lang,
 ) -> Html {
+    let (problems, shown) = (checked.problems.as_slice(), checked.shown.as_slice());
     let step = here.step;
     let eras = draft.eras();
     let era_box = |era: Era| {
@@ -290,6 +343,7 @@ fn contents(
         html! {
             <li>
                 { json_field(draft, &format!("{at}/match"), trf!(lang, "Note {n}: shown from the step", &[("n", &(i + 1))]), edit) }
+                { shown_line(shown, i, true, lang) }
                 { both(draft, &format!("{at}/text"), tr!(lang, "Note"), true, edit, lang) }
                 { json_field(draft, &format!("{at}/claims"), trf!(lang, "Note {n}: what it claims the run shows", &[("n", &(i + 1))]), edit) }
                 <button type="button" class="small secondary" onclick={remove("narration", i)} aria-label={trf!(lang, "Remove note {n}", &[("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>
@@ -323,6 +377,7 @@ fn contents(
         html! {
             <li>
                 { json_field(draft, &format!("{at}/match"), trf!(lang, "Question {n}: asked at the step", &[("n", &(i + 1))]), edit) }
+                { shown_line(shown, i, false, lang) }
                 { both(draft, &format!("{at}/ask"), tr!(lang, "Question"), false, edit, lang) }
                 { for (0..choices).map(|c| both(draft, &format!("{at}/choices/{c}"), &trf!(lang, "Choice {n}", &[("n", &(c + 1))]), false, edit, lang)) }
                 if choices < 4 {

@@ -103,10 +103,13 @@ pub fn masthead(cx: Context, s: Settings) -> Html {
                     <option value="dark" selected={s.theme == Some(Theme::Dark)}>{ tr!(lang, "Dark") }</option>
                 </select>
                 <button type="button" aria-keyshortcuts="?" aria-expanded={open(Dialog::Help)} onclick={toggle(Dialog::Help)}>{ tr!(lang, "Keyboard shortcuts") }</button>
-                <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Open)} onclick={toggle(Dialog::Open)}>{ tr!(lang, "Open a lesson…") }</button>
-                <button type="button" aria-expanded={open(Dialog::Build)} onclick={toggle(Dialog::Build)}>{ tr!(lang, "Write a lesson") }</button>
                 <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Guide)} onclick={toggle(Dialog::Guide)}>{ tr!(lang, "Guide") }</button>
                 <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Share)} onclick={toggle(Dialog::Share)}>{ tr!(lang, "Share") }</button>
+            </div>
+            // Lessons of one's own: opened from a file or a link, or written here.
+            <div class="lesson-tools">
+                <button type="button" aria-haspopup="dialog" aria-expanded={open(Dialog::Open)} onclick={toggle(Dialog::Open)}>{ tr!(lang, "Open a lesson…") }</button>
+                <button type="button" aria-expanded={open(Dialog::Build)} onclick={toggle(Dialog::Build)}>{ tr!(lang, "Write a lesson") }</button>
             </div>
         </header>
     }
