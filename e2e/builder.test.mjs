@@ -37,6 +37,14 @@ async function download(page, builder) {
   return { dir, name: file.suggestedFilename(), text: await readFile(path, 'utf8') };
 }
 
+/// Opens the builder on a copy of the lesson on the stage; the builder's region.
+async function copyInBuilder(page) {
+  await page.getByRole('button', { name: 'Write a lesson' }).click();
+  const builder = page.getByRole('region', { name: 'Lesson builder' });
+  await builder.getByRole('button', { name: 'Copy the lesson on the stage' }).click();
+  return builder;
+}
+
 /// Waits for the builder's checks to pass; when they do not, fails with the reasons it lists.
 async function passes(builder) {
   const status = builder.getByRole('status').first();
@@ -48,9 +56,7 @@ async function passes(builder) {
 test('an author writes a lesson from the sandbox, previews and exports it, and the file validates and opens the same', async () => {
   const { page, errors, close } = await openPlayground({ query: '?scenario=sandbox' });
   try {
-    await page.getByRole('button', { name: 'Write a lesson' }).click();
-    const builder = page.getByRole('region', { name: 'Lesson builder' });
-    await builder.getByRole('button', { name: 'Copy the lesson on the stage' }).click();
+    const builder = await copyInBuilder(page);
     await fill(builder, 'Lesson id (letters, digits, -)', 'my-410');
     await fill(builder, 'Title (Korean)', '내가 만든 410');
     await fill(builder, 'Title (English)', 'A 410 of my own');
@@ -137,9 +143,7 @@ test('an author writes a lesson from the sandbox, previews and exports it, and t
 test('a copy of a bundled lesson changed in one place keeps every other part as it was', async () => {
   const { page, errors, close } = await openPlayground({ query: '?scenario=bookmarks' });
   try {
-    await page.getByRole('button', { name: 'Write a lesson' }).click();
-    const builder = page.getByRole('region', { name: 'Lesson builder' });
-    await builder.getByRole('button', { name: 'Copy the lesson on the stage' }).click();
+    const builder = await copyInBuilder(page);
     await fill(builder, 'Note (English)', 'A note of our own.');
     await passes(builder);
     const file = await download(page, builder);
@@ -159,9 +163,7 @@ test('the builder in both languages, at 1280 and 700 px', async () => {
   for (const width of [1280, 700]) {
     const { page, close } = await openPlayground({ width, query: '?scenario=disconnect-and-resume' });
     try {
-      await page.getByRole('button', { name: 'Write a lesson' }).click();
-      const builder = page.getByRole('region', { name: 'Lesson builder' });
-      await builder.getByRole('button', { name: 'Copy the lesson on the stage' }).click();
+      const builder = await copyInBuilder(page);
       await passes(builder);
       await builder.scrollIntoViewIfNeeded();
       await screenshot(page, `builder-en-${width}`, { fullPage: false });

@@ -25,6 +25,13 @@ fn a_copy_changes_only_what_the_author_edits() {
     expected["title"]["en"] = "Bookmarks, ours".into();
     assert_eq!(exported, expected, "every other field as the source has it");
     assert!(!copy.set("/narration/99/text/en", "x".into()), "nothing made where there is no item");
+    // A list inside the file, by its pointer: a release's own notes.
+    let notes = |d: &Draft| d.get("/eras/1.37/narration").and_then(Value::as_array).map_or(0, Vec::len);
+    let before = notes(&copy);
+    assert_eq!(copy.push("/eras/1.37/narration", json!({})), Some(before));
+    copy.remove("/eras/1.37/narration", before);
+    assert_eq!(notes(&copy), before);
+    assert_eq!(copy.push("/eras/1.99/narration", json!({})), None, "no list there, none made");
 }
 
 fn create(name: &str) -> String {

@@ -38,40 +38,34 @@ impl Draft {
 
     /// The value at a JSON pointer (`/narration/0/text/en`).
     pub fn get(&self, pointer: &str) -> Option<&Value> {
-        if pointer.is_empty() {
-            return None;
-        }
-        self.json.get(pointer.trim_start_matches('/').split('/').next()?).and_then(|top| {
-            let rest = pointer.trim_start_matches('/').split_once('/').map_or(String::new(), |(_, r)| format!("/{r}"));
-            top.pointer(&rest)
-        })
+        let (top, rest) = split(pointer)?;
+        self.json.get(top)?.pointer(rest)
+    }
+
+    fn get_mut(&mut self, pointer: &str) -> Option<&mut Value> {
+        let (top, rest) = split(pointer)?;
+        self.json.get_mut(top)?.pointer_mut(rest)
     }
 
     /// Sets the value at a JSON pointer whose parent exists (a top-level field is made);
     /// whether it was set.
     pub fn set(&mut self, pointer: &str, value: Value) -> bool {
-        let path = pointer.trim_start_matches('/');
-        let Some((top, rest)) = path.split_once('/') else {
-            self.json.insert(path.into(), value);
+        let Some((parent, last)) = pointer.rsplit_once('/') else { return false };
+        if parent.is_empty() {
+            self.json.insert(last.into(), value);
             return true;
-        };
-        let Some(parent) = self.json.get_mut(top) else { return false };
-        let (parent_path, last) = rest.rsplit_once('/').map_or(("", rest), |(p, l)| (p, l));
-        let parent = match parent_path {
-            "" => Some(parent),
-            p => parent.pointer_mut(&format!("/{p}")),
-        };
-        match parent {
+        }
+        match self.get_mut(parent) {
             Some(Value::Object(map)) => {
                 map.insert(last.into(), value);
                 true
             }
-            Some(Value::Array(items)) => match last.parse::<usize>() {
-                Ok(i) if i < items.len() => {
-                    items[i] = value;
+            Some(Value::Array(items)) => match last.parse::<usize>().ok().and_then(|i| items.get_mut(i)) {
+                Some(item) => {
+                    *item = value;
                     true
                 }
-                _ => false,
+                None => false,
             },
             _ => false,
         }
@@ -82,27 +76,32 @@ impl Draft {
         self.json.get(name).and_then(Value::as_array).map_or(&[], Vec::as_slice)
     }
 
-    fn list_mut(&mut self, name: &str) -> &mut Vec<Value> {
-        let entry = self.json.entry(name).or_insert_with(|| Value::Array(Vec::new()));
+    /// The list `list` names: a top-level one by its name (made when missing), or one inside by
+    /// its JSON pointer (`/eras/1.33/narration`, `/challenges/0/goal`), when it is there.
+    fn list_mut(&mut self, list: &str) -> Option<&mut Vec<Value>> {
+        if list.starts_with('/') {
+            return self.get_mut(list)?.as_array_mut();
+        }
+        let entry = self.json.entry(list).or_insert_with(|| Value::Array(Vec::new()));
         if !entry.is_array() {
             *entry = Value::Array(Vec::new());
         }
-        entry.as_array_mut().expect("made an array above")
+        entry.as_array_mut()
     }
 
-    /// Removes a list's item `i`.
-    pub fn remove(&mut self, name: &str, i: usize) {
-        let list = self.list_mut(name);
-        if i < list.len() {
-            list.remove(i);
+    /// Removes a list's item `i` (`list` as [`Draft::push`] takes it).
+    pub fn remove(&mut self, list: &str, i: usize) {
+        if let Some(items) = self.list_mut(list).filter(|items| i < items.len()) {
+            items.remove(i);
         }
     }
 
-    /// Adds an item to a list; its index.
-    pub fn push(&mut self, name: &str, item: Value) -> usize {
-        let list = self.list_mut(name);
-        list.push(item);
-        list.len() - 1
+    /// Adds an item to a list (a top-level one by its name, one inside by its JSON pointer);
+    /// its index, or `None` when there is no such list.
+    pub fn push(&mut self, list: &str, item: Value) -> Option<usize> {
+        let items = self.list_mut(list)?;
+        items.push(item);
+        Some(items.len() - 1)
     }
 
     /// The releases the lesson runs in.
@@ -142,7 +141,7 @@ impl Draft {
     /// time); whether the timeline can say it.
     pub fn record(&mut self, at_ms: u64, act: &Intervention) -> bool {
         let Some(event) = event_of(at_ms, act) else { return false };
-        let timeline = self.list_mut("timeline");
+        let Some(timeline) = self.list_mut("timeline") else { return false };
         let at = timeline.partition_point(|e| e.get("at_ms").and_then(Value::as_u64).unwrap_or(0) <= at_ms);
         timeline.insert(at, event);
         // The run goes on a second past it, so that what it sets off is seen.
@@ -152,6 +151,12 @@ impl Draft {
         }
         true
     }
+}
+
+/// A JSON pointer's top-level field and the pointer within it (`/a/b/c`: `a` and `/b/c`).
+fn split(pointer: &str) -> Option<(&str, &str)> {
+    let path = pointer.strip_prefix('/').filter(|p| !p.is_empty())?;
+    Some(path.find('/').map_or((path, ""), |at| (&path[..at], &path[at..])))
 }
 
 /// A timeline entry doing what an action did (`None`: the timeline has no entry for it).

@@ -358,11 +358,7 @@ fn contents(
             let edit = edit.clone();
             Callback::from(move |_: MouseEvent| {
                 edit.emit(Box::new(move |d: &mut Draft| {
-                    if let Some(Value::Array(list)) = d.get(&format!("/questions/{i}/choices")).cloned() {
-                        let mut list = list;
-                        list.push(draft::text("", ""));
-                        d.set(&format!("/questions/{i}/choices"), Value::Array(list));
-                    }
+                    let _ = d.push(&format!("/questions/{i}/choices"), draft::text("", ""));
                 }))
             })
         };
@@ -400,15 +396,9 @@ fn contents(
                 <p>{ tr!(lang, "Goal (what held when it was added):") }</p>
                 <ul class="mono">{ for c["goal"].as_array().into_iter().flatten().enumerate().map(|(g, check)| {
                     let edit = edit.clone();
-                    let drop_check = Callback::from(move |_: MouseEvent| edit.emit(Box::new(move |d: &mut Draft| {
-                        let pointer = format!("/challenges/{i}/goal");
-                        if let Some(Value::Array(mut goal)) = d.get(&pointer).cloned() {
-                            if g < goal.len() {
-                                goal.remove(g);
-                            }
-                            let _ = d.set(&pointer, Value::Array(goal));
-                        }
-                    })));
+                    let drop_check = Callback::from(move |_: MouseEvent| {
+                        edit.emit(Box::new(move |d: &mut Draft| d.remove(&format!("/challenges/{i}/goal"), g)))
+                    });
                     html! { <li>{ check.to_string() }{ " " }<button type="button" class="small secondary" onclick={drop_check} aria-label={trf!(lang, "Remove check {n} from the goal", &[("n", &(g + 1))])}>{ tr!(lang, "Remove") }</button></li> }
                 }) }</ul>
                 <p>{ tr!(lang, "Solution (your moves):") }</p>
@@ -427,15 +417,9 @@ fn contents(
     }).map(|(era, i, note)| {
         let at = format!("/eras/{era}/narration/{i}");
         let edit2 = edit.clone();
-        let drop_note = Callback::from(move |_: MouseEvent| edit2.emit(Box::new(move |d: &mut Draft| {
-            let pointer = format!("/eras/{era}/narration");
-            if let Some(Value::Array(mut notes)) = d.get(&pointer).cloned() {
-                if i < notes.len() {
-                    notes.remove(i);
-                }
-                let _ = d.set(&pointer, Value::Array(notes));
-            }
-        })));
+        let drop_note = Callback::from(move |_: MouseEvent| {
+            edit2.emit(Box::new(move |d: &mut Draft| d.remove(&format!("/eras/{era}/narration"), i)))
+        });
         html! {
             <li>
                 <p class="mono">{ trf!(lang, "In {era} only, shown from the step: {pattern}", &[("era", &era.name()), ("pattern", &note["match"].to_string())]) }</p>
