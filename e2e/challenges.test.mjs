@@ -66,6 +66,8 @@ test('the solution plays on request and the Korean page names every control', as
     const challenge = page.getByRole('region', { name: /^도전 과제 - / });
     assert.match(await challenge.getByRole('status').textContent(), /^아직 풀지 못했습니다/);
     await challenge.getByRole('button', { name: '풀이 재생' }).click();
+    // (The solution's console lines wait for the console's module, which may still be on its way.)
+    await challenge.getByRole('status').filter({ hasText: /^풀었습니다\./ }).waitFor();
     assert.match(await challenge.getByRole('status').textContent(), /^풀었습니다\./);
     assert.ok((await challenge.getByRole('link', { name: '내 풀이 링크' }).getAttribute('href')).includes('actions='));
     assert.doesNotMatch(await page.locator('#scenario option[value="sandbox"]').textContent(), /★/, 'a solution played solves nothing');

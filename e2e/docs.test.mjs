@@ -30,6 +30,11 @@ test('three embeds show posters and fetch no wasm until the reader starts one, w
   const { page, errors, fetched, own, origin, close } = await docsSite(THREE);
   try {
     await page.goto(`${origin}/`);
+    // What the frames say to this page, to hear when one is ready for the host API.
+    await page.evaluate(() => {
+      /** @type {any} */ (window).heard = [];
+      window.addEventListener('message', (e) => /** @type {any} */ (window).heard.push(e.data));
+    });
     const starts = page.getByRole('button', { name: /^Start the lesson: |^레슨 시작: / });
     await page.waitForFunction(() => document.querySelectorAll('[data-informer-playground] img').length === 3);
     await page.waitForFunction(() => [.../** @type {NodeListOf<HTMLImageElement>} */ (document.querySelectorAll('[data-informer-playground] img'))].every((i) => i.complete && i.naturalWidth > 0));
@@ -50,7 +55,9 @@ test('three embeds show posters and fetch no wasm until the reader starts one, w
     assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'IFRAME');
     assert.equal(await page.locator('iframe').count(), 1, 'the others stay posters');
     assert.ok(fetched.some((f) => f.url.startsWith(own) && f.url.endsWith('.wasm')));
-    // The host API drives it (the loader named this origin in the frame's link).
+    // The host API drives it (the loader named this origin in the frame's link), once the frame
+    // says it is ready: its reader of commands is a module that may still be on its way.
+    await page.waitForFunction(() => /** @type {any} */ (window).heard.some((m) => typeof m === 'string' && m.includes('informer-playground:ready')));
     await page.evaluate((own) => document.querySelector('iframe').contentWindow.postMessage(JSON.stringify({ type: 'informer-playground:goto', step: 3 }), own), own);
     await frame.locator('.step-count').filter({ hasText: /\b3단계/ }).waitFor();
     assert.deepEqual(errors, []);
