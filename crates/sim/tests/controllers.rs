@@ -2,6 +2,7 @@
 //! their remedies (semantics §5–§6, §8).
 
 use informer_sim::client::indexer::IndexFunc;
+use informer_sim::client::transform::Transform;
 use informer_sim::cluster::selector::LabelSelector;
 use informer_sim::cluster::Verb;
 use informer_sim::cluster::{ApiObject, KeyRange, Kind};
@@ -790,4 +791,41 @@ fn semantics_6_disable_for_sends_each_read_to_the_server_and_starts_no_informer(
     );
     assert_eq!(w.api.metrics().requests_by_verb(Verb::Get) - gets_before, 3);
     assert!(w.informer_for(Kind::Secret).is_none(), "no informer for a kind the cache is kept out of");
+}
+
+/// client-go v0.30.14 `delta_fifo.go` `queueActionLocked`, v0.33.13 `the_real_fifo.go`
+/// `addToItems_locked`, v0.37.2 with `addReplaceToItemsLocked`: an informer's transform runs on
+/// every object as the queue takes it in (the initial list and each watch event), so the
+/// cache never holds the dropped field, while the API server sends and keeps the object whole.
+#[test]
+fn semantics_6_a_transform_shapes_what_the_cache_holds_not_what_the_server_sends() {
+    const LAST: &str = "/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration";
+    let applied = |name: &str| {
+        let mut pod = ApiObject::new(Kind::Pod, "default", name).with("spec", json!({"nodeName": "node-1"}));
+        pod.metadata.annotations.insert("kubectl.kubernetes.io/last-applied-configuration".into(), "x".repeat(500));
+        pod
+    };
+    for era in Era::ALL {
+        let run = |transform: &[String]| {
+            let mut config = WorldConfig::new(Kind::Pod);
+            config.era = era;
+            config.informers[0].transform = Transform::dropping(transform).unwrap();
+            let mut w = World::new(config, vec![applied("web-1")]).unwrap();
+            w.run_until_idle(1_000);
+            w.act(Intervention::Create(applied("web-2")));
+            w.run_until_idle(1_000);
+            w
+        };
+        let (mut cut, whole) = (run(&[LAST.into()]), run(&[]));
+        for name in ["web-1", "web-2"] {
+            let cached = serde_json::to_value(cut.cache_get(Kind::Pod, "default", name).unwrap()).unwrap();
+            assert!(cached.pointer(LAST).is_none(), "{era}: {name} is cached without the annotation");
+            assert_eq!(cached.pointer("/spec/nodeName"), Some(&json!("node-1")), "{era}: the rest is kept");
+        }
+        assert_eq!(cut.api.metrics().bytes_sent, whole.api.metrics().bytes_sent, "{era}: the server sends the same");
+        let (cached, full) = (cut.costs().cached[0].2, whole.costs().cached[0].2);
+        assert!(cached + 2 * 500 <= full, "{era}: {cached} bytes cached against {full} in full");
+        assert_eq!(cut.costs().untransformed_bytes, Some(full), "{era}: the costs name what it would take in full");
+        assert_eq!(whole.costs().untransformed_bytes, None);
+    }
 }

@@ -163,7 +163,7 @@ const KEPT_IN_LATIN: &[&str] = &[
     "informer reconcile resync tombstone dirty progress rv predicate lister",
     // Upstream's types, calls, deltas and statuses spelled with one capital.
     "Reflector Indexer Reconciler Reconcile Replace Replaced Added Updated Deleted Sync Resync",
-    "Pop Add Done Forget Get List Create Update Running Forbidden Conflict Gone Expired",
+    "Pop Add Done Forget Get List Create Update Running Forbidden Conflict Gone Expired Transform",
     // The two halves of an object the lessons are about, as the API names them.
     "spec status",
     // A parameter's value, a unit, a title's versus.

@@ -13,4 +13,5 @@ pub mod rate_limiter;
 pub mod real_fifo;
 pub mod reflector;
 pub mod shared_informer;
+pub mod transform;
 pub mod workqueue;

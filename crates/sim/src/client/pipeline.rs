@@ -19,6 +19,7 @@ use super::queue::{Queue, Queued};
 use super::real_fifo::BATCH_SIZE;
 use super::reflector::{Command, Input, Reflector, ReflectorConfig};
 use super::shared_informer::{Applied, SharedInformer};
+use super::transform::Transform;
 use crate::cluster::Shared;
 use crate::era::{Era, FifoKind};
 use crate::kernel::{Millis, Rng};
@@ -126,6 +127,8 @@ struct Popping {
 pub struct ClientPipeline {
     pub reflector: Reflector,
     pub informer: SharedInformer,
+    /// What every object passes through as it is queued (`SetTransform`).
+    pub transform: Transform,
     popping: Option<Popping>,
     /// `PopBatch` (the era's informers process in batches).
     batches: bool,
@@ -138,6 +141,7 @@ impl ClientPipeline {
         ClientPipeline {
             reflector: Reflector::new(reflector, era, 0),
             informer: SharedInformer::new(resync_ms, queue_for(era)),
+            transform: Transform::default(),
             popping: None,
             batches: era.fifo() == FifoKind::AtomicRealFifo,
         }
@@ -175,11 +179,14 @@ impl ClientPipeline {
         })
     }
 
-    /// Carries out a FIFO operation.
+    /// Carries out a FIFO operation, each object through the transform first (as the queue
+    /// does where it takes objects in).
     pub fn feed(&mut self, op: FifoOp) -> FedOutcome {
         let SharedInformer { fifo, indexer, .. } = &mut self.informer;
+        let t = &self.transform;
         let (key, rv, fed) = match op {
             FifoOp::Replace(items, rv) => {
+                let items: Vec<Shared> = items.into_iter().map(|o| t.apply(o)).collect();
                 let objects = items.len();
                 let fed = match fifo.replace(items, rv, indexer) {
                     Queued::Deltas(_) => Fed::Replaced { objects, resource_version: rv, queued: fifo.len() },
@@ -188,16 +195,19 @@ impl ClientPipeline {
                 (String::new(), rv, fed)
             }
             FifoOp::Add(o) => {
+                let o = t.apply(o);
                 let (key, rv) = (o.key(), o.resource_version());
                 fifo.add(o);
                 (key, rv, Fed::Added)
             }
             FifoOp::Update(o) => {
+                let o = t.apply(o);
                 let (key, rv) = (o.key(), o.resource_version());
                 fifo.update(o);
                 (key, rv, Fed::Updated)
             }
             FifoOp::Delete(o) => {
+                let o = t.apply(o);
                 let (key, rv) = (o.key(), o.resource_version());
                 let ignored = !fifo.delete(o, indexer);
                 (key, rv, Fed::Deleted { ignored })

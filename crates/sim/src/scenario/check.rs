@@ -7,6 +7,7 @@ use super::format::{
 };
 use super::pattern::Pattern;
 use super::ScenarioError;
+use crate::client::transform::Transform;
 use crate::cluster::selector::{FieldSelector, LabelSelector};
 use crate::cluster::{ApiObject, Kind};
 use crate::controller::cache_reader::ClientRead;
@@ -86,7 +87,9 @@ fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), Sce
         Expectation::LogContains { .. } | Expectation::CacheMatchesStore => Ok(()),
         Expectation::Count { .. } => Ok(()),
         Expectation::Requests { at_least, at_most, .. } => bounds(file, field, *at_least, *at_most),
-        Expectation::Reconciles { at_least, at_most } => bounds(file, field, *at_least, *at_most),
+        Expectation::Reconciles { at_least, at_most } | Expectation::CacheBytes { at_least, at_most } => {
+            bounds(file, field, *at_least, *at_most)
+        }
         Expectation::CacheList {
             field: path,
             value,
@@ -120,6 +123,16 @@ fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), Sce
             }
             Ok(())
         }
+        Expectation::CacheGet { error: Some(_), lacks: Some(_), .. } => Err(ScenarioError::at(
+            file,
+            format!("{field}.lacks"),
+            "expected `lacks` only on a Get that finds its object, not with `error`",
+        )),
+        Expectation::CacheGet { lacks: Some(p), .. } if !p.starts_with('/') => Err(ScenarioError::at(
+            file,
+            format!("{field}.lacks"),
+            format!("expected a JSON pointer (it starts with /), found {p:?}"),
+        )),
         Expectation::CacheGet { .. } => Ok(()),
     }
 }
@@ -493,6 +506,14 @@ impl Scenario {
         if let Some(first) = config.informers.first_mut() {
             first.reflector.namespace = c.namespace.clone();
             first.reflector.label_selector = c.label_selector.clone();
+            FieldSelector::parse(&c.field_selector, first.reflector.kind)
+                .map_err(|e| ScenarioError::at(file, "config.field_selector", e.message.clone()))?;
+            first.reflector.field_selector = c.field_selector.clone();
+            for (i, pointer) in c.transform.iter().enumerate() {
+                Transform::dropping(std::slice::from_ref(pointer))
+                    .map_err(|why| ScenarioError::at(file, format!("config.transform[{i}]"), why.to_string()))?;
+            }
+            first.transform = Transform::dropping(&c.transform).unwrap_or_default();
             first.indexes = c
                 .indexes
                 .iter()

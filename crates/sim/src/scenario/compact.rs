@@ -426,6 +426,10 @@ fn config(v: &Value) -> Read<Config> {
         bookmark_seconds: u64_or(v, "bookmark_seconds", defaults.bookmark_seconds)?,
         namespace: opt_string(v, "namespace")?,
         label_selector: opt_string(v, "label_selector")?.unwrap_or_default(),
+        field_selector: opt_string(v, "field_selector")?.unwrap_or_default(),
+        transform: list(v, "transform", |p| {
+            p.as_str().map(String::from).ok_or_else(|| missing("transform", "a string"))
+        })?,
         indexes: list(v, "indexes", |i| i.as_str().map(String::from).ok_or_else(|| missing("indexes", "a string")))?,
         rbac: opt(v, "rbac", |r| {
             let verbs = r.as_array().ok_or_else(|| missing("rbac", "a list"))?;
@@ -564,7 +568,9 @@ fn expectation(v: &Value) -> Read<Expectation> {
             namespace: opt_string(v, "namespace")?.unwrap_or_else(default_namespace),
             name: string(v, "name")?,
             error: opt_string(v, "error")?,
+            lacks: opt_string(v, "lacks")?,
         },
+        "cache-bytes" => Expectation::CacheBytes { at_least: at_least()?, at_most: at_most()? },
         "reconciles" => Expectation::Reconciles { at_least: at_least()?, at_most: at_most()? },
         other => return Err(Error(format!("an unknown check {other:?}"))),
     })

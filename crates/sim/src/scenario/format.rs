@@ -112,6 +112,15 @@ pub struct Config {
     pub namespace: Option<String>,
     #[serde(default)]
     pub label_selector: String,
+    /// A field selector for the first informer (controller-runtime's `ByObject.Field`), e.g.
+    /// `spec.nodeName=node-1`: the server sends only the objects it selects.
+    #[serde(default)]
+    pub field_selector: String,
+    /// The first informer's transform (controller-runtime's `Transform`): the fields each
+    /// object loses before the cache, as JSON pointers
+    /// (`/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration`).
+    #[serde(default)]
+    pub transform: Vec<String>,
     /// Field indexes on the first informer, e.g. `spec.nodeName`.
     #[serde(default)]
     pub indexes: Vec<String>,
@@ -180,6 +189,8 @@ impl Default for Config {
             bookmark_seconds: default_bookmarks(),
             namespace: None,
             label_selector: String::new(),
+            field_selector: String::new(),
+            transform: Vec::new(),
             indexes: Vec::new(),
             rbac: None,
             max_concurrent: one(),
@@ -605,7 +616,8 @@ pub enum Expectation {
         #[serde(default)]
         error: Option<String>,
     },
-    /// A controller-runtime Get from the cache: it succeeds, or fails with `error`.
+    /// A controller-runtime Get from the cache: it succeeds, or fails with `error`; found, the
+    /// object has no field at the JSON pointer `lacks` (what a transform dropped).
     CacheGet {
         kind: Kind,
         #[serde(default = "default_namespace")]
@@ -613,6 +625,15 @@ pub enum Expectation {
         name: String,
         #[serde(default)]
         error: Option<String>,
+        #[serde(default)]
+        lacks: Option<String>,
+    },
+    /// The bytes every informer's cache holds, as JSON (the costs panel's figure).
+    CacheBytes {
+        #[serde(default)]
+        at_least: Option<u64>,
+        #[serde(default)]
+        at_most: Option<u64>,
     },
     /// How many reconciles ran.
     Reconciles {

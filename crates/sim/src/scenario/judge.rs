@@ -154,14 +154,21 @@ fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Ve
                         (Ok(CacheAnswer::Got), _) => (false, "a Get's answer to a List".into()),
                     }
                 }
-                Expectation::CacheGet { kind: k, namespace, name, error } => {
+                Expectation::CacheGet { kind: k, namespace, name, error, lacks } => {
                     let mut world = world.clone();
                     match (world.cache_get(*k, namespace, name), error) {
-                        (Ok(_), None) => (true, "found".into()),
+                        (Ok(o), None) => match lacks.as_deref().filter(|p| has_field(&o, p)) {
+                            Some(p) => (false, format!("found, with {p}")),
+                            None => (true, "found".into()),
+                        },
                         (Ok(_), Some(_)) => (false, "found".into()),
                         (Err(e), Some(want)) => (e.to_string() == *want, e.to_string()),
                         (Err(e), None) => (false, e.to_string()),
                     }
+                }
+                Expectation::CacheBytes { at_least, at_most } => {
+                    let bytes: usize = world.costs().cached.iter().map(|(_, _, b)| b).sum();
+                    (within(bytes as u64, *at_least, *at_most), format!("{bytes} bytes"))
                 }
                 Expectation::Reconciles { at_least, at_most } => {
                     (within(world.reconciles(), *at_least, *at_most), format!("{}", world.reconciles()))
@@ -170,6 +177,11 @@ fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Ve
             Verdict { expectation: format!("{e:?}"), met, detail }
         })
         .collect()
+}
+
+/// Whether `obj` has a field at the JSON pointer `pointer`.
+fn has_field(obj: &ApiObject, pointer: &str) -> bool {
+    serde_json::to_value(obj).is_ok_and(|v| v.pointer(pointer).is_some())
 }
 
 /// `name` and the names of everything it owns, directly or through what it owns (a

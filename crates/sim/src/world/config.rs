@@ -5,6 +5,7 @@
 
 use crate::client::indexer::IndexFunc;
 use crate::client::reflector::ReflectorConfig;
+use crate::client::transform::Transform;
 use crate::cluster::selector::LabelSelector;
 use crate::cluster::{ApiServerConfig, Kind, Verb};
 use crate::controller::handler::Enqueue;
@@ -51,6 +52,8 @@ pub struct InformerConfig {
     pub handlers: Vec<HandlerConfig>,
     /// Extra indexes, e.g. `("field:spec.nodeName", IndexFunc::Field("spec.nodeName"))`.
     pub indexes: Vec<(String, IndexFunc)>,
+    /// What each object passes through before the queue (controller-runtime's `Transform`).
+    pub transform: Transform,
 }
 
 impl InformerConfig {
@@ -59,6 +62,7 @@ impl InformerConfig {
             reflector: ReflectorConfig::new(kind),
             handlers: vec![HandlerConfig::new("controller", route)],
             indexes: Vec::new(),
+            transform: Transform::default(),
         }
     }
 }

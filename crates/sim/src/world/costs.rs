@@ -22,6 +22,9 @@ pub struct Costs {
     /// Per informer whose cache is scoped (a namespace, a label or field selector): the kind,
     /// and the objects of that kind etcd holds with their bytes — what the scope keeps out.
     pub in_cluster: Vec<(Kind, usize, usize)>,
+    /// When an informer has a transform: the bytes every cache would hold without the
+    /// transforms (each transformed object as the API server holds it now).
+    pub untransformed_bytes: Option<usize>,
     pub reconciles: u64,
     pub requeues: u64,
     /// For each spec write by a user, the time until the controller wrote a status that
@@ -82,9 +85,16 @@ impl World {
                 (r.kind, objects, bytes)
             })
             .collect();
+        let untransformed_bytes = self.informers.iter().any(|s| !s.pipeline.transform.is_none()).then(|| {
+            self.informers
+                .iter()
+                .map(|s| if s.pipeline.transform.is_none() { s.cache_size().1 } else { self.in_full(s) })
+                .sum()
+        });
         Costs {
             requests,
             in_cluster,
+            untransformed_bytes,
             bytes_sent: metrics.bytes_sent,
             objects_sent: metrics.objects_sent,
             cached,
@@ -92,5 +102,19 @@ impl World {
             requeues: self.requeues(),
             status_latency_ms: self.status_clock.latencies().to_vec(),
         }
+    }
+
+    /// The bytes of the objects an informer caches, as the API server holds them now.
+    fn in_full(&self, informer: &super::InformerStack) -> usize {
+        let kind = informer.config.reflector.kind;
+        let admin = crate::cluster::UserInfo::admin();
+        informer
+            .pipeline
+            .informer
+            .indexer
+            .objects()
+            .filter_map(|o| self.api.peek_get(&admin, kind, &o.metadata.namespace, &o.metadata.name).ok())
+            .map(|o| o.to_json().len())
+            .sum()
     }
 }

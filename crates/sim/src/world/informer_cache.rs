@@ -20,10 +20,10 @@ use super::config::InformerConfig;
 use super::message::Msg;
 use super::outcome::Outcome;
 use super::{resync_period, Hop, InformerStack, World};
-use crate::client::reflector::ReflectorConfig;
 use crate::cluster::selector::LabelSelector;
 use crate::cluster::Kind;
 use crate::controller::cache_reader::{CacheAnswer, CacheList, ClientRead, ReadError};
+use crate::controller::handler::Enqueue;
 use crate::kernel::{Millis, Stage, TraceKind};
 use std::collections::BTreeMap;
 
@@ -86,8 +86,7 @@ impl World {
 
     /// `addInformerToMap` on a started cache: a new informer on `kind`, started now.
     fn start_lazy_informer(&mut self, kind: Kind) -> usize {
-        let config =
-            InformerConfig { reflector: ReflectorConfig::new(kind), handlers: Vec::new(), indexes: Vec::new() };
+        let config = InformerConfig { handlers: Vec::new(), ..InformerConfig::new(kind, Enqueue::Object) };
         let resync = resync_period(self.config.sync_period_ms, &mut self.rng);
         self.informers.push(InformerStack::new(config, resync, self.config.era, self.now));
         let i = self.informers.len() - 1;

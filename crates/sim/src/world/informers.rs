@@ -77,6 +77,7 @@ impl InformerStack {
     /// An informer started at `now`.
     pub(super) fn new(config: InformerConfig, resync_ms: Millis, era: Era, now: Millis) -> Self {
         let mut pipeline = ClientPipeline::new(config.reflector.clone(), era, resync_ms);
+        pipeline.transform = config.transform.clone();
         for h in &config.handlers {
             pipeline.informer.add_event_handler(&h.name, h.resync_ms.unwrap_or(resync_ms), 0);
         }

@@ -48,6 +48,9 @@ pub fn cost_panel(props: &Props) -> Html {
                 { for v.requests.iter().map(|(verb, n)| html! { <div><dt>{ verb.metric() }</dt><dd>{ n }</dd></div> }) }
                 <div><dt>{ tr!(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
                 <div><dt>{ tr!(lang, "Cached objects") }</dt><dd>{ objects_and_size(v.cached_objects, v.cached_bytes) }</dd></div>
+                if let Some(bytes) = v.untransformed_bytes {
+                    <div><dt>{ tr!(lang, "Cached without the transform") }</dt><dd>{ size(bytes) }</dd></div>
+                }
                 if let Some((objects, bytes)) = v.in_cluster {
                     <div><dt>{ tr!(lang, "Same kind in the cluster") }</dt><dd>{ objects_and_size(objects, bytes) }</dd></div>
                 }
@@ -65,10 +68,14 @@ pub fn cost_panel(props: &Props) -> Html {
 
 /// `2,005 (1,563 KiB)`; a small size in bytes: `2 (1,204 B)`.
 fn objects_and_size(objects: usize, bytes: usize) -> String {
-    let size = if bytes < 10 * 1024 {
+    format!("{} ({})", grouped(objects as u64), size(bytes))
+}
+
+/// `1,204 B`; from 10 KiB on, `1,563 KiB`.
+fn size(bytes: usize) -> String {
+    if bytes < 10 * 1024 {
         format!("{} B", grouped(bytes as u64))
     } else {
         format!("{} KiB", grouped(bytes as u64 / 1024))
-    };
-    format!("{} ({size})", grouped(objects as u64))
+    }
 }
