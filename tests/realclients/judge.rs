@@ -10,6 +10,7 @@
 #[path = "replay.rs"]
 mod replay;
 
+use informer_sim::client::transform::Transform;
 use informer_sim::era::Era;
 use replay::{replay, Told};
 use serde_json::Value;
@@ -489,6 +490,27 @@ fn requests_since(
     )
 }
 
+/// The annotation `kubectl apply` leaves.
+const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// Whether the cache's copy of Pod `name` kept the last-applied annotation, in the harness's
+/// words.
+fn annotation_kept(world: &mut informer_sim::world::World, name: &str) -> String {
+    match world.cache_get(informer_sim::cluster::Kind::Pod, "default", name) {
+        Ok(pod) if pod.metadata.annotations.contains_key(LAST_APPLIED) => "annotation kept".into(),
+        Ok(_) => "annotation dropped".into(),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// The requests made for `resource`, each with the field selector of the informer's scope that
+/// the world sends with every LIST and WATCH of it.
+fn scoped_requests(world: &informer_sim::world::World, resource: &str) -> String {
+    let selector = &world.informers[0].config.reflector.field_selector;
+    let made = requests_since(world, &BTreeMap::new(), resource);
+    sorted_list(&made.split(", ").map(|r| format!("{r}?fieldSelector={selector}")).collect::<Vec<_>>().join(", "))
+}
+
 /// Two reads through a client that keeps `read`'s kind out of its cache: the second's answer.
 fn uncached_read(
     world: &mut informer_sim::world::World,
@@ -564,6 +586,27 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
             world.run_until(1_000_000, |_, w| w.now() >= 5_000);
             world
         };
+        // Two applied Pods read through a cache of node-1's Pods whose transform drops kubectl's
+        // last-applied annotation.
+        let mut transformed = {
+            let applied = |name: &str, node: &str| {
+                let mut pod = informer_sim::cluster::ApiObject::new(Kind::Pod, "default", name).with(
+                    "spec",
+                    serde_json::json!({"nodeName": node, "containers": [{"name": "main", "image": "nginx:1.27"}]}),
+                );
+                pod.metadata.annotations.insert(LAST_APPLIED.into(), "{}".into());
+                pod
+            };
+            let mut config = informer_sim::world::WorldConfig::new(Kind::Pod);
+            config.era = era;
+            config.informers[0].reflector.field_selector = "spec.nodeName=node-1".into();
+            let pointer = format!("/metadata/annotations/{}", LAST_APPLIED.replace('/', "~1"));
+            config.informers[0].transform = Transform::dropping(&[pointer]).expect("a transform");
+            let objects = vec![applied("applied-1", "node-1"), applied("applied-2", "node-2")];
+            let mut world = informer_sim::world::World::new(config, objects).expect("a world");
+            world.run_until(1_000_000, |_, w| w.now() >= 5_000);
+            world
+        };
         let uncached_before = uncached.api.metrics().requests.clone();
         let before = lazy.api.metrics().requests.clone();
         let get = |kind, name: &str| informer_sim::controller::cache_reader::ClientRead::Get {
@@ -590,6 +633,9 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
             ),
             ("disable-for", uncached_read(&mut uncached, get(Kind::Secret, "no-such-secret"))),
             ("disable-for-requests", requests_since(&uncached, &uncached_before, "secrets")),
+            ("transform", annotation_kept(&mut transformed, "applied-1")),
+            ("transform-elsewhere", text(transformed.cache_get(Kind::Pod, "default", "applied-2").map(|o| vec![o]))),
+            ("transform-requests", scoped_requests(&transformed, "pods")),
         ]
         .into_iter()
         .collect();
@@ -609,7 +655,8 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
         assert!(!theirs.contains_key("setup"), "{era}: the harness could not start: {theirs:?}");
         for (trap, said) in &ours {
             let real = theirs.get(*trap).map(String::as_str).unwrap_or("(no answer)");
-            let real = &if *trap == "lazy-requests" { sorted_list(real) } else { real.to_string() };
+            let sorted = matches!(*trap, "lazy-requests" | "transform-requests");
+            let real = &if sorted { sorted_list(real) } else { real.to_string() };
             println!("{era} {trap}:\n  controller-runtime: {real}\n  simulator:          {said}");
             if real != said {
                 differences.push(format!("{era} {trap}: controller-runtime says {real:?}, the simulator {said:?}"));

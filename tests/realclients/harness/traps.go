@@ -14,6 +14,11 @@ package harness
 //   not-cached         the same Get through a cache with ReaderFailOnMissingInformer
 //   disable-for        the same Get twice through a client whose cache options DisableFor Secrets
 //   disable-for-requests the requests those reads made
+//   transform          two applied Pods (node-1, node-2) read through a cache whose ByObject
+//                      has Field spec.nodeName=node-1 and a Transform dropping kubectl's
+//                      last-applied-configuration: "annotation dropped" or "annotation kept"
+//   transform-elsewhere the Pod on node-2 read through that cache
+//   transform-requests the requests its informer made, with their fieldSelector
 //   start-timeout      a manager whose controller's cache cannot sync (CacheSyncTimeout)
 
 import (
@@ -24,9 +29,12 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -66,6 +74,8 @@ func startedCache(ctx context.Context, config *rest.Config, scheme *runtime.Sche
 type requestLog struct {
 	mu   sync.Mutex
 	seen []string
+	// fields: each entry names its fieldSelector too.
+	fields bool
 }
 
 func (l *requestLog) wrap(next http.RoundTripper) http.RoundTripper {
@@ -91,6 +101,9 @@ func (l *requestLog) wrap(next http.RoundTripper) http.RoundTripper {
 			resource = parts[len(parts)-2]
 		}
 		entry := verb + " " + resource
+		if selector := r.URL.Query().Get("fieldSelector"); selector != "" && l.fields {
+			entry += "?fieldSelector=" + selector
+		}
 		l.mu.Lock()
 		if !containsString(l.seen, entry) {
 			l.seen = append(l.seen, entry)
@@ -166,6 +179,58 @@ func lazyTraps(ctx context.Context, admin *rest.Config, scheme *runtime.Scheme) 
 	emit(line{"trap": "disable-for-requests", "error": uncachedLog.String()})
 }
 
+// lastApplied is the annotation kubectl apply leaves.
+const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
+
+// transformTraps creates two applied Pods and reads them through a cache scoped to node-1's
+// Pods whose Transform drops the last-applied annotation.
+func transformTraps(ctx context.Context, admin *rest.Config, scheme *runtime.Scheme) {
+	writer, err := client.New(admin, client.Options{Scheme: scheme})
+	if err != nil {
+		trap("setup", err)
+		return
+	}
+	for name, node := range map[string]string{"applied-1": "node-1", "applied-2": "node-2"} {
+		pod := &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, Annotations: map[string]string{lastApplied: "{}"}},
+			Spec:       corev1.PodSpec{NodeName: node, Containers: []corev1.Container{{Name: "main", Image: "nginx:1.27"}}},
+		}
+		if err := writer.Create(ctx, pod); err != nil {
+			trap("setup", err)
+			return
+		}
+	}
+	drop := func(in interface{}) (interface{}, error) {
+		if obj, err := metaOf(in); err == nil {
+			annotations := obj.GetAnnotations()
+			delete(annotations, lastApplied)
+			obj.SetAnnotations(annotations)
+		}
+		return in, nil
+	}
+	log, recorded := recording(admin)
+	log.fields = true
+	scoped, err := cache.New(recorded, cache.Options{Scheme: scheme, ByObject: map[client.Object]cache.ByObject{
+		&corev1.Pod{}: {Field: fields.OneTermEqualSelector("spec.nodeName", "node-1"), Transform: toolscache.TransformFunc(drop)},
+	}})
+	if err != nil {
+		trap("setup", err)
+		return
+	}
+	go func() { _ = scoped.Start(ctx) }()
+	scoped.WaitForCacheSync(ctx)
+	var pod corev1.Pod
+	if err := scoped.Get(ctx, client.ObjectKey{Namespace: "default", Name: "applied-1"}, &pod); err != nil {
+		trap("transform", err)
+	} else if _, kept := pod.Annotations[lastApplied]; kept {
+		emit(line{"trap": "transform", "error": "annotation kept"})
+	} else {
+		emit(line{"trap": "transform", "error": "annotation dropped"})
+	}
+	trap("transform-elsewhere", scoped.Get(ctx, client.ObjectKey{Namespace: "default", Name: "applied-2"}, &pod))
+	emit(line{"trap": "transform-requests", "error": log.String()})
+}
+
 func runTraps(admin, restricted *rest.Config, wait time.Duration) {
 	scheme := runtime.NewScheme()
 	_ = clientgoscheme.AddToScheme(scheme)
@@ -178,6 +243,7 @@ func runTraps(admin, restricted *rest.Config, wait time.Duration) {
 		return
 	}
 	lazyTraps(ctx, admin, scheme)
+	transformTraps(ctx, admin, scheme)
 	var pod corev1.Pod
 	trap("not-found", whole.Get(ctx, client.ObjectKey{Namespace: "default", Name: "no-such-pod"}, &pod))
 	var pods corev1.PodList

@@ -158,7 +158,8 @@ pub struct ObjectMeta {
     pub resource_version: String,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub generation: i64,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// Go's typed clients send a zero time as `null` (`metav1.Time`), read as none.
+    #[serde(default, skip_serializing_if = "String::is_empty", deserialize_with = "null_as_empty")]
     pub creation_timestamp: String,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub labels: BTreeMap<String, String>,
@@ -170,6 +171,10 @@ pub struct ObjectMeta {
 
 fn is_zero(n: &i64) -> bool {
     *n == 0
+}
+
+fn null_as_empty<'de, D: serde::Deserializer<'de>>(reader: D) -> Result<String, D::Error> {
+    Ok(Option::<String>::deserialize(reader)?.unwrap_or_default())
 }
 
 /// One API object. Everything besides `apiVersion`, `kind` and `metadata` lives in `body`
@@ -397,6 +402,12 @@ mod tests {
         assert_eq!(ApiObject::from_json(&obj.to_json()).unwrap(), obj);
         let pod = ApiObject::new(Kind::Pod, "ns", "p").with("spec", json!({"nodeName": "n1"}));
         assert_eq!(pod.field("spec.nodeName").as_deref(), Some("n1"));
+    }
+
+    #[test]
+    fn a_go_clients_zero_creation_timestamp_reads_as_none() {
+        let text = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"default","creationTimestamp":null},"spec":{}}"#;
+        assert_eq!(ApiObject::from_json(text).unwrap().metadata.creation_timestamp, "");
     }
 
     #[test]
