@@ -3,7 +3,8 @@
 //! (a bookmark carries only a resourceVersion, and the one that ends a watch-list's initial
 //! events the annotation `k8s.io/initial-events-end`), errors as `Status` objects, and
 //! `Table`s (`Accept: …;as=Table;…`) with the columns of the apiserver's printers, which
-//! `kubectl get` shows.
+//! `kubectl get` shows, and metadata alone (`Accept: …;as=PartialObjectMetadata;…`, what
+//! client-go's metadata client and controller-runtime's metadata informers ask for).
 
 use informer_sim::cluster::watch::WatchEvent;
 use informer_sim::cluster::{ApiObject, Kind, ListResponse, Status};
@@ -57,8 +58,10 @@ pub fn deleted(kind: Kind, obj: &ApiObject) -> Value {
 }
 
 /// A LIST's answer: `<Kind>List`, whose items carry no `kind` or `apiVersion` of their own
-/// (the list's are theirs).
-pub fn list(kind: Kind, l: &ListResponse) -> Value {
+/// (the list's are theirs); for metadata alone a `PartialObjectMetadataList`, whose items are
+/// each typed `PartialObjectMetadata` (apiserver `handlers/response.go:
+/// asPartialObjectMetadataList`).
+pub fn list(kind: Kind, l: &ListResponse, metadata_only: bool) -> Value {
     let mut metadata = json!({"resourceVersion": l.resource_version.to_string()});
     if !l.continue_token.is_empty() {
         metadata["continue"] = json!(l.continue_token);
@@ -68,28 +71,37 @@ pub fn list(kind: Kind, l: &ListResponse) -> Value {
     }
     let item = |o: &ApiObject| {
         let mut v = object(o);
-        if let Some(fields) = v.as_object_mut() {
+        if let Some(fields) = v.as_object_mut().filter(|_| !metadata_only) {
             fields.remove("kind");
             fields.remove("apiVersion");
         }
         v
     };
+    let (list_kind, api_version) = match metadata_only {
+        true => ("PartialObjectMetadataList".to_string(), PARTIAL_API_VERSION),
+        false => (format!("{}List", kind.name()), kind.api_version()),
+    };
     json!({
-        "kind": format!("{}List", kind.name()),
-        "apiVersion": kind.api_version(),
+        "kind": list_kind,
+        "apiVersion": api_version,
         "metadata": metadata,
         "items": l.items.iter().map(|o| item(o)).collect::<Vec<_>>(),
     })
 }
 
-/// One watch event, as its line on the stream (without the newline).
-pub fn event(kind: Kind, e: &WatchEvent) -> Value {
+/// One watch event, as its line on the stream (without the newline); a bookmark of a
+/// metadata-only watch is typed as its objects are.
+pub fn event(kind: Kind, e: &WatchEvent, metadata_only: bool) -> Value {
     let bookmark = |rv: i64, end: bool| {
         let mut metadata = json!({"resourceVersion": rv.to_string(), "creationTimestamp": null});
         if end {
             metadata["annotations"] = json!({"k8s.io/initial-events-end": "true"});
         }
-        json!({"kind": kind.name(), "apiVersion": kind.api_version(), "metadata": metadata})
+        let (kind, api_version) = match metadata_only {
+            true => ("PartialObjectMetadata", PARTIAL_API_VERSION),
+            false => (kind.name(), kind.api_version()),
+        };
+        json!({"kind": kind, "apiVersion": api_version, "metadata": metadata})
     };
     let object = match e {
         WatchEvent::Added(o) | WatchEvent::Modified(o) | WatchEvent::Deleted(o) => object(o),
@@ -98,6 +110,21 @@ pub fn event(kind: Kind, e: &WatchEvent) -> Value {
         WatchEvent::Error(s) => status(s),
     };
     json!({"type": e.type_name(), "object": object})
+}
+
+/// The group version of `PartialObjectMetadata` and its list.
+const PARTIAL_API_VERSION: &str = "meta.k8s.io/v1";
+
+/// What an `Accept` header's first JSON choice asks for in place of the object: `as=` naming
+/// `PartialObjectMetadata` or `PartialObjectMetadataList` of `meta.k8s.io/v1` (a protobuf
+/// choice before it is passed over: this server writes JSON).
+pub fn wants_metadata(accept: &str) -> Option<&'static str> {
+    let choice = accept.split(',').map(str::trim).find(|c| !c.starts_with("application/vnd.kubernetes.protobuf"))?;
+    let param = |name: &str| choice.split(';').map(str::trim).find_map(|p| p.strip_prefix(name)?.strip_prefix('='));
+    if param("g") != Some("meta.k8s.io") || param("v") != Some("v1") {
+        return None;
+    }
+    ["PartialObjectMetadata", "PartialObjectMetadataList"].into_iter().find(|k| param("as") == Some(*k))
 }
 
 /// Whether an `Accept` header asks for a Table.
@@ -202,11 +229,11 @@ mod tests {
 
     #[test]
     fn watch_events_and_errors_look_as_kube_apiserver_writes_them() {
-        let end = event(Kind::Pod, &WatchEvent::InitialEventsEnd(12));
+        let end = event(Kind::Pod, &WatchEvent::InitialEventsEnd(12), false);
         assert_eq!(end["type"], "BOOKMARK");
         assert_eq!(end["object"]["metadata"]["annotations"]["k8s.io/initial-events-end"], "true");
         assert_eq!(end["object"]["metadata"]["resourceVersion"], "12");
-        let gone = event(Kind::Pod, &WatchEvent::Error(Status::too_old_resource_version(3, 9)));
+        let gone = event(Kind::Pod, &WatchEvent::Error(Status::too_old_resource_version(3, 9)), false);
         assert_eq!(gone["object"]["reason"], "Expired");
         assert_eq!(gone["object"]["code"], 410);
         let s = status(&Status::not_found(Kind::Deployment, "web"));
@@ -215,6 +242,34 @@ mod tests {
         assert_eq!(s["details"], json!({"name": "a", "kind": "configmaps"}), "an empty group is left out");
         assert!(wants_table("application/json;as=Table;v=v1;g=meta.k8s.io,application/json"));
         assert!(!wants_table("application/json"));
+    }
+
+    #[test]
+    fn metadata_alone_is_asked_for_by_the_first_json_choice_and_typed_as_upstream_types_it() {
+        let metadata_client = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+        assert_eq!(wants_metadata(metadata_client), Some("PartialObjectMetadataList"));
+        assert_eq!(
+            wants_metadata("application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1"),
+            Some("PartialObjectMetadata")
+        );
+        assert_eq!(wants_metadata("application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v2"), None);
+        assert_eq!(wants_metadata("application/json"), None);
+        let cm = ApiObject::new(Kind::ConfigMap, "default", "a").with("data", json!({"x": "1"})).partial_metadata();
+        let l = ListResponse {
+            items: vec![cm.into()],
+            resource_version: 7,
+            continue_token: String::new(),
+            remaining_item_count: None,
+        };
+        let v = list(Kind::ConfigMap, &l, true);
+        assert_eq!(
+            (v["kind"].as_str(), v["apiVersion"].as_str()),
+            (Some("PartialObjectMetadataList"), Some("meta.k8s.io/v1"))
+        );
+        assert_eq!(v["items"][0]["kind"], "PartialObjectMetadata", "each item keeps its type");
+        assert_eq!(v["items"][0]["data"], Value::Null, "and its metadata alone");
+        let bookmark = event(Kind::ConfigMap, &WatchEvent::Bookmark(9), true);
+        assert_eq!(bookmark["object"]["kind"], "PartialObjectMetadata");
     }
 
     #[test]

@@ -138,6 +138,7 @@ impl Request {
             limit: number(&q, "limit")? as usize,
             continue_token: text("continue"),
             send_initial_events: flag(&q, "sendInitialEvents")?,
+            metadata_only: false,
         };
         let watch = WatchOptions {
             namespace,
@@ -148,6 +149,7 @@ impl Request {
             send_initial_events: list.send_initial_events,
             resource_version_match: list.resource_version_match.clone(),
             timeout_secs: number(&q, "timeoutSeconds")?,
+            metadata_only: false,
         };
         Ok(Request { verb, target, list, watch })
     }

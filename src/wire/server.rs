@@ -61,6 +61,8 @@ pub struct Options {
 struct Stream {
     kind: Kind,
     table: bool,
+    /// Metadata alone (`as=PartialObjectMetadata`).
+    metadata: bool,
     tx: mpsc::Sender<Bytes>,
     /// Encoded events the connection has no room for yet.
     backlog: std::collections::VecDeque<Bytes>,
@@ -149,11 +151,11 @@ impl Served {
         let mut done = Vec::new();
         let mut sent = Vec::new();
         // An event fanned out to many watchers is encoded once.
-        let mut encoded: std::collections::HashMap<(bool, &'static str, String, i64), Bytes> = Default::default();
+        let mut encoded: std::collections::HashMap<(bool, bool, &'static str, String, i64), Bytes> = Default::default();
         for (id, s) in &mut self.streams {
             for e in self.world.api.take_events(*id) {
                 if self.record.is_some() {
-                    sent.push(json!({"watch": id, "event": encode::event(s.kind, &e)}));
+                    sent.push(json!({"watch": id, "event": encode::event(s.kind, &e, s.metadata)}));
                 }
                 let encode = |e: &informer_sim::cluster::WatchEvent| {
                     let line = match e {
@@ -164,7 +166,7 @@ impl Served {
                         {
                             json!({"type": e.type_name(), "object": encode::table(s.kind, &[o], None, now)})
                         }
-                        _ => encode::event(s.kind, e),
+                        _ => encode::event(s.kind, e, s.metadata),
                     };
                     let mut bytes = line.to_string().into_bytes();
                     bytes.push(b'\n');
@@ -174,7 +176,7 @@ impl Served {
                     informer_sim::cluster::WatchEvent::Added(o)
                     | informer_sim::cluster::WatchEvent::Modified(o)
                     | informer_sim::cluster::WatchEvent::Deleted(o) => encoded
-                        .entry((s.table, e.type_name(), o.key(), o.resource_version()))
+                        .entry((s.table, s.metadata, e.type_name(), o.key(), o.resource_version()))
                         .or_insert_with(|| encode(&e))
                         .clone(),
                     _ => encode(&e),
@@ -476,7 +478,7 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
             Err(reply) => reply,
         };
     }
-    let request = match Request::parse(method.as_str(), &path, &query) {
+    let mut request = match Request::parse(method.as_str(), &path, &query) {
         Ok(r) => r,
         Err(s) => return error(&s),
     };
@@ -492,6 +494,13 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
     };
     let accept = headers.get("accept").and_then(|v| v.to_str().ok()).unwrap_or("");
     let table = encode::wants_table(accept);
+    // `transformObject`: a list's metadata is asked for as a list, an object's or a watch's as
+    // objects; the other form is refused once there is an answer to transform.
+    let asked = encode::wants_metadata(accept);
+    let metadata = asked.is_some();
+    let wrong_form = asked.filter(|&asked| (request.verb == Verb::List) != (asked == "PartialObjectMetadataList"));
+    request.list.metadata_only = metadata;
+    request.watch.metadata_only = metadata;
     let content_type = headers.get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
     let protobuf = content_type.starts_with(super::protobuf::MEDIA_TYPE);
     if protobuf && request.target != Target::SelfSubjectAccessReview {
@@ -541,13 +550,27 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
                 let answered = match &answer {
                     Err(s) => json!({"error": encode::status(s)}),
                     Ok(OutsideAnswer::Object(o)) => json!({"object": encode::object(o)}),
-                    Ok(OutsideAnswer::List(l)) => json!({"list": encode::list(kind, l)}),
+                    Ok(OutsideAnswer::List(l)) => json!({"list": encode::list(kind, l, metadata)}),
                     Ok(OutsideAnswer::Watch(id)) => json!({"watch": id}),
                 };
                 let entry = json!({"agent": agent, "method": method.as_str(), "path": path, "query": query, "answer": answered});
                 served.record(entry);
             }
             let now = served.world.api.wall_now();
+            if let (Some(asked), Ok(answered)) = (wrong_form, &answer) {
+                if let OutsideAnswer::Watch(id) = answered {
+                    served.world.api.stop_watch(*id);
+                }
+                // The handler's object is of the internal version: `*core.ConfigMap`.
+                let internal =
+                    format!("*{}.{}", if kind.group().is_empty() { "core" } else { kind.group() }, kind.name());
+                let (what, type_name) = match request.verb == Verb::List {
+                    true => ("a list", format!("{internal}List")),
+                    false => ("not a list", internal),
+                };
+                let why = format!("you requested {asked}, but the requested object is {what} ({type_name})");
+                return error(&Status::new(406, "NotAcceptable", why));
+            }
             match answer {
                 Err(s) => error(&s),
                 Ok(OutsideAnswer::Object(o)) if subresource == Some(Subresource::Scale) => {
@@ -559,6 +582,7 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
                 Ok(OutsideAnswer::Object(o)) if request.verb == Verb::Delete => {
                     json_response(200, &encode::deleted(kind, &o))
                 }
+                Ok(OutsideAnswer::Object(o)) if metadata => json_response(200, &encode::object(&o.partial_metadata())),
                 Ok(OutsideAnswer::Object(o)) => {
                     let code = if request.verb == Verb::Create { 201 } else { 200 };
                     json_response(code, &encode::object(&o))
@@ -571,12 +595,13 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
                     }
                     json_response(200, &t)
                 }
-                Ok(OutsideAnswer::List(l)) => json_response(200, &encode::list(kind, &l)),
+                Ok(OutsideAnswer::List(l)) => json_response(200, &encode::list(kind, &l, metadata)),
                 Ok(OutsideAnswer::Watch(id)) => {
                     let (tx, rx) = mpsc::channel(WATCH_BUFFER);
                     let deadline = (request.watch.timeout_secs > 0)
                         .then(|| Instant::now() + Duration::from_secs(request.watch.timeout_secs));
-                    served.streams.insert(id, Stream { kind, table, tx, backlog: Default::default(), deadline });
+                    let stream = Stream { kind, table, metadata, tx, backlog: Default::default(), deadline };
+                    served.streams.insert(id, stream);
                     served.pump();
                     Reply::Stream(rx)
                 }

@@ -503,12 +503,29 @@ fn annotation_kept(world: &mut informer_sim::world::World, name: &str) -> String
     }
 }
 
-/// The requests made for `resource`, each with the field selector of the informer's scope that
-/// the world sends with every LIST and WATCH of it.
-fn scoped_requests(world: &informer_sim::world::World, resource: &str) -> String {
-    let selector = &world.informers[0].config.reflector.field_selector;
-    let made = requests_since(world, &BTreeMap::new(), resource);
-    sorted_list(&made.split(", ").map(|r| format!("{r}?fieldSelector={selector}")).collect::<Vec<_>>().join(", "))
+/// The LISTs and WATCHes of `resource` the reflectors sent in `trace` (the `next` of their
+/// steps), as the harness records them: `LIST pods?fieldSelector=… (as=…)`.
+fn requests_sent(trace: &[informer_sim::world::TraceEvent], resource: &str) -> String {
+    let mut sent = Vec::new();
+    for e in trace {
+        let outcome = serde_json::to_value(&e.outcome).unwrap_or_default();
+        for next in outcome["next"].as_array().into_iter().flatten() {
+            let (verb, accept) = match next["next"].as_str() {
+                Some("list") => ("LIST", "PartialObjectMetadataList"),
+                Some("watch") => ("WATCH", "PartialObjectMetadata"),
+                _ => continue,
+            };
+            let mut entry = format!("{verb} {resource}");
+            if let Some(selector) = next["field_selector"].as_str().filter(|s| !s.is_empty()) {
+                entry += &format!("?fieldSelector={selector}");
+            }
+            if next["metadata_only"] == true {
+                entry += &format!(" (as={accept})");
+            }
+            sent.push(entry);
+        }
+    }
+    sorted_list(&sent.join(", "))
 }
 
 /// Two reads through a client that keeps `read`'s kind out of its cache: the second's answer.
@@ -588,7 +605,7 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
         };
         // Two applied Pods read through a cache of node-1's Pods whose transform drops kubectl's
         // last-applied annotation.
-        let mut transformed = {
+        let transformed = {
             let applied = |name: &str, node: &str| {
                 let mut pod = informer_sim::cluster::ApiObject::new(Kind::Pod, "default", name).with(
                     "spec",
@@ -603,10 +620,19 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
             let pointer = format!("/metadata/annotations/{}", LAST_APPLIED.replace('/', "~1"));
             config.informers[0].transform = Transform::dropping(&[pointer]).expect("a transform");
             let objects = vec![applied("applied-1", "node-1"), applied("applied-2", "node-2")];
-            let mut world = informer_sim::world::World::new(config, objects).expect("a world");
-            world.run_until(1_000_000, |_, w| w.now() >= 5_000);
-            world
+            let mut world = informer_sim::world::World::new(config.clone(), objects.clone()).expect("a world");
+            let trace = world.run_until(1_000_000, |_, w| w.now() >= 5_000);
+            // The same Pods through a metadata informer.
+            config.informers[0].reflector = informer_sim::client::reflector::ReflectorConfig {
+                metadata_only: true,
+                ..informer_sim::client::reflector::ReflectorConfig::new(Kind::Pod)
+            };
+            config.informers[0].transform = Transform::default();
+            let mut metadata = informer_sim::world::World::new(config, objects).expect("a world");
+            let metadata_trace = metadata.run_until(1_000_000, |_, w| w.now() >= 5_000);
+            (world, requests_sent(&trace, "pods"), metadata, requests_sent(&metadata_trace, "pods"))
         };
+        let (mut transformed, transform_requests, mut metadata, metadata_requests) = transformed;
         let uncached_before = uncached.api.metrics().requests.clone();
         let before = lazy.api.metrics().requests.clone();
         let get = |kind, name: &str| informer_sim::controller::cache_reader::ClientRead::Get {
@@ -635,7 +661,9 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
             ("disable-for-requests", requests_since(&uncached, &uncached_before, "secrets")),
             ("transform", annotation_kept(&mut transformed, "applied-1")),
             ("transform-elsewhere", text(transformed.cache_get(Kind::Pod, "default", "applied-2").map(|o| vec![o]))),
-            ("transform-requests", scoped_requests(&transformed, "pods")),
+            ("transform-requests", transform_requests),
+            ("metadata-only", annotation_kept(&mut metadata, "applied-1")),
+            ("metadata-requests", metadata_requests),
         ]
         .into_iter()
         .collect();
@@ -655,7 +683,7 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
         assert!(!theirs.contains_key("setup"), "{era}: the harness could not start: {theirs:?}");
         for (trap, said) in &ours {
             let real = theirs.get(*trap).map(String::as_str).unwrap_or("(no answer)");
-            let sorted = matches!(*trap, "lazy-requests" | "transform-requests");
+            let sorted = matches!(*trap, "lazy-requests" | "transform-requests" | "metadata-requests");
             let real = &if sorted { sorted_list(real) } else { real.to_string() };
             println!("{era} {trap}:\n  controller-runtime: {real}\n  simulator:          {said}");
             if real != said {

@@ -825,7 +825,7 @@ fn semantics_6_a_transform_shapes_what_the_cache_holds_not_what_the_server_sends
         assert_eq!(cut.api.metrics().bytes_sent, whole.api.metrics().bytes_sent, "{era}: the server sends the same");
         let (cached, full) = (cut.costs().cached[0].2, whole.costs().cached[0].2);
         assert!(cached + 2 * 500 <= full, "{era}: {cached} bytes cached against {full} in full");
-        assert_eq!(cut.costs().untransformed_bytes, Some(full), "{era}: the costs name what it would take in full");
-        assert_eq!(whole.costs().untransformed_bytes, None);
+        assert_eq!(cut.costs().whole_bytes, Some(full), "{era}: the costs name what it would take whole");
+        assert_eq!(whole.costs().whole_bytes, None);
     }
 }

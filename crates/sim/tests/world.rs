@@ -219,7 +219,7 @@ fn restart_gives_410(era: Era) {
             assert!(!era.watch_list_client());
             assert_eq!((request.resource_version.as_str(), request.limit), ("4", 0), "relist at the last RV, no limit");
         }
-        Some(Next::Watch { resource_version, send_initial_events: true }) => {
+        Some(Next::Watch { resource_version, send_initial_events: true, .. }) => {
             assert!(era.watch_list_client());
             assert_eq!(resource_version, "4", "a watch-list not older than the last RV");
         }

@@ -19,6 +19,9 @@ package harness
 //                      last-applied-configuration: "annotation dropped" or "annotation kept"
 //   transform-elsewhere the Pod on node-2 read through that cache
 //   transform-requests the requests its informer made, with their fieldSelector
+//   metadata-only      applied-1 read as PartialObjectMetadata through a started cache (a
+//                      metadata informer starts): "annotation kept" or "annotation dropped"
+//   metadata-requests  the requests that informer made, with the as= of their Accept header
 //   start-timeout      a manager whose controller's cache cannot sync (CacheSyncTimeout)
 
 import (
@@ -74,8 +77,8 @@ func startedCache(ctx context.Context, config *rest.Config, scheme *runtime.Sche
 type requestLog struct {
 	mu   sync.Mutex
 	seen []string
-	// fields: each entry names its fieldSelector too.
-	fields bool
+	// detailed: each entry names its fieldSelector and the as= of its Accept header.
+	detailed bool
 }
 
 func (l *requestLog) wrap(next http.RoundTripper) http.RoundTripper {
@@ -101,8 +104,11 @@ func (l *requestLog) wrap(next http.RoundTripper) http.RoundTripper {
 			resource = parts[len(parts)-2]
 		}
 		entry := verb + " " + resource
-		if selector := r.URL.Query().Get("fieldSelector"); selector != "" && l.fields {
+		if selector := r.URL.Query().Get("fieldSelector"); selector != "" && l.detailed {
 			entry += "?fieldSelector=" + selector
+		}
+		if as := acceptAs(r.Header.Get("Accept")); as != "" && l.detailed {
+			entry += " (as=" + as + ")"
 		}
 		l.mu.Lock()
 		if !containsString(l.seen, entry) {
@@ -125,6 +131,22 @@ func recording(config *rest.Config) (*requestLog, *rest.Config) {
 	recorded := rest.CopyConfig(config)
 	recorded.Wrap(log.wrap)
 	return log, recorded
+}
+
+// acceptAs is the as= parameter of an Accept header's first JSON choice.
+func acceptAs(accept string) string {
+	for _, choice := range strings.Split(accept, ",") {
+		if strings.HasPrefix(strings.TrimSpace(choice), "application/vnd.kubernetes.protobuf") {
+			continue
+		}
+		for _, param := range strings.Split(choice, ";") {
+			if as, ok := strings.CutPrefix(strings.TrimSpace(param), "as="); ok {
+				return as
+			}
+		}
+		return ""
+	}
+	return ""
 }
 
 type roundTripper func(*http.Request) (*http.Response, error)
@@ -209,7 +231,7 @@ func transformTraps(ctx context.Context, admin *rest.Config, scheme *runtime.Sch
 		return in, nil
 	}
 	log, recorded := recording(admin)
-	log.fields = true
+	log.detailed = true
 	scoped, err := cache.New(recorded, cache.Options{Scheme: scheme, ByObject: map[client.Object]cache.ByObject{
 		&corev1.Pod{}: {Field: fields.OneTermEqualSelector("spec.nodeName", "node-1"), Transform: toolscache.TransformFunc(drop)},
 	}})
@@ -229,6 +251,24 @@ func transformTraps(ctx context.Context, admin *rest.Config, scheme *runtime.Sch
 	}
 	trap("transform-elsewhere", scoped.Get(ctx, client.ObjectKey{Namespace: "default", Name: "applied-2"}, &pod))
 	emit(line{"trap": "transform-requests", "error": log.String()})
+
+	metadataLog, metadataConfig := recording(admin)
+	metadataLog.detailed = true
+	metadata, err := startedCache(ctx, metadataConfig, scheme)
+	if err != nil {
+		trap("setup", err)
+		return
+	}
+	var partial metav1.PartialObjectMetadata
+	partial.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Pod"))
+	if err := metadata.Get(ctx, client.ObjectKey{Namespace: "default", Name: "applied-1"}, &partial); err != nil {
+		trap("metadata-only", err)
+	} else if _, kept := partial.Annotations[lastApplied]; kept {
+		emit(line{"trap": "metadata-only", "error": "annotation kept"})
+	} else {
+		emit(line{"trap": "metadata-only", "error": "annotation dropped"})
+	}
+	emit(line{"trap": "metadata-requests", "error": metadataLog.String()})
 }
 
 func runTraps(admin, restricted *rest.Config, wait time.Duration) {

@@ -41,6 +41,8 @@ type Step struct {
 	Query       string          `json:"query,omitempty"`
 	Body        json.RawMessage `json:"body,omitempty"`
 	ContentType string          `json:"content_type,omitempty"`
+	// The Accept header (application/json unless told).
+	Accept string `json:"accept,omitempty"`
 	Save        string          `json:"save,omitempty"`
 	// A watch: the stream is read for Seconds while During runs once the stream is open.
 	Seconds float64 `json:"seconds,omitempty"`
@@ -157,7 +159,11 @@ func (r *run) request(s Step) (*http.Response, error) {
 	if token, ok := r.in.Tokens[as]; ok {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	req.Header.Set("Accept", "application/json")
+	accept := s.Accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	req.Header.Set("Accept", accept)
 	if body != nil {
 		contentType := s.ContentType
 		if contentType == "" {

@@ -226,6 +226,25 @@ pub fn named() -> Vec<Value> {
                 list("", ""),
             ],
         ),
+        // Metadata alone (`Accept: …;as=PartialObjectMetadata[List]`, what metadata informers
+        // send): a list of PartialObjectMetadata, an object's, a watch's events; the wrong form
+        // for the request is 406 (`handlers/response.go`).
+        script("metadata-only", "timed", {
+            let metadata = |step: Value, as_: &str| {
+                let mut step = step;
+                step["accept"] = json!(format!("application/json;as={as_};g=meta.k8s.io;v=v1,application/json"));
+                step
+            };
+            vec![
+                json!({"method": "POST", "path": CM, "body": {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "labels": {"app": "web"}, "annotations": {"note": "kept"}}, "data": {"big": "dropped"}}, "save": "w1"}),
+                metadata(list("", ""), "PartialObjectMetadataList"),
+                metadata(list("limit=1", ""), "PartialObjectMetadataList"),
+                metadata(get(&format!("{CM}/a"), ""), "PartialObjectMetadata"),
+                metadata(list("", ""), "PartialObjectMetadata"),
+                metadata(get(&format!("{CM}/a"), ""), "PartialObjectMetadataList"),
+                metadata(watch("resourceVersion={rv:w1}", 3.0, vec![put("a", json!({"metadata": {"name": "a"}, "data": {"big": "changed"}}), ""), delete("a")]), "PartialObjectMetadata"),
+            ]
+        }),
         script(
             "create-with-resource-version",
             "plain",

@@ -52,6 +52,9 @@ pub struct ReflectorConfig {
     pub field_selector: String,
     /// `WatchListPageSize` (0: the default rules of §1.2).
     pub page_size: usize,
+    /// A metadata informer (controller-runtime's for `PartialObjectMetadata`, client-go's
+    /// `metadatainformer`): its requests ask for metadata alone.
+    pub metadata_only: bool,
     /// The reflector's name in log lines; empty: the era's default (where it was made).
     pub name: String,
 }
@@ -64,6 +67,7 @@ impl ReflectorConfig {
             label_selector: String::new(),
             field_selector: String::new(),
             page_size: 0,
+            metadata_only: false,
             name: String::new(),
         }
     }
@@ -284,6 +288,7 @@ impl Reflector {
             field_selector: self.config.field_selector.clone(),
             resource_version,
             limit,
+            metadata_only: self.config.metadata_only,
             ..ListOptions::default()
         }
     }
@@ -322,6 +327,7 @@ impl Reflector {
             allow_bookmarks: true,
             send_initial_events: None,
             resource_version_match: String::new(),
+            metadata_only: self.config.metadata_only,
         }
     }
 

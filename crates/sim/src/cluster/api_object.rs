@@ -308,6 +308,18 @@ impl ApiObject {
         })
     }
 
+    /// The object as a metadata-only request gets it (`metav1.PartialObjectMetadata`): its
+    /// `metadata` alone, typed `meta.k8s.io/v1`.
+    pub fn partial_metadata(&self) -> ApiObject {
+        ApiObject {
+            api_version: "meta.k8s.io/v1".into(),
+            kind: "PartialObjectMetadata".into(),
+            metadata: self.metadata.clone(),
+            body: Map::new(),
+            json_len: JsonLen::default(),
+        }
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }

@@ -537,7 +537,16 @@ impl ApiServer {
         self.finish(Verb::List, kind, "", 200, result)
     }
 
+    /// A LIST's answer in the form asked for: each item whole, or its metadata alone.
     fn do_list(&self, user: &UserInfo, kind: Kind, opts: &ListOptions) -> Result<ListResponse, Status> {
+        let mut list = self.list_whole(user, kind, opts)?;
+        if opts.metadata_only {
+            list.items = list.items.iter().map(|o| Shared::new(o.partial_metadata())).collect();
+        }
+        Ok(list)
+    }
+
+    fn list_whole(&self, user: &UserInfo, kind: Kind, opts: &ListOptions) -> Result<ListResponse, Status> {
         // The order of kube-apiserver's checks: authorisation (whose request info names the
         // object of a `metadata.name=` field selector), then the selectors as the handler
         // decodes them, then `ValidateListOptions`.
@@ -549,6 +558,7 @@ impl ApiServer {
             namespace: opts.namespace.clone(),
             labels: LabelSelector::parse(&opts.label_selector)?,
             fields: FieldSelector::parse(&opts.field_selector, kind)?,
+            metadata_only: false,
         };
         validate_list_options(opts)?;
         let prefix = prefix(kind, opts.namespace.as_deref());
@@ -685,6 +695,7 @@ impl ApiServer {
             namespace: opts.namespace.clone(),
             labels: LabelSelector::parse(&opts.label_selector)?,
             fields: FieldSelector::parse(&opts.field_selector, kind)?,
+            metadata_only: opts.metadata_only,
         };
         validate_watch_options(opts, self.config.watch_list)?;
         let defaulted = watch_list_default(opts, self.config.watch_list);

@@ -142,7 +142,10 @@ impl Cacher {
                 WatchStart::CurrentState | WatchStart::InitialEvents => {
                     start_rv = cache.revision();
                     initial.extend(
-                        cache.list_shared(&prefix).filter(|o| filter.matches(o)).cloned().map(WatchEvent::Added),
+                        cache
+                            .list_shared(&prefix)
+                            .filter(|o| filter.matches(o))
+                            .map(|o| WatchEvent::Added(filter.shape(o))),
                     );
                     if start == WatchStart::InitialEvents && allow_bookmarks {
                         initial.push(WatchEvent::InitialEventsEnd(cache.revision()));
@@ -162,7 +165,7 @@ impl Cacher {
                         .visit(&KeyRange::prefix(prefix.clone()), rev, |kv| {
                             let obj = decode(kv);
                             if filter.matches(&obj) {
-                                initial.push(WatchEvent::Added(crate::cluster::Shared::new(obj)));
+                                initial.push(WatchEvent::Added(filter.shape(&crate::cluster::Shared::new(obj))));
                             }
                             true
                         })
@@ -301,17 +304,18 @@ impl Cacher {
                     };
                     // One change becomes the same event for every watcher that gets it as
                     // that type: its size is measured once per type.
-                    let mut sizes: Vec<(&'static str, usize)> = Vec::new();
+                    let mut sizes: Vec<((&'static str, bool), usize)> = Vec::new();
                     // A watcher from a revision still ahead gets nothing at or below it.
                     for w in watchers.values_mut().filter(|w| {
                         w.source == WatchSource::Cache && w.filter.kind == *kind && change.revision > w.start_rv
                     }) {
                         if let Some(ev) = w.filter.convert(&change) {
-                            let size = match sizes.iter().find(|(t, _)| *t == ev.type_name()) {
+                            let form = (ev.type_name(), w.filter.metadata_only);
+                            let size = match sizes.iter().find(|(t, _)| *t == form) {
                                 Some((_, size)) => *size,
                                 None => {
                                     let size = ev.wire_size();
-                                    sizes.push((ev.type_name(), size));
+                                    sizes.push((form, size));
                                     size
                                 }
                             };

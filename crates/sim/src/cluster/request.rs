@@ -84,6 +84,8 @@ pub struct ListOptions {
     pub continue_token: String,
     /// `sendInitialEvents`, which a LIST refuses (it is a watch's).
     pub send_initial_events: Option<bool>,
+    /// Metadata alone: `Accept: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1`.
+    pub metadata_only: bool,
 }
 
 /// A LIST response: the items, the list's resourceVersion and a continue token when more
@@ -114,6 +116,8 @@ pub struct WatchOptions {
     pub resource_version_match: String,
     /// `timeoutSeconds`: the server ends the watch then (0: never, here).
     pub timeout_secs: u64,
+    /// Metadata alone: `Accept: application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1`.
+    pub metadata_only: bool,
 }
 
 /// `metav1.ResourceVersionMatchNotOlderThan`.

@@ -76,6 +76,9 @@ pub struct Filter {
     pub namespace: Option<String>,
     pub labels: LabelSelector,
     pub fields: FieldSelector,
+    /// The client asked for metadata alone (`Accept: …;as=PartialObjectMetadata`): each object
+    /// goes out as its `PartialObjectMetadata`.
+    pub metadata_only: bool,
 }
 
 impl Filter {
@@ -90,15 +93,24 @@ impl Filter {
             && self.fields.matches(obj)
     }
 
+    /// An object as this request gets it: the same one, or its metadata alone.
+    pub fn shape(&self, obj: &Shared) -> Shared {
+        if self.metadata_only {
+            Shared::new(obj.partial_metadata())
+        } else {
+            obj.clone()
+        }
+    }
+
     /// The watch event a change becomes for this filter, if any (`convertToWatchEvent`).
     pub fn convert(&self, change: &ObjectChange) -> Option<WatchEvent> {
         let cur = change.cur.as_ref().filter(|o| self.matches(o));
         let prev = change.prev.as_ref().filter(|o| self.matches(o));
         match (prev, cur) {
-            (Some(_), Some(cur)) => Some(WatchEvent::Modified(cur.clone())),
-            (None, Some(cur)) => Some(WatchEvent::Added(cur.clone())),
+            (Some(_), Some(cur)) => Some(WatchEvent::Modified(self.shape(cur))),
+            (None, Some(cur)) => Some(WatchEvent::Added(self.shape(cur))),
             (Some(prev), None) => {
-                let mut last = (**prev).clone();
+                let mut last = if self.metadata_only { prev.partial_metadata() } else { (**prev).clone() };
                 last.metadata.resource_version = change.revision.to_string();
                 Some(WatchEvent::Deleted(Shared::new(last)))
             }

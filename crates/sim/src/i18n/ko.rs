@@ -169,7 +169,7 @@ super::phrasebook! {
     ("API requests by verb: on a real server, the apiserver_request_total metric counts them", "verb별 API 요청 수입니다. 실제 서버에서는 apiserver_request_total 지표가 이 수를 셉니다."),
     ("Bytes sent", "보낸 바이트"),
     ("Same kind in the cluster", "클러스터의 같은 종류"),
-    ("Cached without the transform", "Transform 없이 캐시했다면"),
+    ("Cached with objects whole", "오브젝트를 통째로 캐시했다면"),
     ("End of the lesson", "레슨 마무리"),
     ("Facilitator's guide", "진행자 안내"),
     ("Guide", "진행 안내"),

@@ -235,7 +235,19 @@ pub fn list_query(p: &ListParams) -> String {
     if !p.label_selector.is_empty() {
         parts.push(format!("labelSelector={}", p.label_selector));
     }
-    parts.join("&")
+    if !p.field_selector.is_empty() {
+        parts.push(format!("fieldSelector={}", p.field_selector));
+    }
+    parts.join("&") + &metadata_accept(p.metadata_only, "PartialObjectMetadataList")
+}
+
+/// A metadata-only request's `Accept` header, as the step shows it: ` (as=PartialObjectMetadataList)`.
+pub fn metadata_accept(metadata_only: bool, kind: &str) -> String {
+    if metadata_only {
+        format!(" (Accept: as={kind})")
+    } else {
+        String::new()
+    }
 }
 
 /// `head; next1; next2`.

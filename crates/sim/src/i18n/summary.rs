@@ -4,7 +4,7 @@
 //! they are in every language.
 
 use super::Phrase;
-use super::{join, list_query, seconds, tr, Lang};
+use super::{join, list_query, metadata_accept, seconds, tr, Lang};
 use crate::client::pipeline::Fed;
 use crate::client::workqueue::AddOutcome;
 use crate::controller::reconciler::{Decision, ReconcileResult, WriteOp};
@@ -19,11 +19,12 @@ fn next(n: &[Next]) -> Vec<String> {
     n.iter()
         .map(|n| match n {
             Next::List(p) => format!("LIST {}", list_query(p)),
-            Next::Watch { resource_version, send_initial_events: false } => {
-                format!("WATCH from rv={resource_version:?}")
-            }
-            Next::Watch { resource_version, send_initial_events: true } => {
-                format!("WATCH from rv={resource_version:?} sendInitialEvents=true")
+            Next::Watch { resource_version, send_initial_events, field_selector, metadata_only } => {
+                let initial = if *send_initial_events { " sendInitialEvents=true" } else { "" };
+                let fields =
+                    if field_selector.is_empty() { String::new() } else { format!(" fieldSelector={field_selector}") };
+                let accept = metadata_accept(*metadata_only, "PartialObjectMetadata");
+                format!("WATCH from rv={resource_version:?}{initial}{fields}{accept}")
             }
             Next::Backoff { ms } => format!("backoff {}", seconds(*ms)),
         })

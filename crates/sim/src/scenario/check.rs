@@ -509,6 +509,7 @@ impl Scenario {
             FieldSelector::parse(&c.field_selector, first.reflector.kind)
                 .map_err(|e| ScenarioError::at(file, "config.field_selector", e.message.clone()))?;
             first.reflector.field_selector = c.field_selector.clone();
+            first.reflector.metadata_only = c.metadata_only;
             for (i, pointer) in c.transform.iter().enumerate() {
                 Transform::dropping(std::slice::from_ref(pointer))
                     .map_err(|why| ScenarioError::at(file, format!("config.transform[{i}]"), why.to_string()))?;

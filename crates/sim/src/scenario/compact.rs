@@ -427,6 +427,7 @@ fn config(v: &Value) -> Read<Config> {
         namespace: opt_string(v, "namespace")?,
         label_selector: opt_string(v, "label_selector")?.unwrap_or_default(),
         field_selector: opt_string(v, "field_selector")?.unwrap_or_default(),
+        metadata_only: flag(v, "metadata_only")?,
         transform: list(v, "transform", |p| {
             p.as_str().map(String::from).ok_or_else(|| missing("transform", "a string"))
         })?,

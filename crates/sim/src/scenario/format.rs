@@ -121,6 +121,10 @@ pub struct Config {
     /// (`/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration`).
     #[serde(default)]
     pub transform: Vec<String>,
+    /// The first informer caches metadata alone (controller-runtime's `builder.OnlyMetadata`,
+    /// a watch of `PartialObjectMetadata`): its requests ask for `PartialObjectMetadata`.
+    #[serde(default)]
+    pub metadata_only: bool,
     /// Field indexes on the first informer, e.g. `spec.nodeName`.
     #[serde(default)]
     pub indexes: Vec<String>,
@@ -191,6 +195,7 @@ impl Default for Config {
             label_selector: String::new(),
             field_selector: String::new(),
             transform: Vec::new(),
+            metadata_only: false,
             indexes: Vec::new(),
             rbac: None,
             max_concurrent: one(),

@@ -11,8 +11,9 @@ pub struct CostsView {
     pub cached_bytes: usize,
     /// Objects and bytes of the cached kinds in etcd, when a scope keeps some out.
     pub in_cluster: Option<(usize, usize)>,
-    /// What the caches would hold without their transforms, when one has a transform.
-    pub untransformed_bytes: Option<usize>,
+    /// What the caches would hold with their objects whole, when one has a transform or
+    /// caches metadata alone.
+    pub whole_bytes: Option<usize>,
     pub reconciles: u64,
     /// The chart's bars, oldest first, over the last `window` steps.
     pub bars: Vec<Bar>,
@@ -61,7 +62,7 @@ pub fn costs(session: &Session, window: usize, room: usize) -> CostsView {
         cached_bytes: costs.cached.iter().map(|(_, _, b)| b).sum(),
         in_cluster: (!costs.in_cluster.is_empty())
             .then(|| costs.in_cluster.iter().fold((0, 0), |(n, b), (_, objects, bytes)| (n + objects, b + bytes))),
-        untransformed_bytes: costs.untransformed_bytes,
+        whole_bytes: costs.whole_bytes,
         reconciles: costs.reconciles,
         bars: trace[first * per_bar..]
             .chunks(per_bar)

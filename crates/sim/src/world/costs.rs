@@ -22,9 +22,9 @@ pub struct Costs {
     /// Per informer whose cache is scoped (a namespace, a label or field selector): the kind,
     /// and the objects of that kind etcd holds with their bytes — what the scope keeps out.
     pub in_cluster: Vec<(Kind, usize, usize)>,
-    /// When an informer has a transform: the bytes every cache would hold without the
-    /// transforms (each transformed object as the API server holds it now).
-    pub untransformed_bytes: Option<usize>,
+    /// When an informer has a transform or caches metadata alone: the bytes every cache would
+    /// hold with its objects whole (each as the API server holds it now).
+    pub whole_bytes: Option<usize>,
     pub reconciles: u64,
     pub requeues: u64,
     /// For each spec write by a user, the time until the controller wrote a status that
@@ -85,16 +85,16 @@ impl World {
                 (r.kind, objects, bytes)
             })
             .collect();
-        let untransformed_bytes = self.informers.iter().any(|s| !s.pipeline.transform.is_none()).then(|| {
-            self.informers
-                .iter()
-                .map(|s| if s.pipeline.transform.is_none() { s.cache_size().1 } else { self.in_full(s) })
-                .sum()
-        });
+        let cut = |s: &super::InformerStack| !s.pipeline.transform.is_none() || s.config.reflector.metadata_only;
+        let whole_bytes = self
+            .informers
+            .iter()
+            .any(cut)
+            .then(|| self.informers.iter().map(|s| if cut(s) { self.in_full(s) } else { s.cache_size().1 }).sum());
         Costs {
             requests,
             in_cluster,
-            untransformed_bytes,
+            whole_bytes,
             bytes_sent: metrics.bytes_sent,
             objects_sent: metrics.objects_sent,
             cached,

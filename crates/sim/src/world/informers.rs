@@ -115,6 +115,8 @@ fn list_params(o: &ListOptions) -> ListParams {
         limit: o.limit,
         continued: !o.continue_token.is_empty(),
         label_selector: o.label_selector.clone(),
+        field_selector: o.field_selector.clone(),
+        metadata_only: o.metadata_only,
     }
 }
 
@@ -184,6 +186,8 @@ impl World {
                 let next = Next::Watch {
                     resource_version: options.resource_version.clone(),
                     send_initial_events: options.send_initial_events == Some(true),
+                    field_selector: options.field_selector.clone(),
+                    metadata_only: options.metadata_only,
                 };
                 self.later(self.config.latency_ms, Msg::WatchRequest(i, options));
                 Some(next)

@@ -32,6 +32,9 @@ pub struct ListParams {
     /// A continuation page (`continue=<token>`).
     pub continued: bool,
     pub label_selector: String,
+    pub field_selector: String,
+    /// Metadata alone (`Accept: …;as=PartialObjectMetadataList`).
+    pub metadata_only: bool,
 }
 
 /// What the reflector does next, as its commands say.
@@ -39,7 +42,7 @@ pub struct ListParams {
 #[serde(tag = "next", rename_all = "kebab-case")]
 pub enum Next {
     List(ListParams),
-    Watch { resource_version: String, send_initial_events: bool },
+    Watch { resource_version: String, send_initial_events: bool, field_selector: String, metadata_only: bool },
     Backoff { ms: Millis },
 }
 

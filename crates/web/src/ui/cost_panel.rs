@@ -48,8 +48,8 @@ pub fn cost_panel(props: &Props) -> Html {
                 { for v.requests.iter().map(|(verb, n)| html! { <div><dt>{ verb.metric() }</dt><dd>{ n }</dd></div> }) }
                 <div><dt>{ tr!(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
                 <div><dt>{ tr!(lang, "Cached objects") }</dt><dd>{ objects_and_size(v.cached_objects, v.cached_bytes) }</dd></div>
-                if let Some(bytes) = v.untransformed_bytes {
-                    <div><dt>{ tr!(lang, "Cached without the transform") }</dt><dd>{ size(bytes) }</dd></div>
+                if let Some(bytes) = v.whole_bytes {
+                    <div><dt>{ tr!(lang, "Cached with objects whole") }</dt><dd>{ size(bytes) }</dd></div>
                 }
                 if let Some((objects, bytes)) = v.in_cluster {
                     <div><dt>{ tr!(lang, "Same kind in the cluster") }</dt><dd>{ objects_and_size(objects, bytes) }</dd></div>
