@@ -123,17 +123,26 @@ fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), Sce
             }
             Ok(())
         }
-        Expectation::CacheGet { error: Some(_), lacks: Some(_), .. } => Err(ScenarioError::at(
-            file,
-            format!("{field}.lacks"),
-            "expected `lacks` only on a Get that finds its object, not with `error`",
-        )),
-        Expectation::CacheGet { lacks: Some(p), .. } if !p.starts_with('/') => Err(ScenarioError::at(
-            file,
-            format!("{field}.lacks"),
-            format!("expected a JSON pointer (it starts with /), found {p:?}"),
-        )),
-        Expectation::CacheGet { .. } => Ok(()),
+        Expectation::CacheGet { error, lacks, has, .. } => {
+            for (name, pointer) in [("lacks", lacks), ("has", has)] {
+                let Some(p) = pointer else { continue };
+                if error.is_some() {
+                    return Err(ScenarioError::at(
+                        file,
+                        format!("{field}.{name}"),
+                        format!("expected `{name}` only on a Get that finds its object, not with `error`"),
+                    ));
+                }
+                if !p.starts_with('/') {
+                    return Err(ScenarioError::at(
+                        file,
+                        format!("{field}.{name}"),
+                        format!("expected a JSON pointer (it starts with /), found {p:?}"),
+                    ));
+                }
+            }
+            Ok(())
+        }
     }
 }
 

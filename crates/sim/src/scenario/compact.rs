@@ -570,6 +570,7 @@ fn expectation(v: &Value) -> Read<Expectation> {
             name: string(v, "name")?,
             error: opt_string(v, "error")?,
             lacks: opt_string(v, "lacks")?,
+            has: opt_string(v, "has")?,
         },
         "cache-bytes" => Expectation::CacheBytes { at_least: at_least()?, at_most: at_most()? },
         "reconciles" => Expectation::Reconciles { at_least: at_least()?, at_most: at_most()? },

@@ -622,7 +622,8 @@ pub enum Expectation {
         error: Option<String>,
     },
     /// A controller-runtime Get from the cache: it succeeds, or fails with `error`; found, the
-    /// object has no field at the JSON pointer `lacks` (what a transform dropped).
+    /// object has no field at the JSON pointer `lacks` (what a transform dropped) and one at
+    /// `has`.
     CacheGet {
         kind: Kind,
         #[serde(default = "default_namespace")]
@@ -632,6 +633,8 @@ pub enum Expectation {
         error: Option<String>,
         #[serde(default)]
         lacks: Option<String>,
+        #[serde(default)]
+        has: Option<String>,
     },
     /// The bytes every informer's cache holds, as JSON (the costs panel's figure).
     CacheBytes {

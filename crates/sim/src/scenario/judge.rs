@@ -154,12 +154,16 @@ fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Ve
                         (Ok(CacheAnswer::Got), _) => (false, "a Get's answer to a List".into()),
                     }
                 }
-                Expectation::CacheGet { kind: k, namespace, name, error, lacks } => {
+                Expectation::CacheGet { kind: k, namespace, name, error, lacks, has } => {
                     let mut world = world.clone();
                     match (world.cache_get(*k, namespace, name), error) {
-                        (Ok(o), None) => match lacks.as_deref().filter(|p| has_field(&o, p)) {
-                            Some(p) => (false, format!("found, with {p}")),
-                            None => (true, "found".into()),
+                        (Ok(o), None) => match (
+                            lacks.as_deref().filter(|p| has_field(&o, p)),
+                            has.as_deref().filter(|p| !has_field(&o, p)),
+                        ) {
+                            (Some(p), _) => (false, format!("found, with {p}")),
+                            (_, Some(p)) => (false, format!("found, without {p}")),
+                            _ => (true, "found".into()),
                         },
                         (Ok(_), Some(_)) => (false, "found".into()),
                         (Err(e), Some(want)) => (e.to_string() == *want, e.to_string()),
