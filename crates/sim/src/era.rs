@@ -229,6 +229,15 @@ impl Era {
     pub fn fail_fast_reader_waits_for_sync(self) -> bool {
         self == Era::V1_37
     }
+
+    /// The `continue` of a list the cache answers: `continue-not-supported` from
+    /// controller-runtime v0.21 (`cache_reader.go: List` sets it), none in v0.18.
+    pub fn cache_list_continue(self) -> &'static str {
+        match self {
+            Era::V1_30 => "",
+            _ => "continue-not-supported",
+        }
+    }
 }
 
 /// Read from its release number (`"1.30"`) as a string, so that where it stood can be told (a

@@ -6,7 +6,8 @@ use informer_sim::client::transform::Transform;
 use informer_sim::cluster::selector::LabelSelector;
 use informer_sim::cluster::Verb;
 use informer_sim::cluster::{ApiObject, KeyRange, Kind};
-use informer_sim::controller::cache_reader::CacheList;
+use informer_sim::controller::api_reader::ApiAnswer;
+use informer_sim::controller::cache_reader::{CacheAnswer, CacheList, ClientRead};
 use informer_sim::controller::reconciler::ReconcilerKind;
 use informer_sim::controller::reconciler::{Decision, ReconcileResult, WriteOp};
 use informer_sim::era::Era;
@@ -512,10 +513,19 @@ fn semantics_6_a_new_pod_template_gets_a_new_replica_set_and_the_old_one_scales_
     assert!(pods.iter().all(|p| p.spec().unwrap()["containers"][0]["image"] == "nginx:1.28"));
 }
 
+/// A read through the APIReader, taken as the next step: what it answered.
+fn api_read(w: &mut World, read: ClientRead) -> Result<ApiAnswer, informer_sim::cluster::api_errors::Status> {
+    w.act(Intervention::ApiRead(read));
+    let step = w.step().expect("the read");
+    assert_eq!((step.from, step.to, step.kind), (Stage::Reconciler, Stage::ApiServer, TraceKind::ApiRead));
+    match step.outcome {
+        Outcome::ApiRead { answer, .. } => answer,
+        other => panic!("not a read: {other:?}"),
+    }
+}
+
 #[test]
 fn semantics_6_the_api_reader_reads_the_server_at_the_price_of_a_request_and_its_bytes() {
-    use informer_sim::controller::api_reader::ApiAnswer;
-    use informer_sim::controller::cache_reader::ClientRead;
     let pods: Vec<ApiObject> = (0..200).map(pod).collect();
     let mut config = WorldConfig::new(Kind::Pod);
     config.granted_verbs = vec![Verb::Get, Verb::List, Verb::Watch];
@@ -526,15 +536,6 @@ fn semantics_6_the_api_reader_reads_the_server_at_the_price_of_a_request_and_its
     w.act(Intervention::Create(fresh));
     w.step().expect("the create");
     assert!(w.cache_get(Kind::Pod, "ns-0", "fresh").unwrap_err().is_not_found(), "the cache has not seen it yet");
-    let api_read = |w: &mut World, read: ClientRead| {
-        w.act(Intervention::ApiRead(read));
-        let step = w.step().expect("the read");
-        assert_eq!((step.from, step.to, step.kind), (Stage::Reconciler, Stage::ApiServer, TraceKind::ApiRead));
-        match step.outcome {
-            Outcome::ApiRead { answer, .. } => answer,
-            other => panic!("not a read: {other:?}"),
-        }
-    };
     let got = api_read(&mut w, ClientRead::Get { kind: Kind::Pod, namespace: "ns-0".into(), name: "fresh".into() });
     assert!(matches!(got, Ok(ApiAnswer::Got { bytes, .. }) if bytes > 50), "the server has it: {got:?}");
     let on_node = ClientRead::List {
@@ -542,10 +543,12 @@ fn semantics_6_the_api_reader_reads_the_server_at_the_price_of_a_request_and_its
         namespace: None,
         labels: String::new(),
         field: Some(("spec.nodeName".into(), "node-7".into())),
+        limit: 0,
+        continue_token: String::new(),
     };
     let listed = api_read(&mut w, on_node);
     assert!(
-        matches!(listed, Ok(ApiAnswer::Listed { items: 5, bytes }) if bytes > 5 * 50),
+        matches!(listed, Ok(ApiAnswer::Listed { items: 5, bytes, .. }) if bytes > 5 * 50),
         "the server evaluates the field selector: the 4 Pods on node-7 and the new one: {listed:?}"
     );
     let after = w.costs();
@@ -827,5 +830,42 @@ fn semantics_6_a_transform_shapes_what_the_cache_holds_not_what_the_server_sends
         assert!(cached + 2 * 500 <= full, "{era}: {cached} bytes cached against {full} in full");
         assert_eq!(cut.costs().whole_bytes, Some(full), "{era}: the costs name what it would take whole");
         assert_eq!(whole.costs().whole_bytes, None);
+    }
+}
+
+/// controller-runtime `pkg/cache/internal/cache_reader.go: List` (v0.18.5, v0.21.0, v0.25.2):
+/// the cache refuses a continue token and stops at `Limit`, with no next page (its list's
+/// continue is `continue-not-supported` from v0.21); the APIReader's LIST pages on the server,
+/// with a continue token and the items remaining.
+#[test]
+fn semantics_6_the_cache_truncates_at_limit_and_only_the_api_reader_pages() {
+    for era in Era::ALL {
+        let mut config = WorldConfig::new(Kind::Pod);
+        config.era = era;
+        let pods = (0..30).map(|i| ApiObject::new(Kind::Pod, "default", &format!("p{i:02}"))).collect();
+        let mut w = World::new(config, pods).unwrap();
+        w.run_until_idle(1_000);
+        let list = |limit: usize, continue_token: &str| ClientRead::List {
+            kind: Kind::Pod,
+            namespace: Some("default".into()),
+            labels: String::new(),
+            field: None,
+            limit,
+            continue_token: continue_token.into(),
+        };
+        let want = if era == Era::V1_30 { "" } else { "continue-not-supported" };
+        assert_eq!(
+            w.read_cache(&list(10, "")),
+            Ok(CacheAnswer::Listed { found: 10, examined: 30, continue_token: want }),
+            "{era}: the first 10 of 30, and no page after them"
+        );
+        let refused = w.read_cache(&list(10, "anything")).unwrap_err();
+        assert_eq!(refused.to_string(), "continue list option is not supported by the cache");
+        let paged = api_read(&mut w, list(10, ""));
+        let Ok(ApiAnswer::Listed { items: 10, continue_token, remaining: Some(20), .. }) = paged else {
+            panic!("{era}: the server pages: {paged:?}")
+        };
+        let next = api_read(&mut w, list(10, &continue_token));
+        assert!(matches!(next, Ok(ApiAnswer::Listed { items: 10, remaining: Some(10), .. })), "{era}: {next:?}");
     }
 }

@@ -156,7 +156,7 @@ fn korean_sentences_end_in_the_formal_polite_style_and_have_no_english_colon() {
 const KEPT_IN_LATIN: &[&str] = &[
     // Kinds, programs and projects, by their names.
     "Pod Deployment Secret Kubernetes etcd kubectl kubelet kube-apiserver",
-    "client-go controller-runtime apimachinery playground",
+    "client-go controller-runtime apimachinery playground Go",
     // The API's verbs as RBAC grants them, and the watch the glossary keeps in English.
     "get list watch list-watch watch-list",
     // Terms the glossary or the page's phrasebook keeps in English.

@@ -15,11 +15,20 @@ use crate::cluster::api_server::{ApiServer, ListOptions};
 use crate::cluster::{Status, UserInfo};
 
 /// What a read through the APIReader brought back: the objects and their bytes on the wire.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "answer", rename_all = "kebab-case")]
 pub enum ApiAnswer {
-    Got { resource_version: i64, bytes: u64 },
-    Listed { items: usize, bytes: u64 },
+    Got {
+        resource_version: i64,
+        bytes: u64,
+    },
+    /// `continue_token` and `remaining`: where more pages remain (a `Limit` was set).
+    Listed {
+        items: usize,
+        bytes: u64,
+        continue_token: String,
+        remaining: Option<i64>,
+    },
 }
 
 /// Makes the read as the controller's user; the server's metrics count the request, and the
@@ -32,15 +41,22 @@ pub fn read(api: &mut ApiServer, user: &UserInfo, read: &ClientRead) -> Result<A
             let resource_version = api.get(user, *kind, namespace, name, "")?.resource_version();
             Ok(ApiAnswer::Got { resource_version, bytes: sent(api) })
         }
-        ClientRead::List { kind, namespace, labels, field } => {
+        ClientRead::List { kind, namespace, labels, field, limit, continue_token } => {
             let opts = ListOptions {
                 namespace: namespace.clone(),
                 label_selector: labels.clone(),
                 field_selector: field.as_ref().map(|(path, value)| format!("{path}={value}")).unwrap_or_default(),
+                limit: *limit,
+                continue_token: continue_token.clone(),
                 ..Default::default()
             };
-            let items = api.list(user, *kind, &opts)?.items.len();
-            Ok(ApiAnswer::Listed { items, bytes: sent(api) })
+            let list = api.list(user, *kind, &opts)?;
+            Ok(ApiAnswer::Listed {
+                items: list.items.len(),
+                bytes: sent(api),
+                continue_token: list.continue_token,
+                remaining: list.remaining_item_count,
+            })
         }
     }
 }

@@ -7,6 +7,8 @@
 //!   resource as the API server would word it;
 //! - a namespace outside the cache's scope is `unable to get: ns/name because of unknown
 //!   namespace for the cache` (`unable to list: ns because of …` for List);
+//! - `List` with `Limit` answers the first so many that match (upstream in its indexer's
+//!   order, Go's map order: no set order) and never a next page; a `Continue` is refused;
 //! - `List` with an exact field match reads the index `field:<path>` (values `ns/v` and
 //!   `__all_namespaces/v`); without that index it fails with client-go's
 //!   `Index with name field:<path> does not exist`; a label selector is filtered in memory
@@ -38,6 +40,8 @@ pub enum ReadError {
     /// `apierrors.NewTimeoutError("failed waiting for *v1.ConfigMap Informer to sync")`
     /// (`pkg/cache/internal/informers.go: Get`).
     SyncTimeout(Kind),
+    /// A List with a continue token: the cache has no pages.
+    ContinueNotSupported,
 }
 
 impl ReadError {
@@ -58,6 +62,7 @@ impl fmt::Display for ReadError {
             ReadError::SyncTimeout(kind) => {
                 write!(f, "Timeout: failed waiting for *{}.{kind} Informer to sync", kind.version())
             }
+            ReadError::ContinueNotSupported => f.write_str("continue list option is not supported by the cache"),
         }
     }
 }
@@ -82,12 +87,15 @@ pub enum ClientRead {
         namespace: String,
         name: String,
     },
-    /// `labels`: the selector as written (an unparsable one fails the read as the API does).
+    /// `labels`: the selector as written (an unparsable one fails the read as the API does);
+    /// `limit` (0: none) and `continue_token` as `client.Limit` and `client.Continue` set them.
     List {
         kind: Kind,
         namespace: Option<String>,
         labels: String,
         field: Option<(String, String)>,
+        limit: usize,
+        continue_token: String,
     },
 }
 
@@ -105,10 +113,13 @@ impl ClientRead {
 #[serde(tag = "answer", rename_all = "kebab-case")]
 pub enum CacheAnswer {
     Got,
-    /// `examined`: the objects the indexer read to answer (all of them without an index).
+    /// `examined`: the objects the indexer read to answer (all of them without an index);
+    /// `continue_token`: the list's `continue` (`continue-not-supported` from controller-runtime
+    /// v0.21 on, none before).
     Listed {
         found: usize,
         examined: usize,
+        continue_token: &'static str,
     },
 }
 
@@ -119,6 +130,10 @@ pub struct CacheList {
     pub labels: LabelSelector,
     /// An exact field match (`client.MatchingFields`): (field path, value).
     pub field: Option<(String, String)>,
+    /// `client.Limit` (0: none): the first so many that match, in the indexer's order.
+    pub limit: usize,
+    /// `client.Continue`, which the cache refuses.
+    pub continue_token: String,
 }
 
 fn outside_scope(scope: &ReflectorConfig, namespace: &str) -> bool {
@@ -136,6 +151,9 @@ pub fn get(indexer: &Indexer, scope: &ReflectorConfig, namespace: &str, name: &s
 
 /// `CacheReader.List`.
 pub fn list(indexer: &mut Indexer, scope: &ReflectorConfig, opts: &CacheList) -> Result<Vec<ApiObject>, ReadError> {
+    if !opts.continue_token.is_empty() {
+        return Err(ReadError::ContinueNotSupported);
+    }
     if let Some(ns) = opts.namespace.as_deref().filter(|ns| outside_scope(scope, ns)) {
         return Err(ReadError::UnknownNamespace { verb: "list", what: ns.to_string() });
     }
@@ -150,7 +168,8 @@ pub fn list(indexer: &mut Indexer, scope: &ReflectorConfig, opts: &CacheList) ->
         (None, Some(ns)) => indexer.by_index(NAMESPACE_INDEX, ns).map_err(ReadError::NoIndex)?,
         (None, None) => indexer.list(),
     };
-    Ok(candidates.into_iter().filter(|o| opts.labels.matches(&o.metadata.labels)).cloned().collect())
+    let limit = if opts.limit == 0 { usize::MAX } else { opts.limit };
+    Ok(candidates.into_iter().filter(|o| opts.labels.matches(&o.metadata.labels)).take(limit).cloned().collect())
 }
 
 #[cfg(test)]

@@ -83,8 +83,12 @@ pub fn plan(namespace: &str, name: &str, cache: &mut dyn Cache) -> Plan {
     let want = replicas(&deployment);
     let match_labels: BTreeMap<String, String> =
         serde_json::from_value(spec["selector"]["matchLabels"].clone()).unwrap_or_default();
-    let opts =
-        CacheList { namespace: Some(namespace.into()), labels: LabelSelector::from_labels(&match_labels), field: None };
+    let opts = CacheList {
+        namespace: Some(namespace.into()),
+        labels: LabelSelector::from_labels(&match_labels),
+        field: None,
+        ..Default::default()
+    };
     let owned: Vec<ApiObject> = match cache.list(Kind::ReplicaSet, &opts) {
         Ok(all) => {
             all.into_iter().filter(|rs| controller_of(rs).is_some_and(|r| r.uid == deployment.metadata.uid)).collect()

@@ -218,7 +218,7 @@ impl Reconciler {
         let opts = CacheList {
             namespace: Some(namespace.into()),
             labels: LabelSelector::from_labels(&match_labels),
-            field: None,
+            ..CacheList::default()
         };
         let mut pods: Vec<ApiObject> = match cache.list(Kind::Pod, &opts) {
             Ok(pods) => {

@@ -429,15 +429,18 @@ fn cache_read(e: &TraceEvent, lang: Lang) -> String {
     let call = client_call("client", read);
     let answered = match answer {
         Ok(CacheAnswer::Got) => trf!(lang, "{call} → found", &[("call", &call)]),
-        Ok(CacheAnswer::Listed { found, examined }) => trf!(
-            lang,
-            "{call} → {found} found, {examined} examined",
-            &[
-                ("call", &call),
-                ("found", &crate::i18n::grouped(*found as u64)),
-                ("examined", &crate::i18n::grouped(*examined as u64)),
-            ],
-        ),
+        Ok(CacheAnswer::Listed { found, examined, continue_token }) => {
+            let listed = trf!(
+                lang,
+                "{call} → {found} found, {examined} examined",
+                &[
+                    ("call", &call),
+                    ("found", &crate::i18n::grouped(*found as u64)),
+                    ("examined", &crate::i18n::grouped(*examined as u64)),
+                ],
+            );
+            listed + &pages(continue_token, None)
+        }
         Err(e) => format!("{call} → {e}"),
     };
     match waited_ms {
@@ -463,17 +466,36 @@ fn api_read(e: &TraceEvent, lang: Lang) -> String {
             "{call} → GET found at rv {rv}, {bytes} bytes sent",
             &[("call", &call), ("rv", resource_version), ("bytes", &crate::i18n::grouped(*bytes))],
         ),
-        Ok(ApiAnswer::Listed { items, bytes }) => trf!(
-            lang,
-            "{call} → LIST of {items} items, {bytes} bytes sent",
-            &[
-                ("call", &call),
-                ("items", &crate::i18n::grouped(*items as u64)),
-                ("bytes", &crate::i18n::grouped(*bytes)),
-            ],
-        ),
+        Ok(ApiAnswer::Listed { items, bytes, continue_token, remaining }) => {
+            let listed = trf!(
+                lang,
+                "{call} → LIST of {items} items, {bytes} bytes sent",
+                &[
+                    ("call", &call),
+                    ("items", &crate::i18n::grouped(*items as u64)),
+                    ("bytes", &crate::i18n::grouped(*bytes)),
+                ],
+            );
+            listed + &pages(continue_token, *remaining)
+        }
         // What the Go client's error says (`err.Error()`: the status's message), not kubectl's wording.
         Err(e) => format!("{call} → {}", e.message),
+    }
+}
+
+/// A list's page marks as the Go client reads them: `; continue "…", remainingItemCount 400`.
+fn pages(continue_token: &str, remaining: Option<i64>) -> String {
+    let mut marks = Vec::new();
+    if !continue_token.is_empty() {
+        let shown: String = continue_token.chars().take(24).collect();
+        let cut = if shown.len() < continue_token.len() { "…" } else { "" };
+        marks.push(format!("continue {shown:?}{cut}"));
+    }
+    marks.extend(remaining.map(|n| format!("remainingItemCount {n}")));
+    if marks.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", marks.join(", "))
     }
 }
 
@@ -597,12 +619,18 @@ fn client_call(reader: &str, read: &crate::controller::cache_reader::ClientRead)
     use crate::controller::cache_reader::ClientRead;
     match read {
         ClientRead::Get { kind, namespace, name } => format!("{reader}.Get({kind} {namespace}/{name})"),
-        ClientRead::List { kind, namespace, labels, field } => {
+        ClientRead::List { kind, namespace, labels, field, limit, continue_token } => {
             let mut options: Vec<String> = Vec::new();
             options.extend(namespace.as_ref().map(|ns| format!("InNamespace({ns:?})")));
             options.extend(field.as_ref().map(|(path, value)| format!("MatchingFields{{{path:?}: {value:?}}}")));
             if !labels.is_empty() {
                 options.push(format!("MatchingLabels({labels})"));
+            }
+            if *limit > 0 {
+                options.push(format!("Limit({limit})"));
+            }
+            if !continue_token.is_empty() {
+                options.push(format!("Continue({continue_token:?})"));
             }
             format!("{reader}.List({}List{})", kind, options.iter().map(|o| format!(", {o}")).collect::<String>())
         }

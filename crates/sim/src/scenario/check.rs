@@ -552,7 +552,14 @@ fn list_read(file: &str, field: &str, read: &ListRead) -> Result<ClientRead, Sce
             ))
         }
     };
-    Ok(ClientRead::List { kind: read.kind, namespace: read.namespace.clone(), labels, field: field_match })
+    Ok(ClientRead::List {
+        kind: read.kind,
+        namespace: read.namespace.clone(),
+        labels,
+        field: field_match,
+        limit: read.limit.unwrap_or(0),
+        continue_token: read.continue_token.clone().unwrap_or_default(),
+    })
 }
 
 /// A scenario file's JSON in the format's types. With `error-paths` a refusal names the path of

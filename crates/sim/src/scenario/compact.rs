@@ -471,6 +471,8 @@ fn list_read(v: &Value) -> Read<ListRead> {
         field: opt_string(v, "field")?,
         value: opt_string(v, "value")?,
         labels: opt_string(v, "labels")?,
+        limit: opt_usize(v, "limit")?,
+        continue_token: opt_string(v, "continue")?,
     })
 }
 

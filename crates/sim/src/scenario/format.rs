@@ -331,6 +331,12 @@ pub struct ListRead {
     pub value: Option<String>,
     #[serde(default)]
     pub labels: Option<String>,
+    /// `client.Limit`: at most so many (the API server pages; the cache truncates).
+    #[serde(default)]
+    pub limit: Option<usize>,
+    /// `client.Continue`: a continue token (the cache refuses any).
+    #[serde(default, rename = "continue")]
+    pub continue_token: Option<String>,
 }
 
 impl Event {

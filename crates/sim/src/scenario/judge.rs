@@ -140,12 +140,14 @@ fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Ve
                         namespace: namespace.clone(),
                         labels: labels.clone().unwrap_or_default(),
                         field: field.clone().zip(value.clone()),
+                        limit: 0,
+                        continue_token: String::new(),
                     };
                     match (world.read_cache(&read), error) {
                         (Err(e), Some(want)) => (e.to_string() == *want, e.to_string()),
                         (Err(e), None) => (false, e.to_string()),
                         (Ok(CacheAnswer::Listed { found: n, .. }), Some(_)) => (false, format!("found {n} objects")),
-                        (Ok(CacheAnswer::Listed { found: n, examined }), None) => {
+                        (Ok(CacheAnswer::Listed { found: n, examined, .. }), None) => {
                             let ok = found.is_none_or(|f| f == n)
                                 && examined_at_least.is_none_or(|m| examined >= m)
                                 && examined_at_most.is_none_or(|m| examined <= m);

@@ -155,12 +155,19 @@ impl World {
             ClientRead::Get { kind, namespace, name } => {
                 self.cache_get(*kind, namespace, name).map(|_| CacheAnswer::Got)
             }
-            ClientRead::List { kind, namespace, labels, field } => {
+            ClientRead::List { kind, namespace, labels, field, limit, continue_token } => {
                 let labels = LabelSelector::parse(labels).map_err(ReadError::Status)?;
-                let opts = CacheList { namespace: namespace.clone(), labels, field: field.clone() };
+                let opts = CacheList {
+                    namespace: namespace.clone(),
+                    labels,
+                    field: field.clone(),
+                    limit: *limit,
+                    continue_token: continue_token.clone(),
+                };
                 let found = self.cache_list(*kind, &opts)?.len();
                 let examined = self.informer_for(*kind).map_or(0, |s| s.pipeline.informer.indexer.last_scanned);
-                Ok(CacheAnswer::Listed { found, examined })
+                let continue_token = self.config.era.cache_list_continue();
+                Ok(CacheAnswer::Listed { found, examined, continue_token })
             }
         }
     }
