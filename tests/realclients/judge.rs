@@ -490,6 +490,25 @@ fn requests_since(
     )
 }
 
+/// A cache List of Pods with `limit` and `continue_token`: its continue token as the harness
+/// prints it, or its error.
+fn cache_list_continue(world: &mut informer_sim::world::World, limit: usize, continue_token: &str) -> String {
+    use informer_sim::controller::cache_reader::{CacheAnswer, ClientRead};
+    let read = ClientRead::List {
+        kind: informer_sim::cluster::Kind::Pod,
+        namespace: None,
+        labels: String::new(),
+        field: None,
+        limit,
+        continue_token: continue_token.into(),
+    };
+    match world.read_cache(&read) {
+        Ok(CacheAnswer::Listed { continue_token, .. }) => format!("continue {continue_token:?}"),
+        Ok(CacheAnswer::Got) => "a Get's answer".into(),
+        Err(e) => e.to_string(),
+    }
+}
+
 /// The annotation `kubectl apply` leaves.
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
@@ -645,6 +664,8 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
         let ours: BTreeMap<&str, String> = [
             ("not-found", text(whole.cache_get(Kind::Pod, "default", "no-such-pod").map(|o| vec![o]))),
             ("missing-index", text(whole.cache_list(Kind::Pod, &by_node))),
+            ("cache-limit", cache_list_continue(&mut whole, 1, "")),
+            ("cache-continue", cache_list_continue(&mut whole, 0, "the-next-page")),
             ("unknown-namespace-get", text(scoped.cache_get(Kind::Pod, "other", "x").map(|o| vec![o]))),
             ("unknown-namespace-list", text(scoped.cache_list(Kind::Pod, &elsewhere))),
             (

@@ -5,6 +5,8 @@ package harness
 // simulator's cache reader gives for the same reads:
 //   missing-index      List Pods with MatchingFields{spec.nodeName} and no such index
 //   not-found          Get a Pod the cache does not hold
+//   cache-limit        the continue token of a cache List of Pods with Limit(1)
+//   cache-continue     a cache List of Pods with a Continue token
 //   unknown-namespace  Get / List outside a cache limited to "default"
 //   not-synced         Get a ConfigMap through a cache whose user cannot LIST them
 //   lazy-read          Get a Secret through a started cache with no informer: one starts
@@ -27,6 +29,7 @@ package harness
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -288,6 +291,12 @@ func runTraps(admin, restricted *rest.Config, wait time.Duration) {
 	trap("not-found", whole.Get(ctx, client.ObjectKey{Namespace: "default", Name: "no-such-pod"}, &pod))
 	var pods corev1.PodList
 	trap("missing-index", whole.List(ctx, &pods, client.MatchingFields{"spec.nodeName": "node-1"}))
+	if err := whole.List(ctx, &pods, client.Limit(1)); err != nil {
+		trap("cache-limit", err)
+	} else {
+		emit(line{"trap": "cache-limit", "error": "continue " + strconv.Quote(pods.Continue)})
+	}
+	trap("cache-continue", whole.List(ctx, &pods, client.Continue("the-next-page")))
 
 	scoped, err := startedCache(ctx, admin, scheme, "default")
 	if err != nil {
