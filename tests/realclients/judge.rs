@@ -666,6 +666,13 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
             ("missing-index", text(whole.cache_list(Kind::Pod, &by_node))),
             ("cache-limit", cache_list_continue(&mut whole, 1, "")),
             ("cache-continue", cache_list_continue(&mut whole, 0, "the-next-page")),
+            ("not-started", {
+                let mut config = informer_sim::world::WorldConfig::new(Kind::ConfigMap);
+                config.era = era;
+                config.cache_start_ms = 10_000;
+                let mut unstarted = informer_sim::world::World::new(config, vec![]).expect("a world");
+                text(unstarted.cache_read_within(get(Kind::ConfigMap, "settings"), 2_000).map(|_| vec![]))
+            }),
             ("unknown-namespace-get", text(scoped.cache_get(Kind::Pod, "other", "x").map(|o| vec![o]))),
             ("unknown-namespace-list", text(scoped.cache_list(Kind::Pod, &elsewhere))),
             (

@@ -869,3 +869,29 @@ fn semantics_6_the_cache_truncates_at_limit_and_only_the_api_reader_pages() {
         assert!(matches!(next, Ok(ApiAnswer::Listed { items: 10, remaining: Some(10), .. })), "{era}: {next:?}");
     }
 }
+
+/// controller-runtime `pkg/cache/informer_cache.go: Get` (v0.18.5, v0.21.0, v0.25.2): a read
+/// through the manager's client before the cache has started is `ErrCacheNotStarted`, and no
+/// informer is asked for anything; the APIReader needs no cache and reads the server at once.
+#[test]
+fn semantics_6_a_cache_read_before_the_cache_starts_fails_and_the_api_reader_answers() {
+    for era in Era::ALL {
+        let mut config = WorldConfig::new(Kind::ConfigMap);
+        config.era = era;
+        config.cache_start_ms = 1_000;
+        let settings = ApiObject::new(Kind::ConfigMap, "default", "settings");
+        let mut w = World::new(config, vec![settings]).unwrap();
+        let get = ClientRead::Get { kind: Kind::ConfigMap, namespace: "default".into(), name: "settings".into() };
+        w.act(Intervention::CacheRead(get.clone()));
+        let early = w.step().expect("the read");
+        let Outcome::CacheRead { answer: Err(e), .. } = &early.outcome else { panic!("{era}: {early:?}") };
+        assert_eq!(e.to_string(), "the cache is not started, can not read objects");
+        assert!(matches!(api_read(&mut w, get.clone()), Ok(ApiAnswer::Got { .. })), "{era}: the APIReader reads");
+        let lists =
+            |w: &World| w.api.metrics().requests_by_verb(Verb::List) + w.api.metrics().requests_by_verb(Verb::Watch);
+        assert_eq!(lists(&w), 0, "{era}: no informer has asked for anything yet");
+        w.run_until(100_000, |_, w| w.now() >= 2_000);
+        assert!(lists(&w) > 0, "{era}: the cache's informer started at 1 s");
+        assert!(w.cache_get(Kind::ConfigMap, "default", "settings").is_ok());
+    }
+}

@@ -7,6 +7,7 @@ package harness
 //   not-found          Get a Pod the cache does not hold
 //   cache-limit        the continue token of a cache List of Pods with Limit(1)
 //   cache-continue     a cache List of Pods with a Continue token
+//   not-started        Get a ConfigMap through a cache that was made and never started
 //   unknown-namespace  Get / List outside a cache limited to "default"
 //   not-synced         Get a ConfigMap through a cache whose user cannot LIST them
 //   lazy-read          Get a Secret through a started cache with no informer: one starts
@@ -297,6 +298,12 @@ func runTraps(admin, restricted *rest.Config, wait time.Duration) {
 		emit(line{"trap": "cache-limit", "error": "continue " + strconv.Quote(pods.Continue)})
 	}
 	trap("cache-continue", whole.List(ctx, &pods, client.Continue("the-next-page")))
+	if unstarted, err := cache.New(admin, cache.Options{Scheme: scheme}); err != nil {
+		trap("setup", err)
+	} else {
+		var settings corev1.ConfigMap
+		trap("not-started", unstarted.Get(ctx, client.ObjectKey{Namespace: "default", Name: "settings"}, &settings))
+	}
 
 	scoped, err := startedCache(ctx, admin, scheme, "default")
 	if err != nil {

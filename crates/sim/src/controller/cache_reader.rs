@@ -42,6 +42,8 @@ pub enum ReadError {
     SyncTimeout(Kind),
     /// A List with a continue token: the cache has no pages.
     ContinueNotSupported,
+    /// A read before the manager started the cache (`ErrCacheNotStarted`).
+    NotStarted,
 }
 
 impl ReadError {
@@ -63,6 +65,7 @@ impl fmt::Display for ReadError {
                 write!(f, "Timeout: failed waiting for *{}.{kind} Informer to sync", kind.version())
             }
             ReadError::ContinueNotSupported => f.write_str("continue list option is not supported by the cache"),
+            ReadError::NotStarted => f.write_str("the cache is not started, can not read objects"),
         }
     }
 }

@@ -369,6 +369,7 @@ impl Scenario {
             }
         }
         over("config.latency_ms", c.latency_ms, limits::MAX_LATENCY_MS)?;
+        over("config.cache_start_ms", c.cache_start_ms, limits::MAX_RUN_MS)?;
         under("config.max_concurrent", c.max_concurrent as u64, 1, "one worker or more")?;
         over("config.max_concurrent", c.max_concurrent as u64, limits::MAX_WORKERS as u64)?;
         under("config.watch_cache_size", c.watch_cache_size as u64, 1, "a window of one event or more")?;
@@ -512,6 +513,7 @@ impl Scenario {
         config.reader_fail_on_missing_informer = c.reader_fail_on_missing_informer;
         config.unsafe_disable_deep_copy = c.unsafe_disable_deep_copy;
         config.disable_for = c.disable_for.clone();
+        config.cache_start_ms = c.cache_start_ms;
         if let Some(first) = config.informers.first_mut() {
             first.reflector.namespace = c.namespace.clone();
             first.reflector.label_selector = c.label_selector.clone();

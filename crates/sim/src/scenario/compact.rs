@@ -451,6 +451,7 @@ fn config(v: &Value) -> Read<Config> {
         })?,
         unsafe_disable_deep_copy: flag(v, "unsafe_disable_deep_copy")?,
         reader_fail_on_missing_informer: flag(v, "reader_fail_on_missing_informer")?,
+        cache_start_ms: u64_or(v, "cache_start_ms", 0)?,
     })
 }
 

@@ -159,6 +159,10 @@ pub struct Config {
     /// watches fails (`is not cached`) instead of starting an informer and waiting for it.
     #[serde(default)]
     pub reader_fail_on_missing_informer: bool,
+    /// When the manager starts the cache, in virtual milliseconds (0: at once): a cache read
+    /// before then fails with `the cache is not started, can not read objects`.
+    #[serde(default)]
+    pub cache_start_ms: u64,
 }
 
 pub(super) fn default_reconcile() -> u64 {
@@ -206,6 +210,7 @@ impl Default for Config {
             unsafe_disable_deep_copy: false,
             disable_for: Vec::new(),
             reader_fail_on_missing_informer: false,
+            cache_start_ms: 0,
         }
     }
 }

@@ -124,6 +124,9 @@ pub struct WorldConfig {
     /// controller-runtime's `client.Options.Cache.DisableFor`: kinds the manager's client never
     /// reads from the cache; each read is a GET or LIST on the API server.
     pub disable_for: Vec<Kind>,
+    /// When the manager's `Start` starts the cache and its informers (0: at once). A cache
+    /// read before then fails (`ErrCacheNotStarted`); the APIReader reads as ever.
+    pub cache_start_ms: Millis,
 }
 
 impl WorldConfig {
@@ -146,6 +149,7 @@ impl WorldConfig {
             reader_fail_on_missing_informer: false,
             unsafe_disable_deep_copy: false,
             disable_for: Vec::new(),
+            cache_start_ms: 0,
         }
     }
 

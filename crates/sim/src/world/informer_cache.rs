@@ -54,6 +54,9 @@ impl World {
     /// A controller's read of its cache, as a step: answered now, or waiting for its informer.
     pub(super) fn cache_read_step(&mut self, read: ClientRead) -> Outcome {
         let kind = read.kind();
+        if self.now < self.config.cache_start_ms {
+            return Outcome::CacheRead { read, answer: Err(ReadError::NotStarted), waited_ms: 0 };
+        }
         match self.read_start(kind) {
             ReadStart::Answer => {
                 let answer = self.read_cache(&read);

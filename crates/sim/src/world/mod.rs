@@ -206,7 +206,7 @@ impl World {
             config,
         };
         for i in 0..world.informers.len() {
-            world.schedule_at(0, Msg::ReflectorStart(i));
+            world.schedule_at(world.config.cache_start_ms, Msg::ReflectorStart(i));
         }
         world.schedule_at(PROGRESS_NOTIFY_INTERVAL_MS, Msg::ProgressNotify);
         if world.poller.is_some() {
