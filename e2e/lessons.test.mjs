@@ -193,3 +193,38 @@ test('a finished lesson is marked in the picker after a reload, and the clean sl
     await close();
   }
 });
+
+test("the cache's levers in Costs: a Transform and metadata alone show what the cache would hold with its objects whole, in both languages", async () => {
+  const open = async (page, lesson, last) => {
+    await page.getByLabel('Scenario').selectOption(lesson);
+    await page.waitForURL(new RegExp(`scenario=${lesson}`));
+    await page.getByLabel('Timeline').fill(String(last));
+  };
+  /** The bytes a figure of the costs panel states: `7 (2,484 B)`, `3,326 B` or `165 KiB`. */
+  const bytes = async (page, term) => {
+    const text = await page.locator('dl.costs div', { has: page.locator('dt', { hasText: term }) }).locator('dd').textContent();
+    const [, n, unit] = text.match(/([\d,]+) (B|KiB)\)?$/) ?? [];
+    return Number(n.replace(/,/g, '')) * (unit === 'KiB' ? 1024 : 1);
+  };
+  const { page, errors, close } = await openPlayground();
+  try {
+    // `informer-playground run transform-and-field-selector` ends at step 53, `run metadata-only` at 28.
+    await open(page, 'transform-and-field-selector', 53);
+    const [cached, whole] = [await bytes(page, 'Cached objects'), await bytes(page, 'Cached with objects whole')];
+    assert.ok(cached > 0 && cached < whole, `the transform saves: ${cached} B cached against ${whole} B whole`);
+    assert.match(await page.locator('dl.costs').textContent(), /Same kind in the cluster503 \(/);
+    await page.locator('dl.costs').scrollIntoViewIfNeeded();
+    await screenshot(page, 'costs-transform-1280', { fullPage: false });
+
+    await open(page, 'metadata-only', 28);
+    assert.match(await page.locator('ol.lines').textContent(), /Accept: as=PartialObjectMetadata/, "the steps show the request's Accept header");
+    await switchToKorean(page);
+    const [적은, 통째] = [await bytes(page, '캐시된 오브젝트'), await bytes(page, '오브젝트를 통째로 캐시했다면')];
+    assert.ok(적은 < 통째, `metadata alone saves: ${적은} B against ${통째} B`);
+    await page.locator('dl.costs').scrollIntoViewIfNeeded();
+    await screenshot(page, 'costs-metadata-1280-ko', { fullPage: false });
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
