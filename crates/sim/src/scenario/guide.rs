@@ -252,13 +252,17 @@ mod native {
             // The first page: the pipelines, the numbers and the lessons; the errata on the next.
             out.push_str(&format!("</table>\n<h2>{}</h2>\n<ol class=\"lessons\">\n", words("레슨", "The lessons")));
             for (n, s) in library::all().unwrap_or_default().iter().enumerate() {
-                let title = escape(s.title_in(s.era).get(lang));
+                // Beside its code a lesson is named by its title's head (before the colon), so
+                // the codes keep to the first page; the code's own text is the whole title.
+                let title = s.title_in(s.era).get(lang);
+                let head = title.split(": ").next().unwrap_or(title);
                 out.push_str(&format!(
-                    "<li><img data-link=\"./?scenario={}&amp;lang={}\" alt=\"{}\" width=\"72\" height=\"72\"><span>{}. {title}</span></li>\n",
+                    "<li><img data-link=\"./?scenario={}&amp;lang={}\" alt=\"{}\" width=\"72\" height=\"72\"><span>{}. {}</span></li>\n",
                     s.id,
                     lang.code(),
                     escape(&format!("QR: {title}")),
                     n + 1,
+                    escape(head),
                 ));
             }
             out.push_str(&format!(
