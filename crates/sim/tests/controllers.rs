@@ -895,3 +895,36 @@ fn semantics_6_a_cache_read_before_the_cache_starts_fails_and_the_api_reader_ans
         assert!(w.cache_get(Kind::ConfigMap, "default", "settings").is_ok());
     }
 }
+
+/// client-go v0.30.14–v0.37.2 `thread_safe_store.go: updateIndices`: an update whose indexed
+/// value changed takes the key out of the old value's set (a set left empty is dropped) and
+/// puts it under the new one; controller-runtime's `IndexField` with an extractor returning a
+/// label is such an index. Each index keeps an entry per key it lists.
+#[test]
+fn semantics_3_an_object_moves_between_an_index_values_and_every_index_costs_an_entry_per_key() {
+    use informer_sim::client::indexer::IndexFunc;
+    let mut config = WorldConfig::new(Kind::Pod);
+    config.informers[0].indexes =
+        vec![("field:metadata.labels.tier".into(), IndexFunc::Field("metadata.labels.tier".into()))];
+    let pods =
+        (0..10).map(|i| ApiObject::new(Kind::Pod, "default", &format!("p{i}")).with_label("tier", "gold")).collect();
+    let mut w = World::new(config, pods).unwrap();
+    w.run_until_idle(1_000);
+    let gold = CacheList { field: Some(("metadata.labels.tier".into(), "gold".into())), ..CacheList::default() };
+    let silver = CacheList { field: Some(("metadata.labels.tier".into(), "silver".into())), ..CacheList::default() };
+    assert_eq!(w.cache_list(Kind::Pod, &gold).unwrap().len(), 10);
+    // The namespace index's entry and the label index's two (`default/gold` and
+    // `__all_namespaces/gold`): three entries a Pod.
+    assert_eq!(w.costs().index_entries.0, 10 * 3);
+    w.act(Intervention::Patch {
+        kind: Kind::Pod,
+        namespace: "default".into(),
+        name: "p0".into(),
+        set: serde_json::Map::new(),
+        labels: [("tier".to_string(), "silver".to_string())].into(),
+    });
+    w.run_until_idle(1_000);
+    assert_eq!(w.cache_list(Kind::Pod, &gold).unwrap().len(), 9);
+    assert_eq!(w.cache_list(Kind::Pod, &silver).unwrap().len(), 1, "p0 moved to the new value");
+    assert_eq!(w.costs().index_entries.0, 10 * 3, "the same entries, one moved");
+}

@@ -169,7 +169,7 @@ const KEPT_IN_LATIN: &[&str] = &[
     // A parameter's value, a unit, a title's versus.
     "true false ms vs",
     // The names the lessons give their objects, namespaces, labels and values.
-    "default web app debug load batch fresh cfg green",
+    "default web app debug load batch fresh cfg green tier gold silver",
 ];
 
 /// The glossary's and the page's terms of two words kept in English.

@@ -208,6 +208,17 @@ impl Indexer {
         self.indices.get(name).map(|i| i.keys().cloned().collect()).unwrap_or_default()
     }
 
+    /// What the indexes hold beside the objects: their entries (a key under a value) and the
+    /// bytes of their values and keys — each index keeps its own copy of every key it lists.
+    pub fn index_size(&self) -> (usize, usize) {
+        let mut size = (0, 0);
+        for (value, keys) in self.indices.values().flatten() {
+            size.0 += keys.len();
+            size.1 += value.len() + keys.iter().map(String::len).sum::<usize>();
+        }
+        size
+    }
+
     /// The index names and their functions.
     pub fn indexers(&self) -> impl Iterator<Item = (&String, &IndexFunc)> {
         self.indexers.iter()

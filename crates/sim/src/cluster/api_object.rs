@@ -290,12 +290,16 @@ impl ApiObject {
         self.body.get("status")
     }
 
-    /// A value at a dotted path such as `spec.nodeName` or `metadata.name`, as a string.
+    /// A value at a dotted path such as `spec.nodeName`, `metadata.name` or
+    /// `metadata.labels.tier` (a label's value), as a string.
     pub fn field(&self, path: &str) -> Option<String> {
         match path {
             "metadata.name" => return Some(self.metadata.name.clone()),
             "metadata.namespace" => return Some(self.metadata.namespace.clone()),
             _ => {}
+        }
+        if let Some(key) = path.strip_prefix(LABELS) {
+            return self.metadata.labels.get(key).cloned();
         }
         let mut parts = path.split('.');
         let mut value = self.body.get(parts.next()?)?;
@@ -328,6 +332,10 @@ impl ApiObject {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 }
+
+/// The path prefix of a label's value (`metadata.labels.tier`): what an index by hand over a
+/// label (`IndexField` with an extractor returning the label) is named by here.
+pub const LABELS: &str = "metadata.labels.";
 
 /// An object shared by every stage that holds it (FIFO deltas, notifications, caches,
 /// scheduled messages): objects never change in place, so copying a world for a snapshot

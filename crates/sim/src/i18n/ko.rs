@@ -170,6 +170,7 @@ super::phrasebook! {
     ("Bytes sent", "보낸 바이트"),
     ("Same kind in the cluster", "클러스터의 같은 종류"),
     ("Cached with objects whole", "오브젝트를 통째로 캐시했다면"),
+    ("Index entries", "인덱스 항목"),
     ("End of the lesson", "레슨 마무리"),
     ("Facilitator's guide", "진행자 안내"),
     ("Guide", "진행 안내"),

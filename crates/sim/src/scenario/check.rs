@@ -87,9 +87,9 @@ fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), Sce
         Expectation::LogContains { .. } | Expectation::CacheMatchesStore => Ok(()),
         Expectation::Count { .. } => Ok(()),
         Expectation::Requests { at_least, at_most, .. } => bounds(file, field, *at_least, *at_most),
-        Expectation::Reconciles { at_least, at_most } | Expectation::CacheBytes { at_least, at_most } => {
-            bounds(file, field, *at_least, *at_most)
-        }
+        Expectation::Reconciles { at_least, at_most }
+        | Expectation::CacheBytes { at_least, at_most }
+        | Expectation::IndexEntries { at_least, at_most } => bounds(file, field, *at_least, *at_most),
         Expectation::CacheList {
             field: path,
             value,
@@ -107,7 +107,8 @@ fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), Sce
                     "expected both `field` and `value` (an exact field match), or neither",
                 ));
             }
-            if let Some(path) = path {
+            // A server field of Pods, or a label indexed by hand (`metadata.labels.<key>`).
+            if let Some(path) = path.as_ref().filter(|p| !p.starts_with(crate::cluster::api_object::LABELS)) {
                 FieldSelector::parse(&format!("{path}=x"), Kind::Pod)
                     .map_err(|e| ScenarioError::at(file, format!("{field}.field"), e.message.clone()))?;
             }

@@ -576,6 +576,7 @@ fn expectation(v: &Value) -> Read<Expectation> {
             has: opt_string(v, "has")?,
         },
         "cache-bytes" => Expectation::CacheBytes { at_least: at_least()?, at_most: at_most()? },
+        "index-entries" => Expectation::IndexEntries { at_least: at_least()?, at_most: at_most()? },
         "reconciles" => Expectation::Reconciles { at_least: at_least()?, at_most: at_most()? },
         other => return Err(Error(format!("an unknown check {other:?}"))),
     })

@@ -647,6 +647,14 @@ pub enum Expectation {
         #[serde(default)]
         has: Option<String>,
     },
+    /// Every informer's index entries: a key listed under a value, in any index (the costs
+    /// panel's figure).
+    IndexEntries {
+        #[serde(default)]
+        at_least: Option<u64>,
+        #[serde(default)]
+        at_most: Option<u64>,
+    },
     /// The bytes every informer's cache holds, as JSON (the costs panel's figure).
     CacheBytes {
         #[serde(default)]

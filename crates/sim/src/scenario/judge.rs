@@ -172,6 +172,10 @@ fn judge_each(expect: &[Expectation], world: &World, trace: &[TraceEvent]) -> Ve
                         (Err(e), None) => (false, e.to_string()),
                     }
                 }
+                Expectation::IndexEntries { at_least, at_most } => {
+                    let entries = world.costs().index_entries.0;
+                    (within(entries as u64, *at_least, *at_most), format!("{entries} entries"))
+                }
                 Expectation::CacheBytes { at_least, at_most } => {
                     let bytes: usize = world.costs().cached.iter().map(|(_, _, b)| b).sum();
                     (within(bytes as u64, *at_least, *at_most), format!("{bytes} bytes"))

@@ -9,6 +9,8 @@ pub struct CostsView {
     pub bytes_sent: u64,
     pub cached_objects: usize,
     pub cached_bytes: usize,
+    /// The indexes' entries and their bytes.
+    pub index_entries: (usize, usize),
     /// Objects and bytes of the cached kinds in etcd, when a scope keeps some out.
     pub in_cluster: Option<(usize, usize)>,
     /// What the caches would hold with their objects whole, when one has a transform or
@@ -60,6 +62,7 @@ pub fn costs(session: &Session, window: usize, room: usize) -> CostsView {
         bytes_sent: costs.bytes_sent,
         cached_objects: costs.cached.iter().map(|(_, n, _)| n).sum(),
         cached_bytes: costs.cached.iter().map(|(_, _, b)| b).sum(),
+        index_entries: costs.index_entries,
         in_cluster: (!costs.in_cluster.is_empty())
             .then(|| costs.in_cluster.iter().fold((0, 0), |(n, b), (_, objects, bytes)| (n + objects, b + bytes))),
         whole_bytes: costs.whole_bytes,

@@ -19,6 +19,8 @@ pub struct Costs {
     pub objects_sent: u64,
     /// Per informer: the kind, objects cached and their bytes as JSON.
     pub cached: Vec<(Kind, usize, usize)>,
+    /// Every informer's index entries (a key under a value) and their bytes.
+    pub index_entries: (usize, usize),
     /// Per informer whose cache is scoped (a namespace, a label or field selector): the kind,
     /// and the objects of that kind etcd holds with their bytes — what the scope keeps out.
     pub in_cluster: Vec<(Kind, usize, usize)>,
@@ -91,8 +93,14 @@ impl World {
             .iter()
             .any(cut)
             .then(|| self.informers.iter().map(|s| if cut(s) { self.in_full(s) } else { s.cache_size().1 }).sum());
+        let index_entries = self
+            .informers
+            .iter()
+            .map(|s| s.pipeline.informer.indexer.index_size())
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
         Costs {
             requests,
+            index_entries,
             in_cluster,
             whole_bytes,
             bytes_sent: metrics.bytes_sent,

@@ -48,6 +48,7 @@ pub fn cost_panel(props: &Props) -> Html {
                 { for v.requests.iter().map(|(verb, n)| html! { <div><dt>{ verb.metric() }</dt><dd>{ n }</dd></div> }) }
                 <div><dt>{ tr!(lang, "Bytes sent") }</dt><dd>{ v.bytes_sent }</dd></div>
                 <div><dt>{ tr!(lang, "Cached objects") }</dt><dd>{ objects_and_size(v.cached_objects, v.cached_bytes) }</dd></div>
+                <div><dt>{ tr!(lang, "Index entries") }</dt><dd>{ objects_and_size(v.index_entries.0, v.index_entries.1) }</dd></div>
                 if let Some(bytes) = v.whole_bytes {
                     <div><dt>{ tr!(lang, "Cached with objects whole") }</dt><dd>{ size(bytes) }</dd></div>
                 }
