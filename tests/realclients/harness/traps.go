@@ -208,6 +208,20 @@ func lazyTraps(ctx context.Context, admin *rest.Config, scheme *runtime.Scheme) 
 // lastApplied is the annotation kubectl apply leaves.
 const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
+// annotationTrap emits a read's error, or whether the object it read kept the last-applied
+// annotation ("annotation kept" or "annotation dropped").
+func annotationTrap(name string, err error, annotations map[string]string) {
+	if err != nil {
+		trap(name, err)
+		return
+	}
+	if _, kept := annotations[lastApplied]; kept {
+		emit(line{"trap": name, "error": "annotation kept"})
+	} else {
+		emit(line{"trap": name, "error": "annotation dropped"})
+	}
+}
+
 // transformTraps creates two applied Pods and reads them through a cache scoped to node-1's
 // Pods whose Transform drops the last-applied annotation.
 func transformTraps(ctx context.Context, admin *rest.Config, scheme *runtime.Scheme) {
@@ -246,13 +260,8 @@ func transformTraps(ctx context.Context, admin *rest.Config, scheme *runtime.Sch
 	go func() { _ = scoped.Start(ctx) }()
 	scoped.WaitForCacheSync(ctx)
 	var pod corev1.Pod
-	if err := scoped.Get(ctx, client.ObjectKey{Namespace: "default", Name: "applied-1"}, &pod); err != nil {
-		trap("transform", err)
-	} else if _, kept := pod.Annotations[lastApplied]; kept {
-		emit(line{"trap": "transform", "error": "annotation kept"})
-	} else {
-		emit(line{"trap": "transform", "error": "annotation dropped"})
-	}
+	err = scoped.Get(ctx, client.ObjectKey{Namespace: "default", Name: "applied-1"}, &pod)
+	annotationTrap("transform", err, pod.Annotations)
 	trap("transform-elsewhere", scoped.Get(ctx, client.ObjectKey{Namespace: "default", Name: "applied-2"}, &pod))
 	emit(line{"trap": "transform-requests", "error": log.String()})
 
@@ -265,13 +274,8 @@ func transformTraps(ctx context.Context, admin *rest.Config, scheme *runtime.Sch
 	}
 	var partial metav1.PartialObjectMetadata
 	partial.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind("Pod"))
-	if err := metadata.Get(ctx, client.ObjectKey{Namespace: "default", Name: "applied-1"}, &partial); err != nil {
-		trap("metadata-only", err)
-	} else if _, kept := partial.Annotations[lastApplied]; kept {
-		emit(line{"trap": "metadata-only", "error": "annotation kept"})
-	} else {
-		emit(line{"trap": "metadata-only", "error": "annotation dropped"})
-	}
+	err = metadata.Get(ctx, client.ObjectKey{Namespace: "default", Name: "applied-1"}, &partial)
+	annotationTrap("metadata-only", err, partial.Annotations)
 	emit(line{"trap": "metadata-requests", "error": metadataLog.String()})
 }
 
