@@ -99,8 +99,9 @@ ensure_docs_generators() {
 ensure_go_peers() {
   command -v go >/dev/null || { say "installing Go from Debian's packages"; as_root apt-get install -y -qq golang-go >/dev/null; }
   mkdir -p target/realclients
-  local dir name flags started=$SECONDS
-  for dir in tests/realclients/*/; do
+  local dir name flags started=$SECONDS root=$PWD
+  # The starter controller learners run (examples/) is built beside the peers that judge.
+  for dir in tests/realclients/*/ examples/starter-controller/; do
     name=$(basename "$dir")
     [ -f "$dir/main.go" ] || continue
     # go build is incremental: a peer already built and unchanged takes a second.
@@ -110,7 +111,7 @@ ensure_go_peers() {
     say "building the Go peer $name (the first build downloads its modules)"
     flags=$(cat "$dir/ldflags" 2>/dev/null || true)
     local built=$SECONDS
-    (cd "$dir" && go build -ldflags "$flags" -o "../../../target/realclients/$name" .)
+    (cd "$dir" && go build -ldflags "$flags" -o "$root/target/realclients/$name" .)
     say "built $name in $((SECONDS - built)) s"
   done
   [ $((SECONDS - started)) -gt 1 ] && say "Go peers ready in $((SECONDS - started)) s"

@@ -28,6 +28,7 @@ USAGE:
     informer-playground swarm (--seed N [--trace | --plan] | --seeds N [--from M])
     informer-playground serve-api [--scenario S] [--era E] [--seed N] [--address A] [--port P]
                                   [--speed X] [--kubeconfig FILE] [--record FILE] [--json] [--quiet]
+                                  [--page-port P] [--dist DIR]
     informer-playground room [--dist DIR] [--journal FILE] [--address A] [--port P]
     informer-playground help
 
@@ -58,7 +59,11 @@ COMMANDS:
                 (compact-store, restart-api-server, disconnect-watch, revoke-list, grant-list,
                 revoke-watch, grant-watch, drop-next-event, latency <ms>), or
                 POST /playground/faults with {\"fault\": \"compact-store\"}. Defaults: the sandbox lesson,
-                127.0.0.1:6443, speed 1 (virtual ms per real ms), ./playground.kubeconfig
+                127.0.0.1:6443, speed 1 (virtual ms per real ms), ./playground.kubeconfig.
+                Live mode: the page (from --dist, default ./dist) and its feed on a loopback
+                http port (--page-port, default any free one); the link printed at the start
+                carries this start's token. Pause, step and faults from the page reach the
+                clients
     room        Serve a workshop room: the release bundle (default ./dist) and the room's API on
                 this machine's network address (port 8090), and print the attendees', the
                 projector's and the facilitator's links (the last with a key drawn at this
@@ -284,6 +289,9 @@ impl ServeArgs {
             quiet: false,
             kubeconfig: "playground.kubeconfig".into(),
             record: None,
+            page_port: 0,
+            dist: "dist".into(),
+            scenario: String::new(),
         };
         let mut parsed = ServeArgs { run, options };
         let mut it = args.iter();
@@ -312,11 +320,18 @@ impl ServeArgs {
                 }
                 "--kubeconfig" => parsed.options.kubeconfig = value(&mut it)?.into(),
                 "--record" => parsed.options.record = Some(value(&mut it)?.into()),
+                "--page-port" => {
+                    let port = number("--page-port", it.next())?;
+                    parsed.options.page_port =
+                        u16::try_from(port).map_err(|_| format!("--page-port takes 0 to 65535, not {port}"))?;
+                }
+                "--dist" => parsed.options.dist = value(&mut it)?.into(),
                 "--json" => parsed.options.json = true,
                 "--quiet" => parsed.options.quiet = true,
                 other => return Err(format!("unknown option {other:?}")),
             }
         }
+        parsed.options.scenario = parsed.run.scenario.clone();
         Ok(parsed)
     }
 }

@@ -11,17 +11,13 @@
 use super::shared::{Shared, StreamGuard};
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use informer_sim::i18n::Lang;
 use informer_sim::room::{AttendeeId, Refusal, Role, MAX_MESSAGE};
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// The policy every file is served under: no inline script, no eval, nothing from elsewhere.
-const CSP: &str =
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' https:";
 
 pub async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     let path = request.uri().path().to_string();
@@ -56,7 +52,7 @@ pub async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Resp
                     let report = shared.report();
                     Ok(match *what {
                         "report.json" => json(StatusCode::OK, &report),
-                        _ => file_response("report.html", report.html().into_bytes(), None),
+                        _ => crate::bundle::file_response("report.html", report.html().into_bytes(), None),
                     })
                 }),
                 _ => Err(Refusal::NotFound),
@@ -87,10 +83,7 @@ fn role(shared: &Shared, query: &HashMap<String, String>) -> Result<Role, Refusa
 
 /// The facilitator's key, compared in constant time.
 fn keyed(shared: &Shared, given: Option<&str>) -> Result<(), Refusal> {
-    let given = given.unwrap_or_default().as_bytes();
-    let key = shared.key.as_bytes();
-    let same = given.len() == key.len() && given.iter().zip(key).fold(0u8, |d, (a, b)| d | (a ^ b)) == 0;
-    same.then_some(()).ok_or(Refusal::NeedsKey)
+    crate::bundle::same_secret(given.unwrap_or_default(), &shared.key).then_some(()).ok_or(Refusal::NeedsKey)
 }
 
 fn events(shared: &Arc<Shared>, query: &HashMap<String, String>) -> Result<Response, Refusal> {
@@ -147,59 +140,7 @@ fn refuse(refusal: Refusal) -> Response {
     json(status, &value)
 }
 
-/// A file of the bundle: never a path outside it, the build's brotli or gzip copy when the
-/// browser takes it, hashed files cached for good.
+/// A file of the bundle, or a 404.
 async fn bundle_file(shared: &Shared, path: &str, headers: &HeaderMap) -> Response {
-    let relative = path.trim_start_matches('/');
-    let relative = if relative.is_empty() || relative.ends_with('/') {
-        format!("{relative}index.html")
-    } else {
-        relative.to_string()
-    };
-    let safe = relative.split('/').all(|s| !s.is_empty() && s != "." && s != ".." && !s.contains(['\\', '\0']));
-    if !safe {
-        return refuse(Refusal::NotFound);
-    }
-    let file = shared.dist.join(&relative);
-    let accepts = headers.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).unwrap_or_default();
-    for (encoding, suffix) in [("br", "br"), ("gzip", "gz")] {
-        if accepts.contains(encoding) {
-            if let Ok(body) = tokio::fs::read(format!("{}.{suffix}", file.display())).await {
-                return file_response(&relative, body, Some(encoding));
-            }
-        }
-    }
-    match tokio::fs::read(&file).await {
-        Ok(body) => file_response(&relative, body, None),
-        Err(_) => refuse(Refusal::NotFound),
-    }
-}
-
-fn file_response(name: &str, body: Vec<u8>, encoding: Option<&'static str>) -> Response {
-    let kind = match name.rsplit('.').next() {
-        Some("html") => "text/html; charset=utf-8",
-        Some("js" | "mjs") => "text/javascript; charset=utf-8",
-        Some("wasm") => "application/wasm",
-        Some("css") => "text/css; charset=utf-8",
-        Some("svg") => "image/svg+xml",
-        Some("json") => "application/json",
-        Some("webmanifest") => "application/manifest+json",
-        Some("png") => "image/png",
-        _ => "application/octet-stream",
-    };
-    // Trunk's and the split's names carry a hash of their content: `-` and 16 hex digits.
-    let hashed = name.rsplit('/').next().is_some_and(|n| {
-        n.split(['-', '.', '_']).any(|part| part.len() == 16 && part.bytes().all(|b| b.is_ascii_hexdigit()))
-    });
-    let mut response = Response::new(Body::from(body));
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
-    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-    let cache = if hashed { "public, max-age=31536000, immutable" } else { "no-cache" };
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    if let Some(encoding) = encoding {
-        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
-    }
-    response
+    crate::bundle::file(&shared.dist, path, headers).await.unwrap_or_else(|| refuse(Refusal::NotFound))
 }

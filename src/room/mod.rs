@@ -15,7 +15,7 @@ mod http;
 mod journal;
 mod lessons;
 mod shared;
-mod terminal;
+pub(crate) mod terminal;
 
 use shared::Shared;
 use std::net::{IpAddr, SocketAddr};

@@ -7,6 +7,7 @@ pub mod decode;
 pub mod discovery;
 pub mod encode;
 pub mod kubeconfig;
+pub mod live;
 pub mod options;
 pub mod protobuf;
 pub mod request;

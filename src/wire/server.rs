@@ -23,7 +23,9 @@ use informer_sim::cluster::rbac::RequestAttributes;
 use informer_sim::cluster::registry::Preconditions;
 use informer_sim::cluster::watch::ApiWatchId;
 use informer_sim::cluster::{ApiObject, Kind, Status, UserInfo};
-use informer_sim::world::{Fault, Intervention, OutsideAnswer, OutsideCall, TraceEvent, World};
+use informer_sim::world::{
+    Fault, OutsideAnswer, OutsideCall, OutsideRequest, ServedChange, ServedInput, ServedResult, TraceEvent, World,
+};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -55,6 +57,12 @@ pub struct Options {
     /// Where to write the outside conversation (every request, answer and streamed event, one
     /// JSON object a line), to replay it through the simulator's own client pipeline.
     pub record: Option<std::path::PathBuf>,
+    /// The loopback port of the page and its live feed (`live.rs`; 0: any free port).
+    pub page_port: u16,
+    /// The release bundle the page port serves.
+    pub dist: std::path::PathBuf,
+    /// The lesson or run the world is made from (a live page makes it from the same).
+    pub scenario: String,
 }
 
 /// An outside watch stream.
@@ -74,9 +82,10 @@ struct Served {
     world: World,
     /// This start's bearer tokens.
     tokens: Tokens,
-    started: Instant,
-    speed: f64,
+    clock: super::live::Clock,
     streams: BTreeMap<ApiWatchId, Stream>,
+    /// Every input the world took, and the live pages that follow it.
+    live: super::live::Feed,
     json: bool,
     quiet: bool,
     record: Option<std::io::BufWriter<std::fs::File>>,
@@ -101,6 +110,8 @@ enum Reply {
 enum Command {
     Request(Incoming, oneshot::Sender<Reply>),
     Fault(String),
+    /// A live page asks to follow the world, or controls it (`live.rs`).
+    Live(super::live::Ask),
 }
 
 type Inbox = std::sync::mpsc::Sender<Command>;
@@ -116,7 +127,7 @@ impl Served {
     /// Writes one line of the conversation's record, stamped with the wall-clock
     /// milliseconds since the server started (`t`).
     fn record(&mut self, mut entry: Value) {
-        let t = self.started.elapsed().as_millis() as u64;
+        let t = self.clock.started.elapsed().as_millis() as u64;
         if let Some(out) = self.record.as_mut() {
             use std::io::Write;
             entry["t"] = json!(t);
@@ -125,35 +136,143 @@ impl Served {
         }
     }
 
-    /// The world's clock follows the wall clock; then the streams get what is due. A dropped
-    /// connection (the disconnect fault) drops the outside streams too.
+    /// Every input is written to the feed before the world takes it (the step it comes
+    /// before, the virtual time), so a live page makes the same world.
+    fn input(&mut self, input: &ServedInput) {
+        self.live.push(self.world.steps(), self.world.now(), input);
+    }
+
+    /// Serves an outside request: its answer and its step.
+    fn request(&mut self, request: OutsideRequest) -> (Result<OutsideAnswer, Status>, TraceEvent) {
+        self.input(&ServedInput::Request { request: Box::new(request.clone()) });
+        self.world.request(request)
+    }
+
+    /// Makes a served change: what it gave.
+    fn change(&mut self, change: ServedChange) -> ServedResult {
+        self.input(&ServedInput::Change { change: change.clone() });
+        self.world.change(change)
+    }
+
+    fn fault(&mut self, fault: Fault) {
+        let input = ServedInput::Fault { fault };
+        self.input(&input);
+        self.world.act(input.intervention());
+    }
+
+    fn end_watch(&mut self, id: ApiWatchId, why: &str) {
+        self.streams.remove(&id);
+        self.change(ServedChange::EndWatch { watch: id });
+        self.record(json!({"watch": id, "closed": why}));
+    }
+
+    /// Playing, the world's clock follows the wall clock (times the speed) and the streams get
+    /// everything due; paused, only the streams' connections are served. A dropped connection
+    /// (the disconnect fault) drops the outside streams too. Live pages hear the step reached.
     fn tick(&mut self) {
-        let now = (self.started.elapsed().as_secs_f64() * 1000.0 * self.speed) as u64;
-        let mut disconnect = false;
-        for e in self.world.advance_to(now) {
-            self.print(&e);
-            disconnect |=
-                matches!(e.outcome, informer_sim::world::Outcome::Fault { fault: Fault::DisconnectWatch, .. });
+        if let Some(now) = self.clock.virtual_now() {
+            for e in self.world.advance_to(now) {
+                self.took(&e);
+            }
+            self.deliver(usize::MAX);
         }
         self.pump();
-        if disconnect {
-            for id in std::mem::take(&mut self.streams).into_keys() {
-                self.world.api.stop_watch(id);
-                self.record(json!({"watch": id, "closed": "disconnected"}));
+        self.live.status(self.world.steps(), self.world.now(), &self.clock);
+    }
+
+    /// A step the world took: printed; the disconnect fault drops the outside streams too.
+    fn took(&mut self, e: &TraceEvent) {
+        self.print(e);
+        if matches!(e.outcome, informer_sim::world::Outcome::Fault { fault: Fault::DisconnectWatch, .. }) {
+            for id in self.streams.keys().copied().collect::<Vec<_>>() {
+                self.end_watch(id, "disconnected");
             }
         }
     }
 
-    /// Moves the API server's queued events into each outside stream; ends the streams that
-    /// closed, timed out, or whose reader went away or fell too far behind.
-    fn pump(&mut self) {
+    /// Hands each outside stream at most `at_most` of the events it is owed (the first streams
+    /// first); how many were handed over.
+    fn deliver(&mut self, at_most: usize) -> usize {
+        let mut left = at_most;
+        let mut batch = Vec::new();
+        let ids: Vec<ApiWatchId> = self.streams.keys().copied().collect();
+        for id in ids {
+            if left == 0 {
+                break;
+            }
+            if self.world.api.events_owed(id) == 0 {
+                continue;
+            }
+            if let ServedResult::Delivered(events) = self.change(ServedChange::Deliver { watch: id, at_most: left }) {
+                left -= events.len().min(left);
+                batch.push((id, events));
+            }
+        }
+        self.send(batch);
+        at_most - left
+    }
+
+    /// One step of a paused world: an event owed to an outside stream, else the world's next step.
+    fn step_once(&mut self) -> Value {
+        if self.deliver(1) == 1 {
+            return json!({"stepped": "delivered"});
+        }
+        match self.world.step() {
+            Some(e) => {
+                self.took(&e);
+                json!({"stepped": "world"})
+            }
+            None => json!({"stepped": "nothing"}),
+        }
+    }
+
+    /// A live page's control.
+    fn control(&mut self, control: super::live::Control) -> Result<Value, String> {
+        use super::live::Control;
+        let now = self.world.now();
+        let done = match control {
+            Control::Pause => {
+                self.clock.pause();
+                json!({"paused": true})
+            }
+            Control::Play => {
+                self.clock.play(now, self.clock.speed);
+                json!({"paused": false})
+            }
+            Control::Speed(speed) => {
+                match self.clock.paused {
+                    true => self.clock.speed = speed,
+                    false => self.clock.play(now, speed),
+                }
+                json!({"speed": speed})
+            }
+            Control::Step if !self.clock.paused => return Err("the world is playing: pause it to step".into()),
+            Control::Step => self.step_once(),
+            Control::Fault(text) => {
+                let fault = fault_of(&text)?;
+                self.fault(fault);
+                if self.clock.paused {
+                    // Paused, the fault is the step taken now.
+                    if let Some(e) = self.world.step() {
+                        self.took(&e);
+                    }
+                }
+                json!({"fault": text})
+            }
+        };
+        self.tick();
+        Ok(done)
+    }
+
+    /// Encodes events for their outside streams' connections.
+    fn send(&mut self, batch: Vec<(ApiWatchId, Vec<informer_sim::cluster::WatchEvent>)>) {
         let now = self.world.api.wall_now();
-        let mut done = Vec::new();
         let mut sent = Vec::new();
         // An event fanned out to many watchers is encoded once.
         let mut encoded: std::collections::HashMap<(bool, bool, &'static str, String, i64), Bytes> = Default::default();
-        for (id, s) in &mut self.streams {
-            for e in self.world.api.take_events(*id) {
+        for (id, events) in batch {
+            let Some(s) = self.streams.get_mut(&id) else { continue };
+            for e in events {
                 if self.record.is_some() {
                     sent.push(json!({"watch": id, "event": encode::event(s.kind, &e, s.metadata)}));
                 }
@@ -183,6 +302,17 @@ impl Served {
                 };
                 s.backlog.push_back(bytes);
             }
+        }
+        for entry in sent {
+            self.record(entry);
+        }
+    }
+
+    /// Moves each outside stream's encoded events to its connection; ends the streams that
+    /// closed, timed out, or whose reader went away or fell too far behind.
+    fn pump(&mut self) {
+        let mut done = Vec::new();
+        for (id, s) in &mut self.streams {
             let mut alive = s.backlog.len() <= WATCH_BACKLOG;
             while let Some(bytes) = s.backlog.pop_front() {
                 match s.tx.try_send(bytes) {
@@ -202,13 +332,8 @@ impl Served {
                 done.push(*id);
             }
         }
-        for entry in sent {
-            self.record(entry);
-        }
         for id in done {
-            self.world.api.stop_watch(id);
-            self.streams.remove(&id);
-            self.record(json!({"watch": id, "closed": "ended"}));
+            self.end_watch(id, "ended");
         }
     }
 }
@@ -222,9 +347,13 @@ fn world_thread(mut served: Served, inbox: std::sync::mpsc::Receiver<Command>) {
                 let _ = reply.send(respond(&mut served, incoming));
             }
             Ok(Command::Fault(text)) => match fault_of(&text) {
-                Ok(fault) => served.world.act(Intervention::Fault(fault)),
+                Ok(fault) => served.fault(fault),
                 Err(e) => eprintln!("error: {e}"),
             },
+            Ok(Command::Live(super::live::Ask::Follow(follower))) => served.live.follow(follower),
+            Ok(Command::Live(super::live::Ask::Control(control, reply))) => {
+                let _ = reply.send(served.control(control));
+            }
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
         }
@@ -254,6 +383,13 @@ pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, option
         }
     };
     let address = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+    // The page port is loopback's alone, whatever address the API is served on.
+    let page_listener = match std::net::TcpListener::bind(("127.0.0.1", options.page_port)) {
+        Ok(l) => l,
+        Err(e) => return Err(format!("cannot listen on 127.0.0.1:{} for the page: {e}", options.page_port)),
+    };
+    let page_origin = format!("http://{}", page_listener.local_addr().map(|a| a.to_string()).unwrap_or_default());
+    let page_token = crate::room::terminal::random_hex(16)?;
     let (inbox, receive) = std::sync::mpsc::channel();
     let (started, start) = std::sync::mpsc::channel::<Result<(), String>>();
     let thread_options = options.clone();
@@ -291,12 +427,19 @@ pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, option
         let unix_ms =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
         let mut world = world;
-        world.api.set_clock_offset(unix_ms.saturating_sub(PLAYGROUND_EPOCH_MS));
+        let clock_offset_ms = unix_ms.saturating_sub(PLAYGROUND_EPOCH_MS);
+        world.api.set_clock_offset(clock_offset_ms);
+        let origin = super::live::Origin {
+            scenario: thread_options.scenario.clone(),
+            era: world.config.era.to_string(),
+            seed: world.config.seed,
+            clock_offset_ms,
+        };
         let served = Served {
             world,
             tokens,
-            started: Instant::now(),
-            speed: thread_options.speed,
+            clock: super::live::Clock::new(thread_options.speed),
+            live: super::live::Feed::new(origin),
             streams: BTreeMap::new(),
             json: thread_options.json,
             quiet: thread_options.quiet,
@@ -320,8 +463,22 @@ pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, option
             return Err("the world did not start".into());
         }
     }
+    eprintln!("live page: {page_origin}/?live={page_token}");
     let _ = rustls::crypto::ring::default_provider().install_default();
+    let page_inbox = std::sync::Mutex::new(inbox.clone());
+    let page_port = std::sync::Arc::new(super::live::PagePort {
+        token: page_token,
+        origin: page_origin,
+        dist: options.dist.clone(),
+        ask: Box::new(move |ask| page_inbox.lock().is_ok_and(|inbox| inbox.send(Command::Live(ask)).is_ok())),
+    });
     runtime.block_on(async move {
+        let _ = page_listener.set_nonblocking(true);
+        let page_app = axum::Router::new().fallback(super::live::handle).with_state(page_port);
+        match tokio::net::TcpListener::from_std(page_listener) {
+            Ok(listener) => drop(tokio::spawn(async move { axum::serve(listener, page_app).await })),
+            Err(e) => return Err(format!("cannot serve the page: {e}")),
+        }
         let tls = match axum_server::tls_rustls::RustlsConfig::from_pem(
             certificates.serving.into_bytes(),
             certificates.serving_key.into_bytes(),
@@ -541,10 +698,7 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
                 }
             };
             let agent = headers.get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
-            let (answer, event) = match dry_run {
-                true => served.world.outside_dry_run(&user, call),
-                false => served.world.outside(&user, call),
-            };
+            let (answer, event) = served.request(OutsideRequest { user, agent: agent.clone(), call, dry_run });
             served.print(&event);
             if served.record.is_some() {
                 let answered = match &answer {
@@ -559,7 +713,7 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
             let now = served.world.api.wall_now();
             if let (Some(asked), Ok(answered)) = (wrong_form, &answer) {
                 if let OutsideAnswer::Watch(id) = answered {
-                    served.world.api.stop_watch(*id);
+                    served.end_watch(*id, "not acceptable");
                 }
                 // The handler's object is of the internal version: `*core.ConfigMap`.
                 let internal =
@@ -602,6 +756,9 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
                         .then(|| Instant::now() + Duration::from_secs(request.watch.timeout_secs));
                     let stream = Stream { kind, table, metadata, tx, backlog: Default::default(), deadline };
                     served.streams.insert(id, stream);
+                    if !served.clock.paused {
+                        served.deliver(usize::MAX);
+                    }
                     served.pump();
                     Reply::Stream(rx)
                 }
@@ -674,26 +831,30 @@ fn call_of(
             let replicas = scale["spec"]["replicas"]
                 .as_i64()
                 .ok_or_else(|| Status::bad_request("a Scale needs spec.replicas".into()))?;
-            OutsideCall::Patch(PatchRequest {
-                kind,
-                namespace: namespace.into(),
-                name,
-                status: false,
-                body: json!({"spec": {"replicas": replicas}}),
-                patch_type: PatchType::Merge,
-            })
+            OutsideCall::Patch {
+                patch: PatchRequest {
+                    kind,
+                    namespace: namespace.into(),
+                    name,
+                    status: false,
+                    body: json!({"spec": {"replicas": replicas}}),
+                    patch_type: PatchType::Merge,
+                },
+            }
         }
         (Verb::Update, sub) => {
             OutsideCall::Update { kind, object: object()?, status: sub == Some(Subresource::Status) }
         }
-        (Verb::Patch, sub) => OutsideCall::Patch(PatchRequest {
-            kind,
-            namespace: namespace.into(),
-            name,
-            status: sub == Some(Subresource::Status),
-            body: parse()?,
-            patch_type: PatchType::from_content_type(content_type)?,
-        }),
+        (Verb::Patch, sub) => OutsideCall::Patch {
+            patch: PatchRequest {
+                kind,
+                namespace: namespace.into(),
+                name,
+                status: sub == Some(Subresource::Status),
+                body: parse()?,
+                patch_type: PatchType::from_content_type(content_type)?,
+            },
+        },
         (Verb::Delete, _) => {
             OutsideCall::Delete { kind, namespace: namespace.into(), name, preconditions: preconditions(body)? }
         }
@@ -725,7 +886,7 @@ fn admin_fault(served: &mut Served, body: &[u8]) -> Reply {
     };
     match fault_of(&text) {
         Ok(fault) => {
-            served.world.act(Intervention::Fault(fault));
+            served.fault(fault);
             served.tick();
             json_response(200, &encode::success())
         }
@@ -779,7 +940,11 @@ fn review(served: &Served, user: &UserInfo, body: &[u8], protobuf: bool) -> Repl
 /// read, made (POST) and deleted, with RBAC on `namespaces` at the cluster scope.
 fn namespaces(served: &mut Served, user: &UserInfo, verb: Verb, name: Option<&str>, body: &[u8]) -> Reply {
     let namespace = |n: &str, phase: &str| json!({"kind": "Namespace", "apiVersion": "v1", "metadata": {"name": n, "labels": {"kubernetes.io/metadata.name": n}}, "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": phase}});
-    let api = &mut served.world.api;
+    let api = &served.world.api;
+    let answered = |result: ServedResult, phase: &str, n: &str| match result {
+        ServedResult::Namespace(Err(s)) => error(&s),
+        _ => json_response(if phase == "Active" { 201 } else { 200 }, &namespace(n, phase)),
+    };
     match (verb, name) {
         (Verb::Get, Some(n)) if api.namespaces().has(n) => json_response(200, &namespace(n, "Active")),
         (Verb::Get, Some(n)) => error(&informer_sim::cluster::namespaces::not_found(n)),
@@ -794,15 +959,13 @@ fn namespaces(served: &mut Served, user: &UserInfo, verb: Verb, name: Option<&st
             let Some(n) = named else {
                 return error(&Status::bad_request("a Namespace to create names itself in metadata.name".into()));
             };
-            match api.create_namespace(user, &n) {
-                Ok(()) => json_response(201, &namespace(&n, "Active")),
-                Err(s) => error(&s),
-            }
+            let made = served.change(ServedChange::CreateNamespace { user: user.clone(), name: n.clone() });
+            answered(made, "Active", &n)
         }
-        (Verb::Delete, Some(n)) => match api.delete_namespace(user, n) {
-            Ok(()) => json_response(200, &namespace(n, "Terminating")),
-            Err(s) => error(&s),
-        },
+        (Verb::Delete, Some(n)) => {
+            let deleted = served.change(ServedChange::DeleteNamespace { user: user.clone(), name: n.to_string() });
+            answered(deleted, "Terminating", n)
+        }
         _ => error(&Status::new(
             405,
             "MethodNotAllowed",

@@ -31,20 +31,34 @@ struct Server {
 
 impl Server {
     fn start(scenario: &str, era: Era, speed: f64) -> Server {
+        Server::started(scenario, era, speed, false)
+    }
+
+    /// A server that prints every step it takes as JSON (`trace.jsonl`).
+    fn printing(scenario: &str, era: Era, speed: f64) -> Server {
+        Server::started(scenario, era, speed, true)
+    }
+
+    fn started(scenario: &str, era: Era, speed: f64, printing: bool) -> Server {
         static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = std::env::temp_dir().join(format!("playground-judge-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_informer-playground"))
-            .args(["serve-api", "--scenario", scenario, "--era", era.name(), "--port", "0", "--quiet"])
+            .args(["serve-api", "--scenario", scenario, "--era", era.name(), "--port", "0"])
+            .arg(if printing { "--json" } else { "--quiet" })
             .args(["--speed", &speed.to_string()])
             .arg("--kubeconfig")
             .arg(dir.join("kubeconfig"))
             .arg("--record")
             .arg(dir.join("record.jsonl"))
             .stdin(Stdio::piped())
-            .stdout(Stdio::null())
+            .stdout(if printing {
+                std::fs::File::create(dir.join("trace.jsonl")).unwrap().into()
+            } else {
+                Stdio::null()
+            })
             .stderr(std::fs::File::create(dir.join("server.log")).unwrap())
             .spawn()
             .expect("serve-api starts");
@@ -356,18 +370,23 @@ fn kubectl_reads_writes_and_explains_rbac_as_against_a_real_api_server() {
     golden("kubectl", &transcript);
 }
 
-#[test]
-fn kubectl_get_watch_prints_each_change_as_it_happens() {
-    let server = Server::start("sandbox", Era::CURRENT, 0.001);
-    kubectl(&server, "apply -f -", CONFIGMAP);
-    let mut watch = Command::new(clients().join("kubectl"))
+/// `kubectl get configmaps --watch --output-watch-events`, its output piped.
+fn watch_configmaps(server: &Server) -> Child {
+    Command::new(clients().join("kubectl"))
         .arg("--kubeconfig")
         .arg(server.kubeconfig())
         .args(["get", "configmaps", "--watch", "--output-watch-events"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn kubectl_get_watch_prints_each_change_as_it_happens() {
+    let server = Server::start("sandbox", Era::CURRENT, 0.001);
+    kubectl(&server, "apply -f -", CONFIGMAP);
+    let mut watch = watch_configmaps(&server);
     std::thread::sleep(Duration::from_millis(800));
     kubectl(&server, "label configmap golden tier=gold", "");
     kubectl(&server, "delete configmap golden", "");
@@ -730,4 +749,194 @@ fn controller_runtime_cache_errors_read_as_the_simulators() {
         }
     }
     assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+/// One HTTP/1.1 exchange with serve-api's page port (plain HTTP on loopback): the status and
+/// the body read until `until` holds for it or the connection ends.
+fn page_port(
+    server: &Server,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+    until: impl Fn(&str) -> bool,
+) -> (u16, String) {
+    use std::io::{Read, Write};
+    let link = server
+        .log()
+        .lines()
+        .find_map(|l| l.strip_prefix("live page: ").map(String::from))
+        .expect("serve-api prints the live page's link");
+    let address = link.trim_start_matches("http://").split('/').next().unwrap().to_string();
+    let mut stream = std::net::TcpStream::connect(&address).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request += &format!("{name}: {value}\r\n");
+    }
+    stream.write_all(format!("{request}\r\n{body}").as_bytes()).unwrap();
+    let mut text = String::new();
+    let mut buffer = [0u8; 65536];
+    while !until(&text) {
+        match stream.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => text.push_str(&String::from_utf8_lossy(&buffer[..n])),
+        }
+    }
+    let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, text.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default())
+}
+
+/// The token in the live page's link serve-api printed.
+fn live_token(server: &Server) -> String {
+    let log = server.log();
+    log.lines().find_map(|l| l.split_once("?live=").map(|(_, t)| t.trim().to_string())).expect("a live link")
+}
+
+/// Live mode's feed is the served world itself: a page that takes the feed's entries into a
+/// history of a world made from its `world` frame takes every step serve-api took, the same
+/// steps in the same order (each step's JSON line equal) — with kubectl writing, reading and
+/// watching while the world plays, then paused and stepped from the page's controls, and a
+/// fault. Without the token the feed and the controls are a 401; from another origin a 403.
+#[test]
+fn a_live_page_makes_the_same_world_from_the_feed_as_serve_api_ran() {
+    use informer_sim::world::{History, ServedEntry};
+    let server = Server::printing("sandbox", Era::CURRENT, 1.0);
+    let token = live_token(&server);
+    let bearer = format!("Bearer {token}");
+    let control = |body: &str| {
+        page_port(&server, "POST", "/playground/live/control", &[("Authorization", &bearer)], body, |_| false)
+    };
+    kubectl(&server, "apply -f -", CONFIGMAP);
+    let mut watch = watch_configmaps(&server);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(control(r#"{"do": "pause"}"#).0, 200);
+    let (code, out) = kubectl(&server, "label configmap golden tier=gold", "");
+    assert_eq!(code, 0, "paused, a request is still answered: {out}");
+    for _ in 0..4 {
+        let (code, body) = control(r#"{"do": "step"}"#);
+        assert_eq!(code, 200, "{body}");
+    }
+    assert_eq!(control(r#"{"do": "fault", "fault": "compact-store"}"#).0, 200);
+    let (code, body) = control(r#"{"do": "play"}"#);
+    assert_eq!(code, 200, "{body}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(control(r#"{"do": "pause"}"#).0, 200);
+    let _ = watch.kill();
+    let _ = watch.wait();
+
+    let (code, _) = page_port(&server, "GET", "/playground/live?token=guessed", &[], "", |_| false);
+    assert_eq!(code, 401, "the feed without this start's token");
+    let (code, _) = page_port(&server, "POST", "/playground/live/control", &[], r#"{"do": "play"}"#, |_| false);
+    assert_eq!(code, 401, "a control without the token");
+    let (code, _) = page_port(
+        &server,
+        "GET",
+        &format!("/playground/live?token={token}"),
+        &[("Origin", "http://elsewhere.example")],
+        "",
+        |_| false,
+    );
+    assert_eq!(code, 403, "the feed asked for from another origin");
+    let (code, feed) =
+        page_port(&server, "GET", &format!("/playground/live?token={token}"), &[], "", |t| t.contains("event: status"));
+    assert_eq!(code, 200);
+
+    let mut frames = feed.split("\n\n").filter_map(|f| {
+        let event = f.lines().find_map(|l| l.strip_prefix("event: "))?;
+        let data: Value = serde_json::from_str(f.lines().find_map(|l| l.strip_prefix("data: "))?).ok()?;
+        Some((event.to_string(), data))
+    });
+    let (_, origin) = frames.next().expect("the world frame first");
+    assert_eq!((origin["scenario"].as_str(), origin["era"].as_str()), (Some("sandbox"), Some(Era::CURRENT.name())));
+    let mut scenario = informer_sim::scenario::library::find("sandbox").unwrap().in_era(Era::CURRENT).unwrap();
+    scenario.seed = origin["seed"].as_u64().unwrap();
+    let mut world = scenario.world().unwrap();
+    world.api.set_clock_offset(origin["clock_offset_ms"].as_u64().unwrap());
+    let mut history = History::new(world, 64);
+    let mut replayed = Vec::new();
+    let (mut entries, mut steps) = (0, 0);
+    for (event, data) in frames {
+        match event.as_str() {
+            "entry" => {
+                let entry: ServedEntry = serde_json::from_value(data.clone()).unwrap_or_else(|e| panic!("{e}: {data}"));
+                replayed.extend(entry.replay(&mut history));
+                entries += 1;
+            }
+            "status" => steps = data["steps"].as_u64().unwrap(),
+            _ => {}
+        }
+    }
+    replayed.extend(history.run_to(steps));
+    let printed = std::fs::read_to_string(server.dir.join("trace.jsonl")).unwrap();
+    let printed: Vec<&str> = printed.lines().collect();
+    let replayed: Vec<String> = replayed.iter().map(informer_sim::i18n::json_line).collect();
+    assert!(entries >= 4, "kubectl's requests (and its watch's deliveries), the fault: {entries} entries");
+    assert!(printed.len() as u64 == steps && steps > 10, "{steps} steps, {} printed", printed.len());
+    for (i, (ours, served)) in replayed.iter().zip(&printed).enumerate() {
+        assert_eq!(ours, served, "step {} differs", i + 1);
+    }
+    assert_eq!(replayed.len(), printed.len(), "every step replayed");
+    let golden = history.world().api.peek_get(
+        &informer_sim::cluster::UserInfo::admin(),
+        informer_sim::cluster::Kind::ConfigMap,
+        "default",
+        "golden",
+    );
+    assert_eq!(
+        golden.ok().and_then(|o| o.metadata.labels.get("tier").cloned()).as_deref(),
+        Some("gold"),
+        "the write made while paused is in the page's world"
+    );
+}
+
+/// The starter controller learners run (`examples/starter-controller`, controller-runtime of
+/// 1.37's release) reconciles against serve-api — a ConfigMap made with kubectl gets its
+/// count of data keys — and its requests reach a live page as its own: each request in the
+/// feed names its `User-Agent`, which is what a page draws its lane by.
+#[test]
+fn the_starter_controller_reconciles_against_serve_api_and_its_requests_are_in_the_live_feed() {
+    let server = Server::start("sandbox", Era::CURRENT, 1.0);
+    let mut starter = Command::new(clients().join("starter-controller"))
+        .arg("--kubeconfig")
+        .arg(server.kubeconfig())
+        .stdout(std::fs::File::create(server.dir.join("starter.log")).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the starter controller runs (make test's set-up builds it)");
+    kubectl(&server, "apply -f -", CONFIGMAP);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let keys = loop {
+        let (_, out) =
+            kubectl(&server, "get configmap golden -o jsonpath={.metadata.annotations.playground\\.example/keys}", "");
+        if out.trim() == "1" || Instant::now() > deadline {
+            break out.trim().to_string();
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let _ = starter.kill();
+    let _ = starter.wait();
+    let log = std::fs::read_to_string(server.dir.join("starter.log")).unwrap_or_default();
+    assert_eq!(keys, "1", "the starter wrote the count of golden's keys; its log:\n{log}");
+    assert!(log.contains("reconcile default/golden: wrote 1 keys"), "{log}");
+    let token = live_token(&server);
+    let (_, feed) =
+        page_port(&server, "GET", &format!("/playground/live?token={token}"), &[], "", |t| t.contains("event: status"));
+    let verbs: Vec<String> = feed
+        .split("\n\n")
+        .filter_map(|f| serde_json::from_str::<Value>(f.lines().find_map(|l| l.strip_prefix("data: "))?).ok())
+        .filter(|entry| entry["input"] == "request" && entry["request"]["agent"] == "starter-controller")
+        .map(|entry| {
+            format!(
+                "{} {}",
+                entry["request"]["call"]["call"].as_str().unwrap_or(""),
+                entry["request"]["call"]["kind"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert!(verbs.contains(&"watch ConfigMap".to_string()), "its watch: {verbs:?}");
+    assert!(verbs.contains(&"update ConfigMap".to_string()), "its write: {verbs:?}");
 }

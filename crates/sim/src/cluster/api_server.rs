@@ -726,6 +726,17 @@ impl ApiServer {
         self.cacher.take_events(&mut self.store, id)
     }
 
+    /// The first `at_most` events a stream holds (a served world hands them over one by one
+    /// when it is stepped).
+    pub fn take_some_events(&mut self, id: ApiWatchId, at_most: usize) -> Vec<WatchEvent> {
+        self.cacher.take_some_events(&mut self.store, id, at_most)
+    }
+
+    /// How many events a stream holds for its reader.
+    pub fn events_owed(&self, id: ApiWatchId) -> usize {
+        self.cacher.owed(id)
+    }
+
     /// Whether a watch stream is still open (or has events left to take).
     pub fn watch_is_open(&self, id: ApiWatchId) -> bool {
         self.cacher.is_open(id)

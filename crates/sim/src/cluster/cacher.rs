@@ -204,12 +204,23 @@ impl Cacher {
 
     /// Takes the events waiting in a stream; a closed stream is forgotten once drained.
     pub fn take_events(&mut self, store: &mut MvccStore, id: ApiWatchId) -> Vec<WatchEvent> {
+        self.take_some_events(store, id, usize::MAX)
+    }
+
+    /// The first `at_most` events a stream holds for its reader (a stream closed by the server
+    /// ends once its reader has taken them all).
+    pub fn take_some_events(&mut self, store: &mut MvccStore, id: ApiWatchId, at_most: usize) -> Vec<WatchEvent> {
         let Some(w) = self.watchers.get_mut(&id) else { return Vec::new() };
-        let events: Vec<_> = w.pending.drain(..).collect();
-        if w.closed {
+        let events: Vec<_> = w.pending.drain(..at_most.min(w.pending.len())).collect();
+        if w.closed && w.pending.is_empty() {
             self.stop(store, id);
         }
         events
+    }
+
+    /// How many events a stream holds for its reader.
+    pub fn owed(&self, id: ApiWatchId) -> usize {
+        self.watchers.get(&id).map_or(0, |w| w.pending.len())
     }
 
     /// Whether a stream is still open (or has events left to take).

@@ -13,7 +13,7 @@ use super::api_errors::Status;
 use std::collections::BTreeMap;
 
 /// Who is asking: a user name and its groups.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct UserInfo {
     pub name: String,
     pub groups: Vec<String>,

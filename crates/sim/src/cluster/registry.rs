@@ -221,7 +221,7 @@ pub fn update(
 
 /// A DELETE's `preconditions` (`DeleteOptions`): the object must still be the one with this
 /// uid, at this resourceVersion.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Preconditions {
     pub uid: Option<String>,
     pub resource_version: Option<String>,

@@ -70,7 +70,7 @@ impl std::fmt::Display for Verb {
 }
 
 /// Options of a LIST request.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ListOptions {
     /// `None`: all namespaces.
     pub namespace: Option<String>,
@@ -102,7 +102,7 @@ pub struct ListResponse {
 }
 
 /// Options of a WATCH request.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WatchOptions {
     pub namespace: Option<String>,
     pub label_selector: String,

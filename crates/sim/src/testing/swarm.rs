@@ -474,6 +474,8 @@ impl Scheduled {
             Intervention::CacheMutate { kind, namespace, name, labels } => {
                 format!("get {kind} {namespace}/{name} from the cache and set labels {labels:?} on it")
             }
+            Intervention::Outside(request) => format!("{} sends {:?}", request.user.name, request.call),
+            Intervention::Served(change) => format!("{change:?}"),
         };
         format!("at {} ms: {what}", self.at)
     }

@@ -26,6 +26,12 @@ impl World {
         };
         let (mut from, mut to) = (Stage::User, Stage::ApiServer);
         let (kind, key, outcome) = match action {
+            Intervention::Outside(request) => return self.deliver_request(*request),
+            // Made when acted; never scheduled (`World::act`, `World::act_at`).
+            Intervention::Served(change) => {
+                drop(self.change(change));
+                return Hop::new(from, to, TraceKind::ApiRead, "", 0, Outcome::NothingQueued);
+            }
             Intervention::Create(obj) => {
                 let (key, kind) = (obj.key(), obj.kind());
                 write(UserVerb::Create, key, kind, self.api.create(&admin, obj))

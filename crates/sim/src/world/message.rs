@@ -68,6 +68,10 @@ pub enum Intervention {
     ApiRead(crate::controller::cache_reader::ClientRead),
     /// A controller creates an object through its client, with its own credentials.
     ApiCreate(ApiObject),
+    /// A request of a client outside the simulation (through `serve-api`), served as a step.
+    Outside(Box<super::OutsideRequest>),
+    /// What a served world does between requests, made at once (never scheduled, no step).
+    Served(super::ServedChange),
 }
 
 /// The faults a person injects (ARCHITECTURE.md: "faults do what upstream does").

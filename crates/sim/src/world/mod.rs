@@ -35,7 +35,7 @@ pub use history::{History, MAX_SNAPSHOTS};
 pub use informers::InformerStack;
 pub use message::{Fault, Intervention};
 pub use outcome::{Outcome, Tag, TraceEvent};
-pub use outside::{OutsideAnswer, OutsideCall};
+pub use outside::{OutsideAnswer, OutsideCall, OutsideRequest, ServedChange, ServedEntry, ServedInput, ServedResult};
 pub use workers::{Controller, Worker};
 
 use crate::client::reflector::Reflector;
@@ -111,6 +111,8 @@ pub struct World {
     bookmark_tick: Option<Millis>,
     /// Cache reads waiting for their informer to sync, answered or not, in the order made.
     waiting_reads: Vec<informer_cache::WaitingRead>,
+    /// The answer to the outside request served at the last step, until it is taken.
+    outside_answer: Option<Result<OutsideAnswer, Status>>,
 }
 
 impl World {
@@ -203,6 +205,7 @@ impl World {
             status_clock: StatusClock::default(),
             bookmark_tick: None,
             waiting_reads: Vec::new(),
+            outside_answer: None,
             config,
         };
         for i in 0..world.informers.len() {
@@ -253,15 +256,24 @@ impl World {
         self.informers.iter().find(|s| s.config.reflector.kind == kind)
     }
 
-    /// Schedules a user action or fault to happen now: it is the next step taken.
+    /// Schedules a user action or fault to happen now: it is the next step taken. A served
+    /// change is made at once, without a step.
     pub fn act(&mut self, action: Intervention) {
-        self.foreground += 1;
-        self.sched.schedule_first(self.now, Msg::User(action));
+        match action {
+            Intervention::Served(change) => drop(self.change(change)),
+            action => {
+                self.foreground += 1;
+                self.sched.schedule_first(self.now, Msg::User(action));
+            }
+        }
     }
 
-    /// Schedules a user action or fault at a later virtual time.
+    /// Schedules a user action or fault at a later virtual time (a served change is made at once).
     pub fn act_at(&mut self, at: Millis, action: Intervention) {
-        self.schedule_at(at.max(self.now), Msg::User(action));
+        match action {
+            Intervention::Served(change) => drop(self.change(change)),
+            action => self.schedule_at(at.max(self.now), Msg::User(action)),
+        }
     }
 
     /// Whether only timers are pending: the pipeline has drained.
