@@ -203,7 +203,8 @@ impl Served {
             if self.world.api.events_owed(id) == 0 {
                 continue;
             }
-            if let ServedResult::Delivered(events) = self.change(ServedChange::Deliver { watch: id, at_most: left }) {
+            let at_most = u32::try_from(left).unwrap_or(u32::MAX);
+            if let ServedResult::Delivered(events) = self.change(ServedChange::Deliver { watch: id, at_most }) {
                 left -= events.len().min(left);
                 batch.push((id, events));
             }
@@ -472,7 +473,7 @@ pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, option
         dist: options.dist.clone(),
         ask: Box::new(move |ask| page_inbox.lock().is_ok_and(|inbox| inbox.send(Command::Live(ask)).is_ok())),
     });
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let _ = page_listener.set_nonblocking(true);
         let page_app = axum::Router::new().fallback(super::live::handle).with_state(page_port);
         match tokio::net::TcpListener::from_std(page_listener) {
@@ -501,7 +502,11 @@ pub fn run(make: impl FnOnce() -> Result<World, String> + Send + 'static, option
         });
         let serving = axum_server::from_tcp_rustls(listener, tls).handle(handle).serve(app.into_make_service()).await;
         serving.map_err(|e| format!("the server stopped: {e}"))
-    })
+    });
+    // Standard input's reader blocks on a read no one may ever finish: the runtime is not
+    // waited for (it would hang after Ctrl-C until a line is typed).
+    runtime.shutdown_timeout(Duration::from_millis(200));
+    served
 }
 
 /// Standard input: one fault a line.

@@ -737,6 +737,11 @@ impl ApiServer {
         self.cacher.owed(id)
     }
 
+    /// The events a stream holds for its reader, oldest first.
+    pub fn owed_events(&self, id: ApiWatchId) -> impl Iterator<Item = &WatchEvent> {
+        self.cacher.owed_events(id)
+    }
+
     /// Whether a watch stream is still open (or has events left to take).
     pub fn watch_is_open(&self, id: ApiWatchId) -> bool {
         self.cacher.is_open(id)

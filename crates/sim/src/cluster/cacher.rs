@@ -223,6 +223,11 @@ impl Cacher {
         self.watchers.get(&id).map_or(0, |w| w.pending.len())
     }
 
+    /// The events a stream holds for its reader, oldest first.
+    pub fn owed_events(&self, id: ApiWatchId) -> impl Iterator<Item = &WatchEvent> {
+        self.watchers.get(&id).into_iter().flat_map(|w| w.pending.iter())
+    }
+
     /// Whether a stream is still open (or has events left to take).
     pub fn is_open(&self, id: ApiWatchId) -> bool {
         self.watchers.get(&id).is_some_and(|w| !w.closed || !w.pending.is_empty())

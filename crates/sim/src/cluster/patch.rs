@@ -21,7 +21,7 @@ use super::api_errors::Status;
 use serde_json::{Map, Value};
 
 /// A PATCH request: which object (or its `status`), the body, and how to read it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PatchRequest {
     pub kind: super::api_object::Kind,
     pub namespace: String,

@@ -19,10 +19,21 @@ pub struct Guide {
     /// the discussion.
     pub short_track: Track,
     pub closing: Text,
+    /// Live mode's exercises: the learners' own controllers falling into the traps, on the stage.
+    pub own_controller: OwnController,
     pub glossary: Vec<Term>,
     /// The printable one-page summary (the command line writes it; the page passes over it).
     #[cfg_attr(not(feature = "bundled"), serde(deserialize_with = "super::format::unread"))]
     pub handout: Handout,
+}
+
+/// The learners' own controllers in live mode: how to start, and the exercises.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OwnController {
+    pub title: Text,
+    pub intro: Text,
+    pub exercises: Vec<Text>,
 }
 
 /// The handout's own parts: the pipeline per release and the numbers that matter, with their
@@ -378,6 +389,11 @@ mod native {
         }
         out.push_str(&format!("\n{}\n", track.left_out.get(lang)));
         out.push_str(&format!("\n{}\n", guide.closing.get(lang)));
+        let own = &guide.own_controller;
+        out.push_str(&format!("\n### {}\n\n{}\n\n", own.title.get(lang), own.intro.get(lang)));
+        for (i, exercise) in own.exercises.iter().enumerate() {
+            out.push_str(&format!("{}. {}\n", i + 1, exercise.get(lang)));
+        }
         out.push_str(&format!("\n### {}\n\n", words("용어집", "Glossary")));
         out.push_str(words(
             "| 영어 | 이 playground에서 | 쓰지 않는 말 |\n|---|---|---|\n",

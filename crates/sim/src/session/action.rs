@@ -11,7 +11,7 @@ use crate::world::outcome::UserVerb;
 use crate::world::Fault;
 
 /// What a person does on the page.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "do", content = "with", rename_all = "kebab-case")]
 pub enum Action {
     StepForward,
@@ -65,6 +65,19 @@ pub enum Action {
     /// Play a challenge's solution: the lesson from its start with the solution's moves, up to
     /// the step its goal is met.
     PlaySolution(usize),
+    /// Live mode: follow the served world made from this (`session::live`). Live mode's
+    /// actions come from serve-api's feed, never from a link.
+    #[serde(skip)]
+    Serve(super::live::Origin),
+    /// Live mode: an input the served world took.
+    #[serde(skip)]
+    Served(super::live::Fed),
+    /// Live mode: where the served world is.
+    #[serde(skip)]
+    ServedStatus {
+        steps: u64,
+        paused: bool,
+    },
 }
 
 impl Action {
@@ -120,6 +133,8 @@ pub enum Refusal {
     NoMatch { kind: Option<Kind>, selector: String },
     /// The console (kubectl, the manifest reader) has not arrived yet.
     NotLoaded,
+    /// Live mode: the world is the server's; a write goes to it, not to the page's copy.
+    Live,
 }
 
 impl Message {
@@ -158,6 +173,9 @@ impl Refusal {
             Refusal::Notice(notice) => format!("error: {}", notice.describe(lang)),
             Refusal::NotReached => tr!(lang, "the write did not reach the API server").to_string(),
             Refusal::NotLoaded => tr!(lang, "the console is still loading: try again in a moment").to_string(),
+            Refusal::Live => {
+                tr!(lang, "live mode: the world is serve-api's — write with kubectl or your controller, inject faults with the live bar").to_string()
+            }
             Refusal::NoMatch { kind, selector } => {
                 let resource = kind.map_or("objects", |k| k.resource());
                 trf!(

@@ -51,7 +51,7 @@ impl Theme {
 }
 
 /// Everything a link can say. `None` and empty values mean the default.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Link {
     pub scenario: Option<String>,
     /// Where a lesson that is not bundled comes from (the page opens it before the link).
@@ -77,6 +77,16 @@ pub struct Link {
     pub actions: Vec<(u64, Action)>,
     /// The workshop room the page joins.
     pub room: Option<RoomLink>,
+    /// Live mode: the page follows the world of the serve-api that serves it (`live=<token>`;
+    /// the token is never written back into an address: the page keeps it for the tab, and
+    /// `live=kept` says to use it).
+    pub live: Option<LiveLink>,
+}
+
+/// A page in live mode: this start's token, when the address carried it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LiveLink {
+    pub token: Option<String>,
 }
 
 /// A page in a room: the room's code, and either the facilitator's key (never written back
@@ -122,6 +132,10 @@ pub enum Problem {
     },
     /// Not a room's code or key (letters and digits), or given without a room.
     BadRoom {
+        value: String,
+    },
+    /// Not a live page's token (32 hexadecimal digits) or `kept`.
+    BadLive {
         value: String,
     },
     /// The lesson could not be built (a bundled lesson never fails: its tests build it).
@@ -195,6 +209,11 @@ impl Notice {
                     &[("param", p), ("value", value)]
                 )
             }
+            Problem::BadLive { value } => trf!(
+                lang,
+                "{param}={value} is not serve-api's token (the link serve-api printed)",
+                &[("param", p), ("value", value)]
+            ),
             Problem::BadLesson => trf!(
                 lang,
                 "{param} is neither a lesson file's https address nor a lesson carried in the link",
@@ -219,9 +238,9 @@ impl Notice {
     }
 }
 
-const KNOWN: [&str; 21] = [
+const KNOWN: [&str; 22] = [
     "lesson", "scenario", "era", "compare", "step", "lang", "seed", "objects", "speed", "inspect", "present", "embed",
-    "theme", "from", "to", "host", "actions", "v", "room", "key", "view",
+    "theme", "from", "to", "host", "actions", "v", "room", "key", "view", "live",
 ];
 
 /// The longest lesson a link carries (base64url characters: about 48 KB compressed).
@@ -407,6 +426,11 @@ impl Link {
                         _ => n.push(Notice { param: name.clone(), problem: Problem::BadRoom { value } }),
                     }
                 }
+                "live" if value == "kept" => link.live = Some(LiveLink { token: None }),
+                "live" if value.len() == 32 && value.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                    link.live = Some(LiveLink { token: Some(value) })
+                }
+                "live" => n.push(Notice { param: name.clone(), problem: Problem::BadLive { value } }),
                 "host" => {
                     link.hosts.extend(value.split(',').map(str::trim).filter(|h| !h.is_empty()).map(String::from))
                 }
@@ -496,6 +520,9 @@ impl Link {
         }
         if !self.actions.is_empty() {
             params.push(("actions", encode_actions(&self.actions)));
+        }
+        if self.live.is_some() {
+            params.push(("live", "kept".into()));
         }
         if let Some(room) = &self.room {
             params.push(("room", room.code.clone()));
@@ -624,6 +651,17 @@ mod tests {
         assert!(!text.is_empty());
         let (_, notices) = Link::parse("?scenario=x&objects=5");
         assert_eq!(notices[0].problem, Problem::IgnoredWithScenario);
+    }
+
+    #[test]
+    fn a_live_pages_token_is_read_but_never_written_back_into_an_address() {
+        let token = "5b0c".repeat(8);
+        let (link, notices) = Link::parse(&format!("?live={token}"));
+        assert_eq!((link.live, notices.len()), (Some(LiveLink { token: Some(token) }), 0));
+        assert_eq!(Link::parse("?live=kept").0.to_query(), "?live=kept");
+        let (link, notices) = Link::parse("?live=%3Cscript%3E");
+        assert_eq!(link.live, None);
+        assert!(matches!(notices[..], [Notice { problem: Problem::BadLive { .. }, .. }]), "{notices:?}");
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod challenge;
 mod console;
 mod lesson;
 pub mod link;
+pub mod live;
 pub mod page_contract;
 #[cfg(test)]
 mod tests;
@@ -82,6 +83,8 @@ pub struct Session {
     /// The world shows a challenge's solution played (`Action::PlaySolution`), not the
     /// learner's own moves.
     solution_played: bool,
+    /// Live mode: the served world this session follows (`live`).
+    live: Option<Box<live::Served>>,
 }
 
 impl Default for Session {
@@ -120,6 +123,7 @@ impl Session {
             seed,
             load,
             solution_played: false,
+            live: None,
         }
     }
 
@@ -245,6 +249,10 @@ impl Session {
     }
 
     fn apply_here(&mut self, action: Action) {
+        let live = self.live.is_some() || matches!(action, Action::Serve(_));
+        if live && live::live_actions().is_some_and(|apply| apply(self, &action)) {
+            return;
+        }
         // What acts on the world is recorded (a link replays it). A console line behind the
         // furthest step reached starts a new branch here; a write or a fault starts one when it
         // reaches the world (`act`), so refused input leaves the branch as it was.
@@ -281,6 +289,8 @@ impl Session {
                 }
             }
             Action::PlaySolution(index) => self.play_solution(index),
+            // Taken by `apply_live` in live mode, and nothing otherwise.
+            Action::Serve(_) | Action::Served(_) | Action::ServedStatus { .. } => {}
             Action::JumpTo(n) => {
                 // Past the horizon the simulation runs ahead (at most `RUN_AHEAD` steps).
                 let n = n.min(self.trace.len() as u64 + RUN_AHEAD);

@@ -26,10 +26,19 @@ impl World {
         };
         let (mut from, mut to) = (Stage::User, Stage::ApiServer);
         let (kind, key, outcome) = match action {
-            Intervention::Outside(request) => return self.deliver_request(*request),
+            Intervention::Outside(request) => match super::outside::outside_server() {
+                Some(server) => return (server.request)(self, *request),
+                // Unreachable in a page without live mode: nothing else makes outside requests.
+                None => {
+                    let (verb, kind, key) = request.call.target();
+                    let (user, dry_run) = (request.user.name.clone(), request.dry_run);
+                    let outcome = Outcome::Outside { user, verb, kind, code: Some(503), dry_run };
+                    return Hop::new(from, to, TraceKind::RequestFailed, &key, 0, outcome);
+                }
+            },
             // Made when acted; never scheduled (`World::act`, `World::act_at`).
             Intervention::Served(change) => {
-                drop(self.change(change));
+                self.served_change(change);
                 return Hop::new(from, to, TraceKind::ApiRead, "", 0, Outcome::NothingQueued);
             }
             Intervention::Create(obj) => {

@@ -107,6 +107,16 @@ impl Fault {
         "drop-next-event",
     ];
 
+    /// The fault as serve-api's standard input and controls take it (`compact-store`, `latency 500`).
+    pub fn command(&self) -> String {
+        match self {
+            Fault::Latency(ms) => format!("latency {ms}"),
+            fault => {
+                Fault::NAMES.into_iter().find(|n| Fault::named(n).as_ref() == Some(fault)).unwrap_or_default().into()
+            }
+        }
+    }
+
     /// The fault a name names (`latency N` is given apart, with its milliseconds).
     pub fn named(name: &str) -> Option<Fault> {
         Some(match name {

@@ -35,7 +35,10 @@ pub use history::{History, MAX_SNAPSHOTS};
 pub use informers::InformerStack;
 pub use message::{Fault, Intervention};
 pub use outcome::{Outcome, Tag, TraceEvent};
+#[cfg(not(feature = "linked"))]
+pub use outside::install_outside_server;
 pub use outside::{OutsideAnswer, OutsideCall, OutsideRequest, ServedChange, ServedEntry, ServedInput, ServedResult};
+pub use outside::{OutsideServer, OUTSIDE_SERVER};
 pub use workers::{Controller, Worker};
 
 use crate::client::reflector::Reflector;
@@ -65,7 +68,7 @@ fn resync_period(sync_period_ms: Millis, rng: &mut Rng) -> Millis {
 pub const CONTROLLER_ROLE: &str = "playground-controller";
 
 /// What one delivered message did: the trace event's content.
-pub(crate) struct Hop {
+pub struct Hop {
     from: Stage,
     to: Stage,
     kind: TraceKind,
@@ -260,7 +263,7 @@ impl World {
     /// change is made at once, without a step.
     pub fn act(&mut self, action: Intervention) {
         match action {
-            Intervention::Served(change) => drop(self.change(change)),
+            Intervention::Served(change) => self.served_change(change),
             action => {
                 self.foreground += 1;
                 self.sched.schedule_first(self.now, Msg::User(action));
@@ -271,8 +274,15 @@ impl World {
     /// Schedules a user action or fault at a later virtual time (a served change is made at once).
     pub fn act_at(&mut self, at: Millis, action: Intervention) {
         match action {
-            Intervention::Served(change) => drop(self.change(change)),
+            Intervention::Served(change) => self.served_change(change),
             action => self.schedule_at(at.max(self.now), Msg::User(action)),
+        }
+    }
+
+    /// Makes a served change through the outside server (only a served world has them).
+    fn served_change(&mut self, change: ServedChange) {
+        if let Some(server) = outside::outside_server() {
+            (server.change)(self, change);
         }
     }
 

@@ -57,15 +57,38 @@ pub enum OutsideCall {
     },
 }
 
+impl OutsideCall {
+    /// What it asks for: its verb, its kind and the key (or namespace) it names.
+    pub fn target(&self) -> (Verb, Kind, String) {
+        match self {
+            OutsideCall::Get { kind, namespace, name, .. } => (Verb::Get, *kind, format!("{namespace}/{name}")),
+            OutsideCall::List { kind, options } => (Verb::List, *kind, options.namespace.clone().unwrap_or_default()),
+            OutsideCall::Watch { kind, options } => (Verb::Watch, *kind, options.namespace.clone().unwrap_or_default()),
+            OutsideCall::Create { kind, object } => (Verb::Create, *kind, object.key()),
+            OutsideCall::Update { kind, object, .. } => (Verb::Update, *kind, object.key()),
+            OutsideCall::Patch { patch: p } => (Verb::Patch, p.kind, format!("{}/{}", p.namespace, p.name)),
+            OutsideCall::Delete { kind, namespace, name, .. } => (Verb::Delete, *kind, format!("{namespace}/{name}")),
+        }
+    }
+}
+
 /// An outside request as the world takes it: who sent it (and with which program), what it
 /// asks, and whether it is a dry run (`dryRun=All`).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OutsideRequest {
     pub user: UserInfo,
     /// The `User-Agent` it came with (a page names a client's lane by it).
     pub agent: String,
     pub call: OutsideCall,
     pub dry_run: bool,
+}
+
+/// Who asked what (a page's world carries these only in live mode: the body is left out).
+impl std::fmt::Debug for OutsideRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (verb, kind, key) = self.call.target();
+        write!(f, "{} ({}): {verb} {kind:?} {key}", self.user.name, self.agent)
+    }
 }
 
 /// What a served world does between requests and steps, at once and without a step of its own.
@@ -76,10 +99,11 @@ pub enum ServedChange {
     Clock {
         to: Millis,
     },
-    /// At most `at_most` of the events an outside watch is owed are handed to its reader.
+    /// At most `at_most` of the events an outside watch is owed are handed to its reader
+    /// (`u32`: a page's `usize` is 32 bits wide).
     Deliver {
         watch: ApiWatchId,
-        at_most: usize,
+        at_most: u32,
     },
     /// An outside watch ends: its reader went away, its timeout passed, or its connection dropped.
     EndWatch {
@@ -94,6 +118,22 @@ pub enum ServedChange {
         name: String,
     },
 }
+
+/// How the world serves outside requests and makes served changes: always natively; in the
+/// page, once live mode's module has arrived (only live mode makes them).
+#[derive(Clone, Copy)]
+pub struct OutsideServer {
+    pub request: fn(&mut World, OutsideRequest) -> Hop,
+    pub change: fn(&mut World, ServedChange) -> ServedResult,
+}
+
+/// serve-api's world and live mode's: the world's own code.
+pub const OUTSIDE_SERVER: OutsideServer = OutsideServer { request: World::deliver_request, change: World::change };
+
+crate::kernel::later::later!(
+    /// The world's outside server (see [`OutsideServer`]).
+    outside_server, install_outside_server: OutsideServer = OUTSIDE_SERVER
+);
 
 /// What changed a served world from outside: a request, a change, or a fault its
 /// administrator injected.
@@ -203,6 +243,12 @@ impl World {
         }
     }
 
+    /// The answer to the outside request served at the last step, when nothing has taken it
+    /// (a history replaying a served world leaves it there).
+    pub fn outside_answer(&self) -> Option<&Result<OutsideAnswer, Status>> {
+        self.outside_answer.as_ref()
+    }
+
     /// Makes a served change; what it gave.
     pub fn change(&mut self, change: ServedChange) -> ServedResult {
         match change {
@@ -214,7 +260,7 @@ impl World {
                 ServedResult::Done
             }
             ServedChange::Deliver { watch, at_most } => {
-                ServedResult::Delivered(self.api.take_some_events(watch, at_most))
+                ServedResult::Delivered(self.api.take_some_events(watch, at_most as usize))
             }
             ServedChange::EndWatch { watch } => {
                 self.api.stop_watch(watch);
@@ -230,7 +276,7 @@ impl World {
     }
 
     /// Serves the request acted at this step: its answer is kept for [`World::request`].
-    pub(super) fn deliver_request(&mut self, request: OutsideRequest) -> Hop {
+    pub fn deliver_request(&mut self, request: OutsideRequest) -> Hop {
         let OutsideRequest { user, call, dry_run, .. } = request;
         let (answer, hop) = self.serve(&user, call, dry_run);
         self.outside_answer = Some(answer);
@@ -252,15 +298,7 @@ impl World {
             _ => None,
         };
         let is_create = matches!(call, OutsideCall::Create { .. });
-        let (verb, kind, key) = match &call {
-            OutsideCall::Get { kind, namespace, name, .. } => (Verb::Get, *kind, format!("{namespace}/{name}")),
-            OutsideCall::List { kind, options } => (Verb::List, *kind, options.namespace.clone().unwrap_or_default()),
-            OutsideCall::Watch { kind, options } => (Verb::Watch, *kind, options.namespace.clone().unwrap_or_default()),
-            OutsideCall::Create { kind, object } => (Verb::Create, *kind, object.key()),
-            OutsideCall::Update { kind, object, .. } => (Verb::Update, *kind, object.key()),
-            OutsideCall::Patch { patch: p } => (Verb::Patch, p.kind, format!("{}/{}", p.namespace, p.name)),
-            OutsideCall::Delete { kind, namespace, name, .. } => (Verb::Delete, *kind, format!("{namespace}/{name}")),
-        };
+        let (verb, kind, key) = call.target();
         let answer = match call {
             OutsideCall::Get { kind, namespace, name, resource_version } => {
                 self.api.get(user, kind, &namespace, &name, &resource_version).map(OutsideAnswer::Object)

@@ -188,6 +188,9 @@ pub fn app() -> Html {
             if let Some(room) = &opened.room {
                 { parts::room(room.clone(), state.clone(), lang) }
             }
+            if let Some(live) = &opened.live {
+                { parts::live(live.clone(), state.clone(), lang) }
+            }
             if drawn >= Part::Controls {
                 { parts::controls(cx, play) }
             }
@@ -228,6 +231,8 @@ fn shown_link(session: &Session, display: &Display, speed: u32, opened: &Link) -
     (link.from, link.to, link.hosts) = (opened.from, opened.to, opened.hosts.clone());
     // The room stays in the address; the facilitator's key never does.
     link.room = opened.room.clone().map(|room| informer_sim::session::link::RoomLink { key: None, ..room });
+    // So is live mode; its token never is.
+    link.live = opened.live.as_ref().map(|_| informer_sim::session::link::LiveLink { token: None });
     link
 }
 

@@ -104,6 +104,9 @@ fn contents(guide: &Guide, lang: Lang, on_action: &Callback<Action>, on_close: &
         </table>
         <p lang={lang.code()}>{ marked(track.left_out.get(lang)) }</p>
         <p class="closing-discussion">{ marked(guide.closing.get(lang)) }</p>
+        <h3>{ guide.own_controller.title.get(lang) }</h3>
+        <p>{ marked(guide.own_controller.intro.get(lang)) }</p>
+        <ol>{ for guide.own_controller.exercises.iter().map(|e| html! { <li>{ marked(e.get(lang)) }</li> }) }</ol>
         <h3>{ tr!(lang, "Glossary") }</h3>
         <table>
             <thead><tr><th scope="col">{ "English" }</th><th scope="col">{ "한국어" }</th><th scope="col">{ tr!(lang, "Not used") }</th></tr></thead>

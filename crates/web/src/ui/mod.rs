@@ -21,6 +21,8 @@ mod lesson_builder;
 mod lesson_opener;
 mod lesson_panel;
 mod lessons;
+mod live_client;
+mod live_panel;
 mod marked;
 mod metrics_panel;
 mod modules;

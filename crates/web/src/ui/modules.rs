@@ -105,6 +105,8 @@ modules! {
     Opener("the lesson opener"): super::lesson_opener::OpenerModule = lesson_opener, opener;
     /// The lesson builder.
     Builder("the lesson builder"): super::lesson_builder::BuilderModule = lesson_builder, builder;
+    /// Live mode: serve-api's world and a lane for each real client.
+    Live("live mode"): super::live_panel::LiveModule = live_panel, live;
 }
 
 thread_local! {

@@ -300,6 +300,18 @@ pub fn write(cx: Context, manifest: String, on_edit: Callback<String>, on_open: 
 }
 
 /// A room's bar, once its module is here.
+/// Live mode's bar and lanes, or the module on its way.
+pub fn live(
+    live: informer_sim::session::link::LiveLink,
+    state: UseReducerHandle<super::PageState>,
+    lang: Lang,
+) -> Html {
+    match super::modules::live() {
+        Some(module) => (module.bar)(live, state, lang),
+        None => super::modules::waiting(super::modules::Module::Live, lang),
+    }
+}
+
 pub fn room(
     room: informer_sim::session::link::RoomLink,
     state: UseReducerHandle<super::PageState>,
