@@ -142,3 +142,27 @@ test('without this start\'s token the live page follows nothing and says why', a
     await served.stop();
   }
 });
+
+test('the starter controller learners run appears on the stage as a lane of its own, with its watch and its write', async () => {
+  const served = startServeApi();
+  const link = await served.link;
+  const browser = await launchChromium();
+  const starter = spawn(join(CLIENTS, 'starter-controller'), ['--kubeconfig', served.kubeconfig]);
+  let said = '';
+  starter.stdout.on('data', (chunk) => { said += chunk; });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await page.goto(link);
+    await page.waitForSelector('.live-state:text("serve-api, playing")');
+    kubectl(served.kubeconfig, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: golden\ndata:\n  colour: gold\n', 'apply', '-f', '-');
+    await until(() => said.includes('reconcile default/golden: wrote 1 keys'), 'the starter to write golden\'s count');
+    const lane = page.locator('.lane', { hasText: 'starter-controller as kubernetes-admin' });
+    await lane.locator('.lane-watches li', { hasText: 'of ConfigMap from resourceVersion' }).waitFor();
+    await lane.locator('.lane-requests li', { hasText: 'PUT ConfigMap default/golden' }).waitFor();
+    await screenshot(page, 'live-starter-1280-en', { fullPage: false });
+  } finally {
+    starter.kill();
+    await browser.close();
+    await served.stop();
+  }
+});
