@@ -58,7 +58,14 @@ pub fn body_kind(url: Kind, kind: &str, api_version: &str) -> Result<(), Status>
             "no kind {kind:?} is registered for version {api_version:?} in scheme \"pkg/api/legacyscheme/scheme.go:30\""
         ),
     };
-    Err(Status::bad_request(format!("{kind} in version {version:?} cannot be handled as a {}: {why}", url.name())))
+    Err(cannot_be_handled(url, kind, api_version, &why))
+}
+
+/// The 400 for a body of `kind` in `api_version` that could not be read as `url`'s kind, and why
+/// (`transformDecodeError`).
+pub fn cannot_be_handled(url: Kind, kind: &str, api_version: &str, why: &str) -> Status {
+    let version = api_version.rsplit('/').next().unwrap_or(api_version);
+    Status::bad_request(format!("{kind} in version {version:?} cannot be handled as a {}: {why}", url.name()))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 pub mod decode;
 pub mod discovery;
 pub mod encode;
+pub mod fields;
 pub mod kubeconfig;
 pub mod live;
 pub mod options;
@@ -13,3 +14,4 @@ pub mod protobuf;
 pub mod request;
 pub mod server;
 pub mod tls;
+pub mod warning;

@@ -13,16 +13,18 @@
 
 use super::discovery;
 use super::encode;
+use super::fields::Directive;
 use super::kubeconfig::{self, Tokens};
 use super::request::{Request, Subresource, Target, Verb};
 use axum::body::{Body, Bytes};
-use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use informer_sim::cluster::patch::{PatchRequest, PatchType};
 use informer_sim::cluster::rbac::RequestAttributes;
 use informer_sim::cluster::registry::Preconditions;
 use informer_sim::cluster::watch::ApiWatchId;
 use informer_sim::cluster::{ApiObject, Kind, Status, UserInfo};
+use informer_sim::era::Era;
 use informer_sim::world::{
     Fault, OutsideAnswer, OutsideCall, OutsideRequest, ServedChange, ServedInput, ServedResult, TraceEvent, World,
 };
@@ -102,7 +104,8 @@ struct Incoming {
 
 /// What the world's thread answers: a document, or a stream of watch events.
 enum Reply {
-    Document(u16, Value),
+    /// A status, a JSON body and the `Warning` headers.
+    Document(u16, Value, Vec<String>),
     Stream(mpsc::Receiver<Bytes>),
 }
 
@@ -538,7 +541,17 @@ pub fn fault_of(text: &str) -> Result<Fault, String> {
 }
 
 fn json_response(code: u16, body: &Value) -> Reply {
-    Reply::Document(code, body.clone())
+    Reply::Document(code, body.clone(), Vec::new())
+}
+
+/// `reply` with a `Warning` header for each of `texts` (`warning.rs`).
+fn warned(reply: Reply, texts: &[String]) -> Reply {
+    match reply {
+        Reply::Document(code, body, _) if !texts.is_empty() => {
+            Reply::Document(code, body, super::warning::headers(texts))
+        }
+        other => other,
+    }
 }
 
 fn error(s: &Status) -> Reply {
@@ -606,9 +619,12 @@ async fn handle(
         error(&s)
     };
     match reply {
-        Reply::Document(code, body) => {
+        Reply::Document(code, body, warnings) => {
             let status = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
             let mut response = (status, [("content-type", "application/json")], body.to_string()).into_response();
+            for warning in warnings.into_iter().filter_map(|w| HeaderValue::from_str(&w).ok()) {
+                response.headers_mut().append("warning", warning);
+            }
             // A Status that asks for a retry says when in a header too (`responsewriters.ErrorNegotiated`).
             let retry_after = (body["kind"] == "Status").then(|| body.pointer("/details/retryAfterSeconds")).flatten();
             if let Some(seconds) = retry_after.and_then(Value::as_u64).filter(|seconds| *seconds > 0) {
@@ -679,29 +695,34 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
         Target::Discovery(_) => unreachable_response(),
         Target::Resource { kind, namespace, name, subresource } => {
             let ns = namespace.clone().unwrap_or_default();
-            let call = match call_of(&request, kind, &ns, name.as_deref(), subresource, &body, &content_type) {
+            let era = served.world.config.era;
+            // Authorised first (a 403 before anything else), then the options (422), then the
+            // body (400), as the handlers take them.
+            let refuse = |served: &Served, problem: Status| {
+                let attrs = RequestAttributes {
+                    verb: request.verb.rbac(),
+                    group: kind.group(),
+                    resource: kind.resource(),
+                    subresource: "",
+                    namespace: &ns,
+                    name: name.as_deref(),
+                };
+                error(&served.world.api.rbac().authorize(&user, &attrs).err().unwrap_or(problem))
+            };
+            let options = match super::options::write_options(request.verb, &query, &body, era) {
+                Ok(options) => options,
+                Err(invalid) => return refuse(served, invalid),
+            };
+            let body_of = WriteBody { bytes: &body, content_type: &content_type, fields: options.fields, era };
+            let (call, warnings) = match call_of(&request, kind, &ns, name.as_deref(), subresource, body_of) {
                 Ok(call) => call,
-                Err(s) => return error(&s),
+                Err(s) => return refuse(served, s),
             };
             if matches!(call, OutsideCall::Watch { .. }) && served.streams.len() >= MAX_WATCHES {
                 let s = Status::new(429, "TooManyRequests", "too many watch streams open; try again later".into());
                 return error(&s);
             }
-            let dry_run = match super::options::dry_run(request.verb, &query, &body, served.world.config.era) {
-                Ok(dry_run) => dry_run,
-                // The options are validated once the request is authorised (403 first).
-                Err(invalid) => {
-                    let attrs = RequestAttributes {
-                        verb: request.verb.rbac(),
-                        group: kind.group(),
-                        resource: kind.resource(),
-                        subresource: "",
-                        namespace: &ns,
-                        name: name.as_deref(),
-                    };
-                    return error(&served.world.api.rbac().authorize(&user, &attrs).err().unwrap_or(invalid));
-                }
-            };
+            let dry_run = options.dry_run;
             let agent = headers.get("user-agent").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
             let (answer, event) = served.request(OutsideRequest { user, agent: agent.clone(), call, dry_run });
             served.print(&event);
@@ -730,7 +751,7 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
                 let why = format!("you requested {asked}, but the requested object is {what} ({type_name})");
                 return error(&Status::new(406, "NotAcceptable", why));
             }
-            match answer {
+            let reply = match answer {
                 Err(s) => error(&s),
                 Ok(OutsideAnswer::Object(o)) if subresource == Some(Subresource::Scale) => {
                     json_response(200, &encode::scale(&o))
@@ -767,7 +788,8 @@ fn respond(served: &mut Served, incoming: Incoming) -> Reply {
                     served.pump();
                     Reply::Stream(rx)
                 }
-            }
+            };
+            warned(reply, &warnings)
         }
     }
 }
@@ -776,22 +798,31 @@ fn unreachable_response() -> Reply {
     error(&Status::internal("discovery is answered before identification".into()))
 }
 
-/// The world call a resource request makes.
+/// A request's body and how it is read.
+struct WriteBody<'a> {
+    bytes: &'a [u8],
+    content_type: &'a str,
+    fields: Directive,
+    era: Era,
+}
+
+/// The world call a resource request makes, and the warnings its body earned.
 fn call_of(
     request: &Request,
     kind: Kind,
     namespace: &str,
     name: Option<&str>,
     subresource: Option<Subresource>,
-    body: &[u8],
-    content_type: &str,
-) -> Result<OutsideCall, Status> {
+    body: WriteBody,
+) -> Result<(OutsideCall, Vec<String>), Status> {
+    let WriteBody { bytes: body, content_type, fields, era } = body;
     let name = name.unwrap_or_default().to_string();
+    let mut warnings = Vec::new();
     let parse = || -> Result<Value, Status> {
         serde_json::from_slice(body)
             .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: json parse error: {e}")))
     };
-    let object = || -> Result<ApiObject, Status> {
+    let mut object = || -> Result<ApiObject, Status> {
         // As kube-apiserver decodes into the endpoint's type, a body may leave out its kind
         // and apiVersion (the Python client sends them only when set).
         let mut value = parse()?;
@@ -802,6 +833,16 @@ fn call_of(
         if value.is_object() {
             let text = |field: &str| value[field].as_str().unwrap_or_default().to_string();
             super::decode::body_kind(kind, &text("kind"), &text("apiVersion"))?;
+            let problems = super::fields::problems(era, kind.name(), body);
+            match fields {
+                Directive::Strict if !problems.is_empty() => {
+                    let why = super::fields::strict_decoding_error(&problems);
+                    return Err(super::decode::cannot_be_handled(kind, &text("kind"), &text("apiVersion"), &why));
+                }
+                Directive::Strict | Directive::Ignore => {}
+                Directive::Warn => warnings.extend(problems.iter().map(ToString::to_string)),
+            }
+            super::fields::prune(era, kind.name(), &mut value);
         }
         let mut o: ApiObject = serde_json::from_value(value)
             .map_err(|e| Status::bad_request(format!("the object provided is unrecognized: {e}")))?;
@@ -821,7 +862,7 @@ fn call_of(
         }
         Ok(o)
     };
-    Ok(match (request.verb, subresource) {
+    let call = match (request.verb, subresource) {
         (Verb::Get, _) => OutsideCall::Get {
             kind,
             namespace: namespace.into(),
@@ -863,7 +904,8 @@ fn call_of(
         (Verb::Delete, _) => {
             OutsideCall::Delete { kind, namespace: namespace.into(), name, preconditions: preconditions(body)? }
         }
-    })
+    };
+    Ok((call, warnings))
 }
 
 /// A DELETE body's `preconditions` (`DeleteOptions`; no body: none).

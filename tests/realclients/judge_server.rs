@@ -26,7 +26,7 @@
 #[path = "server_judge/mod.rs"]
 mod server_judge;
 
-use server_judge::{compare, known, scripts, sides};
+use server_judge::{compare, fields, known, scripts, sides};
 
 /// Every named script and the seeded ones, in each release judged: no difference beyond the
 /// known ones, and each known one seen is listed.
@@ -71,4 +71,26 @@ fn serve_api_answers_as_the_real_kube_apiserver_of_each_release() {
 fn the_comparison_tells_a_client_visible_difference_from_a_masked_one() {
     compare::self_test();
     known::self_test();
+}
+
+/// The fields serve-api knows for each kind (what it keeps, warns about or refuses under
+/// `fieldValidation`) are those of the release's own OpenAPI documents, read again here from
+/// k8s.io/kubernetes at the tag its kube-apiserver builds from. `UPDATE_KNOWN_FIELDS=1` writes
+/// them.
+#[test]
+fn serve_apis_known_fields_are_each_releases_own() {
+    for release in ["1.30", "1.33", "1.37"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("src/wire/fields/{release}.json"));
+        let wanted = fields::of_release(release);
+        let text = serde_json::to_string(&wanted).unwrap() + "\n";
+        if std::env::var("UPDATE_KNOWN_FIELDS").is_ok() {
+            std::fs::write(&path, &text).unwrap();
+        }
+        let kept = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            kept == text,
+            "{} is not release {release}'s OpenAPI (UPDATE_KNOWN_FIELDS=1 writes it)",
+            path.display()
+        );
+    }
 }

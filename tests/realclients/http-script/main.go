@@ -35,15 +35,17 @@ import (
 )
 
 type Step struct {
-	As          string          `json:"as,omitempty"`
-	Method      string          `json:"method,omitempty"`
-	Path        string          `json:"path,omitempty"`
-	Query       string          `json:"query,omitempty"`
-	Body        json.RawMessage `json:"body,omitempty"`
-	ContentType string          `json:"content_type,omitempty"`
+	As     string          `json:"as,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Path   string          `json:"path,omitempty"`
+	Query  string          `json:"query,omitempty"`
+	Body   json.RawMessage `json:"body,omitempty"`
+	// A body sent as written (one JSON cannot hold, such as a key given twice).
+	Raw         string `json:"raw,omitempty"`
+	ContentType string `json:"content_type,omitempty"`
 	// The Accept header (application/json unless told).
 	Accept string `json:"accept,omitempty"`
-	Save        string          `json:"save,omitempty"`
+	Save   string `json:"save,omitempty"`
 	// A watch: the stream is read for Seconds while During runs once the stream is open.
 	Seconds float64 `json:"seconds,omitempty"`
 	During  []Step  `json:"during,omitempty"`
@@ -84,6 +86,8 @@ type Answer struct {
 	Error   string   `json:"error,omitempty"`
 	// The Retry-After header, where the answer has one.
 	RetryAfter string `json:"retry_after,omitempty"`
+	// Every Warning header, in order.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type Result struct {
@@ -147,6 +151,8 @@ func (r *run) request(s Step) (*http.Response, error) {
 	var body io.Reader
 	if len(s.Body) > 0 {
 		body = strings.NewReader(r.fill(string(s.Body)))
+	} else if s.Raw != "" {
+		body = strings.NewReader(r.fill(s.Raw))
 	}
 	req, err := http.NewRequest(s.Method, target, body)
 	if err != nil {
@@ -194,7 +200,7 @@ func (r *run) step(s Step) Answer {
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	answer := Answer{Status: resp.StatusCode, RetryAfter: resp.Header.Get("Retry-After")}
+	answer := Answer{Status: resp.StatusCode, RetryAfter: resp.Header.Get("Retry-After"), Warnings: resp.Header.Values("Warning")}
 	if json.Valid(raw) {
 		answer.Body = raw
 		if s.Save != "" {

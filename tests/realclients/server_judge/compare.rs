@@ -196,6 +196,9 @@ fn answer(step: &Value, answer: &Value, place: &dyn Fn(&str) -> Value, namespace
     if let Some(seconds) = answer.get("retry_after") {
         out.insert("retry_after".into(), seconds.clone());
     }
+    if let Some(warnings) = answer.get("warnings") {
+        out.insert("warnings".into(), warnings.clone());
+    }
     if let Some(events) = answer["events"].as_array() {
         let events: Vec<Value> = events.iter().map(|e| event(e, place, namespace)).collect();
         out.insert("events".into(), json!(without_end_repeat(events)));

@@ -2,6 +2,7 @@
 //! the model keeps on purpose.
 
 pub mod compare;
+pub mod fields;
 pub mod known;
 pub mod scripts;
 pub mod sides;

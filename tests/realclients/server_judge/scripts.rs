@@ -226,6 +226,34 @@ pub fn named() -> Vec<Value> {
                 list("", ""),
             ],
         ),
+        // Field validation (`fieldValidation`, `Warn` unless told): an unknown or repeated field
+        // is a `Warning` header, a 400 under `Strict`, nothing under `Ignore`, and is never kept;
+        // a value not allowed is a 422 beside dryRun's; a 403 comes before all of it.
+        script("field-validation", "plain", {
+            let cm = |name: &str| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "colour": "red"}, "data": {"k": "v"}, "spec": {"replicas": 1}});
+            let twice = |name: &str| format!(r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"{name}","labels":{{"x":"1","x":"2"}}}},"data":{{"k":"v"}},"data":{{"k":"w"}}}}"#);
+            let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {"containers": [{"name": "c", "image": "busybox", "imag": "typo", "ports": [{"containerPort": 80, "hostPorts": 1}]}]}});
+            vec![
+                json!({"method": "POST", "path": CM, "body": cm("warned"), "save": "w1"}),
+                get(&format!("{CM}/warned"), ""),
+                json!({"method": "POST", "path": CM, "query": "fieldValidation=Strict", "body": cm("strict")}),
+                get(&format!("{CM}/strict"), ""),
+                json!({"method": "POST", "path": CM, "query": "fieldValidation=Ignore", "body": cm("ignored")}),
+                json!({"method": "POST", "path": CM, "query": "fieldValidation=Warn", "body": cm("warned")}),
+                json!({"method": "POST", "path": CM, "query": "fieldValidation=Strict", "raw": twice("twice")}),
+                json!({"method": "POST", "path": CM, "raw": twice("twice")}),
+                get(&format!("{CM}/twice"), ""),
+                json!({"method": "PUT", "path": format!("{CM}/warned"), "query": "fieldValidation=Strict", "body": cm("warned")}),
+                json!({"method": "PUT", "path": format!("{CM}/warned"), "body": {"metadata": {"name": "warned", "resourceVersion": "{rv:w1}", "sheep": 1}, "data": {"k": "u"}}}),
+                json!({"method": "POST", "path": CM, "query": "fieldValidation=strict", "body": cm("lower")}),
+                json!({"method": "POST", "path": CM, "query": "dryRun=foo&fieldValidation=bad", "body": cm("both")}),
+                json!({"method": "POST", "path": CM, "as": "reader", "query": "fieldValidation=bad", "body": cm("reader")}),
+                json!({"method": "POST", "path": CM, "as": "reader", "query": "fieldValidation=Strict", "body": cm("reader")}),
+                json!({"method": "POST", "path": PODS, "query": "fieldValidation=Strict", "body": pod}),
+                json!({"method": "POST", "path": PODS, "body": pod}),
+                list("", ""),
+            ]
+        }),
         // Metadata alone (`Accept: …;as=PartialObjectMetadata[List]`, what metadata informers
         // send): a list of PartialObjectMetadata, an object's, a watch's events; the wrong form
         // for the request is 406 (`handlers/response.go`).
@@ -617,18 +645,21 @@ fn seeded_script(seed: u64) -> Value {
             }
         }
         // A real watch cache trails etcd, the more the busier the machine is; before a read it
-        // may serve (RV "0", not older than N, any watch) a consistent list makes it catch up
-        // (1.33 on: it waits for etcd's revision), and in 1.30, where that list goes to etcd, a
-        // list not older than that list's revision waits until the cache has it
-        // (`waitUntilFreshAndBlock`), so that both sides answer from the same writes however
-        // slow the machine (a pause alone lost that race once on a loaded machine).
+        // may serve (RV "0", not older than N, any watch), a ConfigMap written in `default`
+        // and a list not older than its revision make it catch up: the list waits until the
+        // cache has that write (`waitUntilFreshAndBlock`), so that both sides answer from the
+        // same writes however slow the machine (a pause alone lost that race once on a loaded
+        // machine). The write is a ConfigMap's because the cache learns revisions from its own
+        // kind's events: waiting for etcd's revision (a consistent list's) can outlast the wait
+        // in 1.30 when the server's own lease moved it last.
         let query = step["query"].as_str().unwrap_or_default();
         let cache_read = query.contains("resourceVersion=") || step.get("seconds").is_some();
         if step["method"] == "GET" && cache_read && !query.contains("{future:") {
             catch_ups += 1;
             let fresh = format!("fresh{catch_ups}");
+            let marker = configmap(&format!("{{ns}}-{fresh}"), json!({"at": fresh}));
             steps.push(json!({"sleep_ms": CACHE_CATCH_UP_MS}));
-            steps.push(list("limit=1", &fresh));
+            steps.push(json!({"method": "POST", "path": "/api/v1/namespaces/default/configmaps", "body": marker, "save": fresh}));
             steps.push(list(&format!("resourceVersion={{rv:{fresh}}}"), ""));
         }
         steps.push(step);
