@@ -992,6 +992,11 @@ fn namespaces(served: &mut Served, user: &UserInfo, verb: Verb, name: Option<&st
         ServedResult::Namespace(Err(s)) => error(&s),
         _ => json_response(if phase == "Active" { 201 } else { 200 }, &namespace(n, phase)),
     };
+    if matches!(verb, Verb::Get | Verb::List) {
+        if let Err(s) = api.authorize_namespaces(user, verb.rbac(), name) {
+            return error(&s);
+        }
+    }
     match (verb, name) {
         (Verb::Get, Some(n)) if api.namespaces().has(n) => json_response(200, &namespace(n, "Active")),
         (Verb::Get, Some(n)) => error(&informer_sim::cluster::namespaces::not_found(n)),

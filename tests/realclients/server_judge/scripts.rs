@@ -147,6 +147,11 @@ pub fn named() -> Vec<Value> {
                 json!({"method": "POST", "path": "/api/v1/namespaces", "body": {"metadata": {"name": "Bad_Namespace"}}}),
                 json!({"method": "POST", "path": "/api/v1/namespaces", "as": "reader", "body": {"metadata": {"name": "{ns}-by-reader"}}}),
                 json!({"method": "DELETE", "path": "/api/v1/namespaces/default"}),
+                json!({"method": "GET", "path": "/api/v1/namespaces/{ns}", "as": "nobody"}),
+                json!({"method": "GET", "path": "/api/v1/namespaces/{ns}-missing", "as": "nobody"}),
+                json!({"method": "GET", "path": "/api/v1/namespaces", "as": "watcher"}),
+                json!({"method": "GET", "path": "/api/v1/namespaces/{ns}", "as": "reader"}),
+                json!({"method": "DELETE", "path": "/api/v1/namespaces/{ns}-missing", "as": "reader"}),
             ],
         ),
         // A PUT's `metadata.uid` is a precondition, checked before its resourceVersion (the

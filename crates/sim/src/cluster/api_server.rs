@@ -398,8 +398,11 @@ impl ApiServer {
         self.namespaces.delete(name, holds)
     }
 
-    fn authorize_namespaces(&self, user: &UserInfo, verb: &str, name: Option<&str>) -> Result<(), Status> {
-        let attrs = RequestAttributes { verb, group: "", resource: "namespaces", subresource: "", namespace: "", name };
+    /// RBAC on `namespaces`: a request naming one is in that namespace, as kube-apiserver's
+    /// `RequestInfo` makes it (so a Role there may grant it); a list is at the cluster scope.
+    pub fn authorize_namespaces(&self, user: &UserInfo, verb: &str, name: Option<&str>) -> Result<(), Status> {
+        let namespace = name.unwrap_or_default();
+        let attrs = RequestAttributes { verb, group: "", resource: "namespaces", subresource: "", namespace, name };
         self.rbac.authorize(user, &attrs)
     }
 
