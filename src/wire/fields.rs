@@ -6,9 +6,17 @@
 //! from k8s.io/kubernetes's OpenAPI documents at the tag (checked again by the server judge). A
 //! field no type knows is not kept, whatever the directive.
 //!
-//! Left out: patches (each patch type checks its own way); a value of the wrong JSON type,
-//! which the decoder refuses before any of this.
+//! A PATCH (`handlers/patch.go`): a key given twice in the patch itself, then the fields the
+//! patched object would have that no type knows — a merge patch's as the patched object's JSON
+//! is decoded (its keys in Go's sorted order), a strategic merge patch's as the patched map is
+//! converted (sorted by message), its `$` directives aside; `Strict` is a 422 whose invalid
+//! value is the patched object (merge) or the patch as Go prints a map (strategic).
+//!
+//! Left out: a JSON patch's added values; where a strategic merge puts a list item by its
+//! merge key (the index named is the patch's); a value of the wrong JSON type, which the
+//! decoder refuses before any of this.
 
+use informer_sim::cluster::patch::PatchType;
 use informer_sim::era::Era;
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
@@ -104,9 +112,15 @@ impl<'k> Below<'k> {
 /// The problems in `body` (JSON) as a `kind` of `era`, in the body's order, each once.
 pub fn problems(era: Era, kind: &str, body: &[u8]) -> Vec<FieldProblem> {
     let known = known(era);
-    let Some(root) = known.kinds.get(kind) else { return Vec::new() };
+    match known.kinds.get(kind) {
+        Some(root) => walk(known, Below::of(known, root), body),
+        None => Vec::new(),
+    }
+}
+
+fn walk(known: &Known, below: Below, body: &[u8]) -> Vec<FieldProblem> {
     let mut found = Vec::new();
-    let walk = Walk { known, below: Below::of(known, root), path: String::new(), found: &mut found };
+    let walk = Walk { known, below, path: String::new(), found: &mut found };
     let mut reader = serde_json::Deserializer::from_slice(body);
     // A body that does not parse is refused by the decoder, in its own words.
     if walk.deserialize(&mut reader).is_err() {
@@ -117,25 +131,84 @@ pub fn problems(era: Era, kind: &str, body: &[u8]) -> Vec<FieldProblem> {
     found
 }
 
+/// The problems of a PATCH of a `kind` of `era` (`body` as sent, `patch` as read), and `patch`
+/// without what no type knows.
+pub fn patch_problems(
+    era: Era,
+    kind: &str,
+    patch_type: PatchType,
+    body: &[u8],
+    patch: &mut Value,
+) -> Vec<FieldProblem> {
+    let known = known(era);
+    let mut found: Vec<FieldProblem> = walk(known, Below::Value, body).into_iter().filter(|p| p.duplicate).collect();
+    let Some(root) = known.kinds.get(kind) else { return found };
+    let strategic = match patch_type {
+        PatchType::Json => return found,
+        PatchType::Merge => false,
+        PatchType::StrategicMerge => true,
+    };
+    // What the patched object gains: no null (a field removed) and no directive.
+    let mut gained = patch.clone();
+    strip(&mut gained, &|k: &str, v: &Value| v.is_null() || (strategic && k.starts_with('$')));
+    let sorted = serde_json::to_vec(&gained).unwrap_or_default();
+    let mut unknown = walk(known, Below::of(known, root), &sorted);
+    if strategic {
+        unknown.sort_by_key(ToString::to_string);
+    }
+    found.extend(unknown);
+    prune_below(known, Below::of(known, root), patch, strategic);
+    found
+}
+
+/// Removes every entry for which `drop` holds, at any depth.
+fn strip(value: &mut Value, drop: &dyn Fn(&str, &Value) -> bool) {
+    match value {
+        Value::Object(map) => {
+            map.retain(|k, v| !drop(k, v));
+            map.values_mut().for_each(|v| strip(v, drop));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| strip(v, drop)),
+        _ => {}
+    }
+}
+
+/// A patch's value as Go's `%+v` prints the map it was read into: `map[a:1 b:[x y]]`, keys sorted.
+pub fn go_printed(value: &Value) -> String {
+    match value {
+        Value::Object(map) => {
+            let each: Vec<String> = map.iter().map(|(k, v)| format!("{k}:{}", go_printed(v))).collect();
+            format!("map[{}]", each.join(" "))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(go_printed).collect::<Vec<_>>().join(" ")),
+        Value::String(s) => s.clone(),
+        Value::Null => "<nil>".into(),
+        other => other.to_string(),
+    }
+}
+
 /// Drops from `object` (a `kind` of `era`) every field no type knows.
 pub fn prune(era: Era, kind: &str, object: &mut Value) {
     let known = known(era);
     if let Some(root) = known.kinds.get(kind) {
-        prune_below(known, Below::of(known, root), object);
+        prune_below(known, Below::of(known, root), object, false);
     }
 }
 
-fn prune_below(known: &Known, below: Below, value: &mut Value) {
+/// `directives`: a strategic merge patch's `$` keys are kept.
+fn prune_below(known: &Known, below: Below, value: &mut Value, directives: bool) {
     match (below, value) {
-        (_, Value::Array(items)) => items.iter_mut().for_each(|v| prune_below(known, below, v)),
+        (_, Value::Array(items)) => items.iter_mut().for_each(|v| prune_below(known, below, v, directives)),
         (Below::Type(fields), Value::Object(map)) => {
-            map.retain(|k, _| fields.contains_key(k));
+            map.retain(|k, _| fields.contains_key(k) || (directives && k.starts_with('$')));
             for (k, v) in map.iter_mut() {
-                prune_below(known, Below::of(known, &fields[k]), v);
+                if let Some(entry) = fields.get(k) {
+                    prune_below(known, Below::of(known, entry), v, directives);
+                }
             }
         }
         (Below::MapOf(fields), Value::Object(map)) => {
-            map.values_mut().for_each(|v| prune_below(known, Below::Type(fields), v))
+            map.values_mut().for_each(|v| prune_below(known, Below::Type(fields), v, directives))
         }
         _ => {}
     }
@@ -281,6 +354,42 @@ mod tests {
         assert_eq!(
             strict_decoding_error(&problems(Era::V1_37, "Deployment", br#"{"a":1,"b":2}"#)),
             r#"strict decoding error: unknown field "a", unknown field "b""#
+        );
+    }
+
+    #[test]
+    fn a_patchs_problems_are_its_repeats_then_what_the_patched_object_would_not_know() {
+        let body = br#"{"spec":{"zz":1,"template":{"spec":{"containers":[{"name":"c","imag":"x"}]}},"aa":null},"metadata":{"labels":{"x":"1","x":"2"}},"$retainKeys":["spec"]}"#;
+        let mut patch: Value = serde_json::from_slice(body).unwrap();
+        let told = |p: Vec<FieldProblem>| p.iter().map(ToString::to_string).collect::<Vec<_>>();
+        let merge = patch_problems(Era::V1_37, "Deployment", PatchType::Merge, body, &mut patch.clone());
+        assert_eq!(
+            told(merge),
+            [
+                r#"duplicate field "metadata.labels.x""#,
+                r#"unknown field "$retainKeys""#,
+                r#"unknown field "spec.template.spec.containers[0].imag""#,
+                r#"unknown field "spec.zz""#
+            ],
+            "a merge patch: the patched object's keys in sorted order; a null removes"
+        );
+        let strategic = patch_problems(Era::V1_37, "Deployment", PatchType::StrategicMerge, body, &mut patch);
+        assert_eq!(
+            told(strategic),
+            [
+                r#"duplicate field "metadata.labels.x""#,
+                r#"unknown field "spec.template.spec.containers[0].imag""#,
+                r#"unknown field "spec.zz""#
+            ],
+            "a directive is no field"
+        );
+        assert_eq!(
+            patch,
+            json!({"spec": {"template": {"spec": {"containers": [{"name": "c"}]}}}, "metadata": {"labels": {"x": "2"}}, "$retainKeys": ["spec"]})
+        );
+        assert_eq!(
+            go_printed(&json!({"spec": {"b": [1, "x"], "a": null, "c": 1.5}})),
+            "map[spec:map[a:<nil> b:[1 x] c:1.5]]"
         );
     }
 

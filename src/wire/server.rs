@@ -19,6 +19,7 @@ use super::request::{Request, Subresource, Target, Verb};
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use informer_sim::cluster::api_errors::{FieldError, FieldProblem};
 use informer_sim::cluster::patch::{PatchRequest, PatchType};
 use informer_sim::cluster::rbac::RequestAttributes;
 use informer_sim::cluster::registry::Preconditions;
@@ -891,21 +892,39 @@ fn call_of(
         (Verb::Update, sub) => {
             OutsideCall::Update { kind, object: object()?, status: sub == Some(Subresource::Status) }
         }
-        (Verb::Patch, sub) => OutsideCall::Patch {
-            patch: PatchRequest {
-                kind,
-                namespace: namespace.into(),
-                name,
-                status: sub == Some(Subresource::Status),
-                body: parse()?,
-                patch_type: PatchType::from_content_type(content_type)?,
-            },
-        },
+        (Verb::Patch, sub) => {
+            let patch_type = PatchType::from_content_type(content_type)?;
+            let mut patch = parse()?;
+            let read = patch.clone();
+            let problems = super::fields::patch_problems(era, kind.name(), patch_type, body, &mut patch);
+            match fields {
+                Directive::Strict if !problems.is_empty() => return Err(strict_patch(patch_type, &read, &problems)),
+                Directive::Strict | Directive::Ignore => {}
+                Directive::Warn => warnings.extend(problems.iter().map(ToString::to_string)),
+            }
+            let status = sub == Some(Subresource::Status);
+            OutsideCall::Patch {
+                patch: PatchRequest { kind, namespace: namespace.into(), name, status, body: patch, patch_type },
+            }
+        }
         (Verb::Delete, _) => {
             OutsideCall::Delete { kind, namespace: namespace.into(), name, preconditions: preconditions(body)? }
         }
     };
     Ok((call, warnings))
+}
+
+/// A PATCH refused under `Strict` (`handlers/patch.go`): a 422 on `patch` whose value is the
+/// patch as Go prints the map it read (strategic merge) or the patched object's JSON (merge and
+/// JSON patches; here the patch's own JSON: the world applies the patch after this is decided).
+fn strict_patch(patch_type: PatchType, patch: &Value, problems: &[super::fields::FieldProblem]) -> Status {
+    let value = match patch_type {
+        PatchType::StrategicMerge => super::fields::go_printed(patch),
+        PatchType::Merge | PatchType::Json => patch.to_string(),
+    };
+    let detail = super::fields::strict_decoding_error(problems);
+    let invalid = FieldError::new("patch", FieldProblem::Invalid { value: format!("{value:?}"), detail });
+    Status::invalid_fields("", "", "", &[invalid])
 }
 
 /// A DELETE body's `preconditions` (`DeleteOptions`; no body: none).

@@ -52,6 +52,19 @@ pub const KNOWN: &[Known] = &[
         why: "a Namespace is kept by the model's API server as a name it has, not as an object written to etcd (writing the system namespaces would move every lesson's revisions), so a Namespace serve-api answers with carries no resourceVersion; every other field a client reads, and every refusal, is the same",
         covers: |_, d| d.at.ends_with(".metadata.resourceVersion") && d.real.is_string() && d.model.is_null(),
     },
+    Known {
+        name: "strict-merge-patch-value",
+        why: "a merge patch refused under fieldValidation=Strict is the same 422 on both sides, naming the same fields; its invalid value is the patched object as kube-apiserver encodes it (uid, timestamps, managedFields), which serve-api decides before the world applies the patch, so it names the patch there",
+        covers: |_, d| {
+            let (Some(real), Some(model)) = (d.real.as_str(), d.model.as_str()) else { return false };
+            let split = |m: &str| {
+                let (head, rest) = m.split_once("Invalid value: \"")?;
+                let (_, tail) = rest.rsplit_once("\": strict decoding error: ")?;
+                Some((head.to_string(), tail.to_string()))
+            };
+            d.at.ends_with("message") && split(real).is_some() && split(real) == split(model)
+        },
+    },
 ];
 
 /// The name of the known difference that explains `d`, if one does.

@@ -257,6 +257,17 @@ pub fn named() -> Vec<Value> {
                 json!({"method": "POST", "path": PODS, "query": "fieldValidation=Strict", "body": pod}),
                 json!({"method": "POST", "path": PODS, "body": pod}),
                 list("", ""),
+                // Patches: a merge patch's fields as the patched object's, sorted; a strategic
+                // merge patch's sorted by message, its directives aside.
+                json!({"method": "PATCH", "path": format!("{CM}/ignored"), "content_type": "application/merge-patch+json", "body": {"zeta": 1, "data": {"k": "m"}, "alpha": {"b": 2}, "gone": null}}),
+                json!({"method": "PATCH", "path": format!("{CM}/ignored"), "content_type": "application/strategic-merge-patch+json", "body": {"zeta": 1, "metadata": {"labels": {"a": "b"}, "colour": "red"}, "alpha": [1, "x"], "gone": null}}),
+                json!({"method": "PATCH", "path": format!("{CM}/ignored"), "content_type": "application/strategic-merge-patch+json", "raw": r#"{"data":{"k":"1","k":"2"}}"#}),
+                json!({"method": "PATCH", "path": format!("{CM}/ignored"), "query": "fieldValidation=Strict", "content_type": "application/strategic-merge-patch+json", "body": {"zeta": 1, "metadata": {"labels": {"a": "b"}, "colour": "red"}, "alpha": [1, "x"]}}),
+                json!({"method": "PATCH", "path": format!("{CM}/ignored"), "query": "fieldValidation=Strict", "content_type": "application/strategic-merge-patch+json", "raw": r#"{"data":{"k":"1","k":"2"}}"#}),
+                json!({"method": "PATCH", "path": format!("{CM}/ignored"), "query": "fieldValidation=Strict", "content_type": "application/merge-patch+json", "body": {"zeta": 1}}),
+                json!({"method": "PATCH", "path": format!("{CM}/ignored"), "query": "fieldValidation=Ignore", "content_type": "application/merge-patch+json", "body": {"zeta": 1}}),
+                get(&format!("{CM}/ignored"), ""),
+                json!({"method": "PATCH", "path": format!("{PODS}/p"), "content_type": "application/strategic-merge-patch+json", "body": {"spec": {"activeDeadlineSeconds": 30, "nodeNam": "x"}}}),
             ]
         }),
         // Metadata alone (`Accept: …;as=PartialObjectMetadata[List]`, what metadata informers
