@@ -381,10 +381,10 @@ impl RunArgs {
 
     /// The world to run and, for a scenario, the scenario (to judge it at the end).
     fn world(&self) -> Result<(World, Option<Scenario>), String> {
+        if let Some(built) = world::built_in(&self.scenario, self.seed, self.era()) {
+            return built.map(|w| (w, None)).map_err(|e| e.to_string());
+        }
         let scenario = match self.scenario.as_str() {
-            "basic" => return world::basic(self.seed, self.era()).map(|w| (w, None)).map_err(|e| e.to_string()),
-            "scale" => return world::scale(self.seed, self.era()).map(|w| (w, None)).map_err(|e| e.to_string()),
-            "bare" => return world::bare(self.seed, self.era()).map(|w| (w, None)).map_err(|e| e.to_string()),
             file if file.ends_with(".json") => load_file(file)?,
             id if id.starts_with("swarm:") => {
                 let seed = id["swarm:".len()..]

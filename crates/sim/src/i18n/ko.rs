@@ -41,6 +41,7 @@ super::phrasebook! {
     ("the whole list of {kind} again: a relist", "{kind} 목록 전체를 다시 받습니다: 다시 `LIST`"),
     ("403 Forbidden: may not {verb} {kind}", "403 Forbidden: {kind} 오브젝트에 대한 {verb} 권한이 없습니다"),
     ("Live mode", "라이브 모드"),
+    ("Live mode: real clients write to serve-api's world, so this lesson's notes, questions and challenges are left out.", "라이브 모드: serve-api의 세계에는 실제 클라이언트가 쓰므로 이 레슨의 설명, 질문, 도전 과제는 보여 주지 않습니다."),
     ("serve-api, playing", "`serve-api` 재생 중"),
     ("serve-api, paused", "`serve-api` 일시 정지됨"),
     ("Step the server", "서버를 한 단계 진행"),

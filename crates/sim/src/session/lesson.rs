@@ -1,11 +1,11 @@
 //! The lesson a session plays: opening it in a release, its narration and questions as the
 //! trace reaches them, and whether its run is over.
 
-use super::{Action, Session, RUN_AHEAD, SNAPSHOT_EVERY};
+use super::{Action, Session, RUN_AHEAD};
 use crate::era::Era;
 use crate::scenario::library;
 use crate::session::link::{LessonBroken, Notice, Problem};
-use crate::world::{History, TraceEvent};
+use crate::world::TraceEvent;
 
 impl Session {
     /// A session playing a bundled scenario in its own era (the empty id: the default lesson).
@@ -18,6 +18,12 @@ impl Session {
         if id.is_empty() {
             return Ok(Self::with_load(seed.unwrap_or(1), 0, era.unwrap_or(Era::CURRENT)));
         }
+        let scenario = Self::bundled(id, seed, era)?;
+        Self::playing(scenario).map_err(|why| Problem::LessonBroken(LessonBroken::Invalid(why)))
+    }
+
+    /// A bundled lesson as told in `era` (its own if none) with `seed` if given.
+    pub(super) fn bundled(id: &str, seed: Option<u64>, era: Option<Era>) -> Result<crate::scenario::Scenario, Problem> {
         // (In the page a bundled lesson is known from the index before its file is loaded.)
         let lesson = library::find(id).ok_or_else(|| match library::file_of(id) {
             Some(file) => Problem::LessonBroken(LessonBroken::NotLoaded { file: file.into() }),
@@ -32,18 +38,18 @@ impl Session {
         if let Some(seed) = seed {
             scenario.seed = seed;
         }
-        Self::playing(scenario).map_err(|why| Problem::LessonBroken(LessonBroken::Invalid(why)))
+        Ok(scenario)
     }
 
     /// A session playing a lesson as told in one release (`Scenario::in_era`).
     pub fn playing(scenario: crate::scenario::Scenario) -> Result<Self, String> {
         let world = scenario.world().map_err(|e| e.to_string())?;
-        let mut session = Self::new(scenario.seed);
-        session.history = History::new(world, SNAPSHOT_EVERY);
-        session.seed = scenario.seed;
-        session.era = scenario.era;
-        session.scenario = Some(scenario);
-        Ok(session)
+        Ok(Self::playing_in(scenario, world))
+    }
+
+    /// A session playing `scenario` in `world`, made from it.
+    pub(super) fn playing_in(scenario: crate::scenario::Scenario, world: crate::world::World) -> Self {
+        Session { era: scenario.era, seed: scenario.seed, scenario: Some(scenario), ..Self::on(world) }
     }
 
     /// The era a link need not name: the lesson's own, or the current release.

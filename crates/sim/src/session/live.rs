@@ -246,13 +246,21 @@ impl Session {
             value: origin.era.clone(),
             allowed: Era::ALL.iter().map(|e| e.name().to_string()).collect(),
         })?;
-        let mut session = Self::lesson(&origin.scenario, Some(origin.seed), Some(era))?;
-        let scenario =
-            session.scenario.clone().ok_or_else(|| Problem::UnknownScenario { id: origin.scenario.clone() })?;
-        let mut world =
-            scenario.world().map_err(|e| Problem::UnknownScenario { id: format!("{}: {e}", scenario.id) })?;
-        world.api.set_clock_offset(origin.clock_offset_ms);
-        session.history = crate::world::History::new(world, super::SNAPSHOT_EVERY);
+        let broken = |id: &str, e: &dyn std::fmt::Display| Problem::UnknownScenario { id: format!("{id}: {e}") };
+        // A built-in run (`bare`, say) or a bundled lesson, its world made once.
+        let mut session = match crate::world::built_in(&origin.scenario, origin.seed, era) {
+            Some(built) => {
+                let mut world = built.map_err(|e| broken(&origin.scenario, &e.message))?;
+                world.api.set_clock_offset(origin.clock_offset_ms);
+                Self::on(world)
+            }
+            None => {
+                let scenario = Self::bundled(&origin.scenario, Some(origin.seed), Some(era))?;
+                let mut world = scenario.world().map_err(|e| broken(&scenario.id, &e))?;
+                world.api.set_clock_offset(origin.clock_offset_ms);
+                Self::playing_in(scenario, world)
+            }
+        };
         session.live = Some(Box::default());
         Ok(session)
     }
@@ -334,19 +342,16 @@ impl Session {
     /// Takes an input at the step it came before: the lanes hear of it, the history takes it.
     fn take_entry(&mut self, entry: ServedEntry) {
         let step = entry.step;
-        let mut watch = None;
-        if let ServedInput::Change { change: ServedChange::Deliver { watch: id, at_most } } = &entry.input {
-            let owed: Vec<&WatchEvent> = self.world().api.owed_events(*id).take(*at_most as usize).collect();
-            let gone = owed.iter().filter(|e| matches!(e, WatchEvent::Error(s) if s.code == 410)).count();
-            watch = Some((*id, owed.len(), gone));
-        }
-        let request = match &entry.input {
-            ServedInput::Request { request } => Some((**request).clone()),
-            _ => None,
-        };
-        let ended = match &entry.input {
-            ServedInput::Change { change: ServedChange::EndWatch { watch } } => Some(*watch),
-            _ => None,
+        // What the entry's lane notes, read before the world takes it (what a watch is owed).
+        let noted = match &entry.input {
+            ServedInput::Request { request } => Noted::Request((**request).clone()),
+            ServedInput::Change { change: ServedChange::Deliver { watch, at_most } } => {
+                let owed: Vec<&WatchEvent> = self.world().api.owed_events(*watch).take(*at_most as usize).collect();
+                let gone = owed.iter().filter(|e| matches!(e, WatchEvent::Error(s) if s.code == 410)).count();
+                Noted::Handed { watch: *watch, handed: owed.len(), gone }
+            }
+            ServedInput::Change { change: ServedChange::EndWatch { watch } } => Noted::Ended(*watch),
+            _ => Noted::Nothing,
         };
         let events = entry.replay(&mut self.history);
         let answered = events.last().cloned();
@@ -355,18 +360,33 @@ impl Session {
         }
         let answer = self.world().outside_answer().cloned();
         let Some(live) = self.live.as_mut() else { return };
-        if let (Some(request), Some(event)) = (request, answered) {
-            live.heard(request, &event, answer);
-        }
-        if let Some((id, handed, gone)) = watch {
-            if let Some(w) = live.watch_mut(id) {
-                w.handed.push((step, handed, gone));
+        match noted {
+            Noted::Request(request) => {
+                if let Some(event) = answered {
+                    live.heard(request, &event, answer);
+                }
             }
-        }
-        if let Some(w) = ended.and_then(|id| live.watch_mut(id)) {
-            w.ended.get_or_insert(step);
+            Noted::Handed { watch, handed, gone } => {
+                if let Some(w) = live.watch_mut(watch) {
+                    w.handed.push((step, handed, gone));
+                }
+            }
+            Noted::Ended(watch) => {
+                if let Some(w) = live.watch_mut(watch) {
+                    w.ended.get_or_insert(step);
+                }
+            }
+            Noted::Nothing => {}
         }
     }
+}
+
+/// What a served input adds to a lane.
+enum Noted {
+    Request(crate::world::OutsideRequest),
+    Handed { watch: ApiWatchId, handed: usize, gone: usize },
+    Ended(ApiWatchId),
+    Nothing,
 }
 
 impl Served {
@@ -527,6 +547,22 @@ mod tests {
             server.advance(1000);
         }
         (server, session)
+    }
+
+    #[test]
+    fn a_live_page_makes_a_built_in_run_or_a_bundled_lesson_and_names_any_other() {
+        let origin =
+            |scenario: &str| Origin { scenario: scenario.into(), era: "1.30".into(), seed: 7, clock_offset_ms: 5 };
+        let bare = Session::served(&origin("bare")).expect("the bare run is made in the page");
+        assert!(bare.scenario.is_none() && bare.live().is_some());
+        assert_eq!((bare.era(), bare.world().config.seed), (Era::V1_30, 7));
+        assert_eq!(bare.world().config.informers.len(), 0, "an API server alone");
+        let lesson = Session::served(&origin("sandbox")).expect("a bundled lesson");
+        assert_eq!(lesson.scenario.as_ref().map(|s| s.era), Some(Era::V1_30));
+        let view = crate::views::lesson(&lesson);
+        assert!(view.live && view.narration.is_none() && view.challenges.is_empty(), "the lesson's texts are left out");
+        assert!(!crate::views::lesson(&Session::with_scenario("sandbox").unwrap()).challenges.is_empty());
+        assert!(matches!(Session::served(&origin("swarm:3")), Err(Problem::UnknownScenario { .. })));
     }
 
     #[test]

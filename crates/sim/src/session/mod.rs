@@ -104,7 +104,14 @@ impl Session {
         let world = world::scale_with_load(seed, load, era)
             .or_else(|_| World::new(world::WorldConfig::new(Kind::Pod), vec![]))
             .expect("an empty world always builds");
+        Session { load, ..Self::on(world) }
+    }
+
+    /// A session on `world` (its seed and release), with no lesson.
+    pub(crate) fn on(world: World) -> Self {
         Session {
+            era: world.config.era,
+            seed: world.config.seed,
             history: History::new(world, SNAPSHOT_EVERY),
             trace: StepLog::default(),
             message: None,
@@ -115,13 +122,11 @@ impl Session {
             scenario: None,
             answers: Default::default(),
             lang: Lang::En,
-            era,
             compared: None,
             jump: None,
             notices: Vec::new(),
             log: StepLog::default(),
-            seed,
-            load,
+            load: 0,
             solution_played: false,
             live: None,
         }

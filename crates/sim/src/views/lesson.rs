@@ -37,6 +37,9 @@ pub struct LessonView {
     /// At the end of the run, once every question is answered: the lesson's recap and its
     /// questions for the room.
     pub closing: Option<Closing>,
+    /// Following serve-api: real clients write, so the lesson's notes, questions and challenges
+    /// (told of its own timeline and the page's console) are left out.
+    pub live: bool,
 }
 
 /// A lesson in the picker.
@@ -103,6 +106,9 @@ pub fn lesson(session: &Session) -> LessonView {
     if let Some(s) = session.scenario().filter(|s| library::file_of(&s.id).is_none()) {
         lessons.push(LessonEntry { id: s.id.clone(), title: s.title.clone(), extra: s.extra, outside: true });
     }
+    // Live, the world is serve-api's: the lesson gives it its start and nothing to read along.
+    let live = session.live().is_some();
+    let told = || (!live).then_some(session);
     let eras = session
         .scenario()
         .and_then(|s| library::find(&s.id))
@@ -114,14 +120,15 @@ pub fn lesson(session: &Session) -> LessonView {
         eras,
         current: session.scenario().map(|s| s.id.clone()),
         summary: session.scenario().filter(|_| every_question_answered(session)).map(|s| s.summary.clone()),
-        narration: session.narration().map(|note| Narration {
+        narration: told().and_then(Session::narration).map(|note| Narration {
             text: note.text.clone(),
             look_at: note.look_at,
             corrects_article: note.corrects_article,
             offer: note.offer.clone(),
         }),
-        questions: session
-            .questions()
+        questions: told()
+            .map(Session::questions)
+            .unwrap_or_default()
             .into_iter()
             .map(|(index, q, given)| QuestionView {
                 index,
@@ -133,8 +140,9 @@ pub fn lesson(session: &Session) -> LessonView {
                 given,
             })
             .collect(),
-        challenges: session
-            .challenges()
+        challenges: told()
+            .map(Session::challenges)
+            .unwrap_or_default()
             .into_iter()
             .map(|c| ChallengeView {
                 index: c.index,
@@ -146,10 +154,11 @@ pub fn lesson(session: &Session) -> LessonView {
             })
             .collect(),
         solution_played: session.solution_played(),
-        closing: session
-            .scenario()
+        closing: told()
+            .and_then(Session::scenario)
             .filter(|s| s.recap.is_some() || !s.discuss.is_empty())
             .filter(|_| session.lesson_ended() && every_question_answered(session))
             .map(|s| Closing { recap: s.recap.as_ref().map(|r| r.text()), discuss: s.discuss.clone() }),
+        live,
     }
 }

@@ -27,7 +27,7 @@ mod outside;
 mod workers;
 
 pub use crate::controller::handler::Enqueue;
-pub use basic::{bare, basic, scale, scale_with_load, BARE_ACCOUNTS};
+pub use basic::{bare, basic, built_in, scale, scale_with_load, BARE_ACCOUNTS};
 pub use config::{ControllerConfig, HandlerConfig, InformerConfig, PollConfig, WorldConfig, DEFAULT_SYNC_PERIOD_MS};
 pub use console_watches::ConsoleEvent;
 pub use costs::{Costs, StatusClock};

@@ -192,9 +192,12 @@ pub fn lesson_panel(props: &Props) -> Html {
                 </span>
             </div>
             { for summary }
+            if v.live {
+                <p class="hint">{ tr!(lang, "Live mode: real clients write to serve-api's world, so this lesson's notes, questions and challenges are left out.") }</p>
+            }
             { for narration }
             // Before the first note, the button stands alone.
-            if v.current.is_some() && v.narration.is_none() {
+            if v.current.is_some() && v.narration.is_none() && !v.live {
                 { next_note_button }
             }
             { for questions }
