@@ -2,7 +2,7 @@
 //! API's TLS port (a browser treats loopback as a secure context, so no certificate warning).
 //!
 //! - `GET /playground/live?token=…`: server-sent events — `world` (what the world was made
-//!   from), then every input the world took as an `entry` ([`ServedEntry`]: the step it came
+//!   from), then every input the world took as an `entry` ([`ServedEntry`](informer_sim::world::ServedEntry): the step it came
 //!   before, the virtual time, the request or change), and a `status` (the steps taken, the
 //!   time, paused or playing, the speed) whenever it changes. A page makes the same world from
 //!   them, so what it draws is the served world itself.
@@ -21,7 +21,7 @@ use axum::extract::Request;
 use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use informer_sim::kernel::Millis;
-use informer_sim::world::{ServedEntry, ServedInput};
+use informer_sim::world::ServedInput;
 use serde_json::{json, Value};
 use std::time::Instant;
 use tokio::sync::{mpsc, oneshot};
@@ -124,7 +124,25 @@ pub struct Feed {
     /// The inputs outgrew [`MAX_FEED_BYTES`]: none are kept, a new page is refused.
     overflowed: bool,
     followers: Vec<mpsc::Sender<Bytes>>,
-    last_status: Option<Value>,
+    last_status: Option<Status>,
+}
+
+/// A [`ServedEntry`](informer_sim::world::ServedEntry) as sent, borrowing its input (the same JSON).
+#[derive(serde::Serialize)]
+struct EntryFrame<'a> {
+    step: u64,
+    now: Millis,
+    #[serde(flatten)]
+    input: &'a ServedInput,
+}
+
+/// Where the served world is, as pages hear it.
+#[derive(Clone, Copy, PartialEq, serde::Serialize)]
+struct Status {
+    steps: u64,
+    now: Millis,
+    paused: bool,
+    speed: f64,
 }
 
 fn frame(event: &str, data: &impl serde::Serialize) -> Bytes {
@@ -139,8 +157,7 @@ impl Feed {
 
     /// An input the world is about to take, at step `step` and virtual time `now`.
     pub fn push(&mut self, step: u64, now: Millis, input: &ServedInput) {
-        let entry = ServedEntry { step, now, input: input.clone() };
-        let bytes = frame("entry", &entry);
+        let bytes = frame("entry", &EntryFrame { step, now, input });
         if !self.overflowed {
             self.bytes += bytes.len();
             self.entries.push(bytes.clone());
@@ -154,11 +171,10 @@ impl Feed {
 
     /// Tells the pages where the world is, when that changed.
     pub fn status(&mut self, steps: u64, now: Millis, clock: &Clock) {
-        let status = json!({"steps": steps, "now": now, "paused": clock.paused, "speed": clock.speed});
-        if self.last_status.as_ref() != Some(&status) {
-            let bytes = frame("status", &status);
+        let status = Status { steps, now, paused: clock.paused, speed: clock.speed };
+        if self.last_status != Some(status) {
             self.last_status = Some(status);
-            self.send(&bytes);
+            self.send(&frame("status", &status));
         }
     }
 
