@@ -31,6 +31,9 @@ pub enum IndexFunc {
     OwnerUids,
     /// Several values per object: `key=value` for every label.
     LabelPairs,
+    /// controller-runtime's `IndexField` over a computed value: the name of the owner of this
+    /// kind that controls the object (`metav1.GetControllerOf`), filed as `Field`'s are.
+    ControllerOf(crate::cluster::Kind),
 }
 
 impl IndexFunc {
@@ -38,13 +41,22 @@ impl IndexFunc {
         match self {
             IndexFunc::Namespace => vec![obj.metadata.namespace.clone()],
             IndexFunc::Label(key) => obj.metadata.labels.get(key).cloned().into_iter().collect(),
-            IndexFunc::Field(path) => match obj.field(path) {
-                Some(v) => vec![format!("{}/{v}", obj.metadata.namespace), format!("__all_namespaces/{v}")],
-                None => vec![],
-            },
+            IndexFunc::Field(path) => field_values(obj, obj.field(path)),
+            IndexFunc::ControllerOf(kind) => {
+                let owner = obj.metadata.owner_references.iter().find(|r| r.controller == Some(true));
+                field_values(obj, owner.filter(|r| r.kind == kind.name()).map(|r| r.name.clone()))
+            }
             IndexFunc::OwnerUids => obj.metadata.owner_references.iter().map(|r| r.uid.clone()).collect(),
             IndexFunc::LabelPairs => obj.metadata.labels.iter().map(|(k, v)| format!("{k}={v}")).collect(),
         }
+    }
+}
+
+/// `IndexField`'s filing of an extracted value: under `<namespace>/v` and `__all_namespaces/v`.
+fn field_values(obj: &ApiObject, value: Option<String>) -> Vec<String> {
+    match value {
+        Some(v) => vec![format!("{}/{v}", obj.metadata.namespace), format!("__all_namespaces/{v}")],
+        None => vec![],
     }
 }
 
@@ -297,6 +309,26 @@ mod tests {
         assert_eq!(ix.by_index("nope", "x").unwrap_err(), "nope", "the error names the missing index");
         ix.list();
         assert_eq!(ix.last_scanned, 3);
+    }
+
+    #[test]
+    fn semantics_6_an_index_over_the_controlling_owner_files_only_objects_it_controls() {
+        let owned = |name: &str, kind: &str, controller: Option<bool>| {
+            let mut p = pod("a", name, "n1");
+            p.metadata.owner_references.push(crate::cluster::api_object::OwnerReference {
+                api_version: "apps/v1".into(),
+                kind: kind.into(),
+                name: "web-5d8f".into(),
+                uid: "u".into(),
+                controller,
+            });
+            p
+        };
+        let by = IndexFunc::ControllerOf(Kind::ReplicaSet);
+        assert_eq!(by.values(&owned("p1", "ReplicaSet", Some(true))), ["a/web-5d8f", "__all_namespaces/web-5d8f"]);
+        assert!(by.values(&owned("p2", "ReplicaSet", None)).is_empty(), "an owner that does not control it");
+        assert!(by.values(&owned("p3", "StatefulSet", Some(true))).is_empty(), "a controller of another kind");
+        assert!(by.values(&pod("a", "p4", "n1")).is_empty());
     }
 
     #[test]

@@ -73,7 +73,9 @@ fn label_selector(file: &str, field: &str, text: &str) -> Result<LabelSelector, 
     LabelSelector::parse(text).map_err(|e| ScenarioError::at(file, field, e.message.clone()))
 }
 
-fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), ScenarioError> {
+/// `indexed`: the names of the lesson's indexes over a computed value, which a cached List may
+/// match as it matches a field.
+fn check_expectation(file: &str, field: &str, e: &Expectation, indexed: &[&str]) -> Result<(), ScenarioError> {
     match e {
         Expectation::Steps { pattern, at_least, at_most } => {
             Pattern::resolve(file, &format!("{field}.match"), pattern)?;
@@ -107,8 +109,11 @@ fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), Sce
                     "expected both `field` and `value` (an exact field match), or neither",
                 ));
             }
-            // A server field of Pods, or a label indexed by hand (`metadata.labels.<key>`).
-            if let Some(path) = path.as_ref().filter(|p| !p.starts_with(crate::cluster::api_object::LABELS)) {
+            // A server field of Pods, a label indexed by hand (`metadata.labels.<key>`), or an
+            // index over a computed value the lesson names.
+            let by_hand =
+                |p: &&String| p.starts_with(crate::cluster::api_object::LABELS) || indexed.contains(&p.as_str());
+            if let Some(path) = path.as_ref().filter(|p| !by_hand(p)) {
                 FieldSelector::parse(&format!("{path}=x"), Kind::Pod)
                     .map_err(|e| ScenarioError::at(file, format!("{field}.field"), e.message.clone()))?;
             }
@@ -149,7 +154,13 @@ fn check_expectation(file: &str, field: &str, e: &Expectation) -> Result<(), Sce
 
 /// What a text claims the run shows: checks like the expectations, or a reason for none, not
 /// both.
-fn check_claims(file: &str, field: &str, claims: &[Expectation], none: Option<&str>) -> Result<(), ScenarioError> {
+fn check_claims(
+    file: &str,
+    field: &str,
+    claims: &[Expectation],
+    none: Option<&str>,
+    indexed: &[&str],
+) -> Result<(), ScenarioError> {
     if let Some(why) = none {
         let what = match (claims.is_empty(), why.trim().is_empty()) {
             (false, _) => "expected `claims` or `claims_none`, found both",
@@ -159,15 +170,15 @@ fn check_claims(file: &str, field: &str, claims: &[Expectation], none: Option<&s
         return Err(ScenarioError::at(file, format!("{field}.claims_none"), what));
     }
     for (i, e) in claims.iter().enumerate() {
-        check_expectation(file, &format!("{field}.claims[{i}]"), e)?;
+        check_expectation(file, &format!("{field}.claims[{i}]"), e, indexed)?;
     }
     Ok(())
 }
 
-fn check_recap(file: &str, field: &str, recap: Option<&Recap>) -> Result<(), ScenarioError> {
+fn check_recap(file: &str, field: &str, recap: Option<&Recap>, indexed: &[&str]) -> Result<(), ScenarioError> {
     let Some(recap) = recap else { return Ok(()) };
     check_text(file, field, &recap.text())?;
-    check_claims(file, field, &recap.claims, recap.claims_none.as_deref())
+    check_claims(file, field, &recap.claims, recap.claims_none.as_deref(), indexed)
 }
 
 /// The notes, questions and expectations of a lesson, or of one release of it (`prefix`
@@ -178,11 +189,12 @@ fn check_part(
     narration: &[Note],
     questions: &[Question],
     expect: &[Expectation],
+    indexed: &[&str],
 ) -> Result<(), ScenarioError> {
     for (i, note) in narration.iter().enumerate() {
         Pattern::resolve(file, &format!("{prefix}narration[{i}].match"), &note.when)?;
         check_text(file, &format!("{prefix}narration[{i}].text"), &note.text)?;
-        check_claims(file, &format!("{prefix}narration[{i}]"), &note.claims, note.claims_none.as_deref())?;
+        check_claims(file, &format!("{prefix}narration[{i}]"), &note.claims, note.claims_none.as_deref(), indexed)?;
         for (j, line) in note.offer.iter().enumerate() {
             if !line.starts_with("kubectl ") || line.len() > limits::MAX_CONSOLE_BYTES {
                 return Err(ScenarioError::at(
@@ -204,7 +216,7 @@ fn check_part(
         if let Some(at) = &q.explain_at {
             Pattern::resolve(file, &format!("{field}.explain_at"), at)?;
         }
-        check_claims(file, &field, &q.claims, q.claims_none.as_deref())?;
+        check_claims(file, &field, &q.claims, q.claims_none.as_deref(), indexed)?;
         if !(2..=4).contains(&q.choices.len()) {
             return Err(ScenarioError::at(
                 file,
@@ -224,7 +236,7 @@ fn check_part(
         }
     }
     for (i, e) in expect.iter().enumerate() {
-        check_expectation(file, &format!("{prefix}expect[{i}]"), e)?;
+        check_expectation(file, &format!("{prefix}expect[{i}]"), e, indexed)?;
     }
     Ok(())
 }
@@ -250,6 +262,11 @@ impl Scenario {
         let scenario = parse(file, text)?;
         scenario.check(file)?;
         Ok(scenario)
+    }
+
+    /// The names of the lesson's indexes over a computed value.
+    fn computed_indexes(&self) -> Vec<&str> {
+        self.config.owner_indexes.iter().map(|o| o.name.as_str()).collect()
     }
 
     fn check(&self, file: &str) -> Result<(), ScenarioError> {
@@ -284,18 +301,19 @@ impl Scenario {
             last = event.at_ms();
             self.action(file, &field, event)?;
         }
-        check_part(file, "", &self.narration, &self.questions, &self.expect)?;
-        check_recap(file, "recap", self.recap.as_ref())?;
+        let indexed = self.computed_indexes();
+        check_part(file, "", &self.narration, &self.questions, &self.expect, &indexed)?;
+        check_recap(file, "recap", self.recap.as_ref(), &indexed)?;
         for (era, part) in &self.eras {
             let prefix = format!("eras[\"{era}\"].");
-            check_part(file, &prefix, &part.narration, &part.questions, &part.expect)?;
+            check_part(file, &prefix, &part.narration, &part.questions, &part.expect, &indexed)?;
             if let Some(title) = &part.title {
                 check_text(file, &format!("{prefix}title"), title)?;
             }
             if let Some(summary) = &part.summary {
                 check_text(file, &format!("{prefix}summary"), summary)?;
             }
-            check_recap(file, &format!("{prefix}recap"), part.recap.as_ref())?;
+            check_recap(file, &format!("{prefix}recap"), part.recap.as_ref(), &indexed)?;
         }
         self.check_challenges(file)?;
         self.check_numbers(file)?;
@@ -325,7 +343,7 @@ impl Scenario {
                 return Err(ScenarioError::at(file, format!("{field}.goal"), "expected a check or more, found none"));
             }
             for (g, e) in c.goal.iter().enumerate() {
-                check_expectation(file, &format!("{field}.goal[{g}]"), e)?;
+                check_expectation(file, &format!("{field}.goal[{g}]"), e, &self.computed_indexes())?;
             }
             if c.solution.is_empty() {
                 return Err(ScenarioError::at(
@@ -531,6 +549,10 @@ impl Scenario {
                 .indexes
                 .iter()
                 .map(|path| (format!("field:{path}"), crate::client::indexer::IndexFunc::Field(path.clone())))
+                .chain(c.owner_indexes.iter().map(|owner| {
+                    let by = crate::client::indexer::IndexFunc::ControllerOf(owner.controller_kind);
+                    (format!("field:{}", owner.name), by)
+                }))
                 .collect();
         }
         Ok(config)

@@ -432,6 +432,10 @@ fn config(v: &Value) -> Read<Config> {
             p.as_str().map(String::from).ok_or_else(|| missing("transform", "a string"))
         })?,
         indexes: list(v, "indexes", |i| i.as_str().map(String::from).ok_or_else(|| missing("indexes", "a string")))?,
+        owner_indexes: list(v, "owner_indexes", |i| {
+            let controller_kind = kind(i, "controller_kind")?.ok_or_else(|| missing("controller_kind", "a kind"))?;
+            Ok(OwnerIndex { name: string(i, "name")?, controller_kind })
+        })?,
         rbac: opt(v, "rbac", |r| {
             let verbs = r.as_array().ok_or_else(|| missing("rbac", "a list"))?;
             verbs

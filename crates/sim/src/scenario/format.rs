@@ -128,6 +128,10 @@ pub struct Config {
     /// Field indexes on the first informer, e.g. `spec.nodeName`.
     #[serde(default)]
     pub indexes: Vec<String>,
+    /// Indexes over a computed value on the first informer: each object by the name of the
+    /// object of a kind that controls it (`metav1.GetControllerOf`).
+    #[serde(default)]
+    pub owner_indexes: Vec<OwnerIndex>,
     /// RBAC verbs the controller has (default: what its controller needs).
     #[serde(default)]
     pub rbac: Option<Vec<crate::cluster::Verb>>,
@@ -163,6 +167,19 @@ pub struct Config {
     /// before then fails with `the cache is not started, can not read objects`.
     #[serde(default)]
     pub cache_start_ms: u64,
+}
+
+/// An index over a computed value, as Kubebuilder's CronJob tutorial indexes a Job by its
+/// controlling CronJob: `IndexField(obj, name, extractor)` whose extractor returns the name of
+/// the owner that controls the object when that owner is of `controller_kind`, and nothing
+/// otherwise.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct OwnerIndex {
+    /// The index's name, which a `MatchingFields` read names (`.metadata.controller`).
+    pub name: String,
+    pub controller_kind: Kind,
 }
 
 pub(super) fn default_reconcile() -> u64 {
@@ -201,6 +218,7 @@ impl Default for Config {
             transform: Vec::new(),
             metadata_only: false,
             indexes: Vec::new(),
+            owner_indexes: Vec::new(),
             rbac: None,
             max_concurrent: one(),
             reconcile_ms: default_reconcile(),
