@@ -159,6 +159,40 @@ test('a copy of a bundled lesson changed in one place keeps every other part as 
   }
 });
 
+test('an author points a note at another stage, writes the recap and gives one release its own title', async () => {
+  const { page, errors, close } = await openPlayground({ query: '?scenario=list-then-watch' });
+  try {
+    await page.getByRole('button', { name: 'Step forward', exact: true }).click();
+    const builder = await copyInBuilder(page);
+    await builder.getByLabel('Note 1: the stage it points at').selectOption('indexer');
+    await builder.getByRole('button', { name: 'Remove the recap' }).click();
+    await builder.getByRole('button', { name: 'Add a recap' }).click();
+    await fill(builder, 'Recap (English)', 'A LIST, then a WATCH from its resourceVersion.');
+    await fill(builder, 'Recap (Korean)', 'LIST 다음에 그 resourceVersion부터 WATCH합니다.');
+    await builder.getByRole('button', { name: 'Give 1.33 a title of its own' }).click();
+    await fill(builder, 'Title in 1.33 (English)', 'List, then watch, in 1.33');
+    await passes(builder);
+    const file = await download(page, builder);
+    const lesson = JSON.parse(file.text);
+    assert.equal(lesson.narration[0].look_at, 'indexer');
+    assert.equal(lesson.recap.en, 'A LIST, then a WATCH from its resourceVersion.');
+    assert.equal(lesson.recap.claims.length, 1, 'the recap claims that its step happens');
+    assert.equal(lesson.eras['1.33'].title.en, 'List, then watch, in 1.33');
+    const said = execFileSync(join(process.cwd(), CLI), ['validate', file.name], { cwd: file.dir }).toString();
+    assert.match(said, /ok/);
+    // Back to none: the field leaves the file.
+    await builder.getByLabel('Note 1: the stage it points at').selectOption('');
+    await builder.getByRole('button', { name: 'Remove 1.33\'s own title' }).click();
+    await passes(builder);
+    const again = JSON.parse((await download(page, builder)).text);
+    assert.equal(again.narration[0].look_at, undefined);
+    assert.equal(again.eras['1.33'].title, undefined);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('the builder in both languages, at 1280 and 700 px', async () => {
   for (const width of [1280, 700]) {
     const { page, close } = await openPlayground({ width, query: '?scenario=disconnect-and-resume' });

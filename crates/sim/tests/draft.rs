@@ -108,3 +108,15 @@ fn each_note_is_shown_where_it_matches_in_each_release() {
     let lesson = informer_sim::scenario::Scenario::parse("mine.json", &draft.text()).unwrap();
     assert!(draft::shown_at(&lesson).iter().all(|shown| shown.notes[0].is_none()));
 }
+
+#[test]
+fn a_value_is_unset_where_it_is_and_nowhere_else() {
+    let mut draft = Draft::copy(&source("05-"), "mine").unwrap();
+    assert!(draft.set("/narration/0/look_at", "indexer".into()));
+    assert!(draft.unset("/narration/0/look_at"));
+    assert!(draft.get("/narration/0/look_at").is_none());
+    assert!(!draft.unset("/narration/0/look_at"), "nothing left to unset");
+    assert!(!draft.unset("/eras/9.99/title"), "no such release");
+    assert!(draft.set("/recap", serde_json::json!({"en": "x", "ko": "x"})));
+    assert!(draft.unset("/recap") && draft.get("/recap").is_none());
+}

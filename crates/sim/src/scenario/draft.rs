@@ -71,6 +71,17 @@ impl Draft {
         }
     }
 
+    /// Removes the value at `pointer` from the object holding it (a note's `look_at`, the
+    /// recap, a release's own title); whether there was one.
+    pub fn unset(&mut self, pointer: &str) -> bool {
+        let Some((parent, last)) = pointer.rsplit_once('/') else { return false };
+        let holder = match parent.is_empty() {
+            true => Some(&mut self.json),
+            false => self.get_mut(parent).and_then(Value::as_object_mut),
+        };
+        holder.is_some_and(|map| map.remove(last).is_some())
+    }
+
     /// A list's items (`narration`, `questions`, `challenges`, `timeline`, `expect`).
     pub fn list(&self, name: &str) -> &[Value] {
         self.json.get(name).and_then(Value::as_array).map_or(&[], Vec::as_slice)

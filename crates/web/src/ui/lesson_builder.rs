@@ -220,6 +220,37 @@ fn json_field(draft: &Draft, pointer: &str, label: String, edit: &Edit) -> Html 
     }
 }
 
+/// The stage a note points at on the diagram (`look_at`), or none.
+fn look_at(draft: &Draft, note: &str, i: usize, edit: &Edit, lang: Lang) -> Html {
+    let pointer = format!("{note}/look_at");
+    let current = draft.get(&pointer).and_then(Value::as_str).unwrap_or_default().to_string();
+    let edit = edit.clone();
+    let at = pointer.clone();
+    let on_change = Callback::from(move |e: Event| {
+        let chosen = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+        let at = at.clone();
+        edit.emit(Box::new(move |d: &mut Draft| match chosen.is_empty() {
+            true => {
+                d.unset(&at);
+            }
+            false => {
+                d.set(&at, chosen.into());
+            }
+        }))
+    });
+    html! {
+        <label class="builder-field">
+            <span>{ trf!(lang, "Note {n}: the stage it points at", &[("n", &(i + 1))]) }</span>
+            <select onchange={on_change}>
+                <option value="" selected={current.is_empty()}>{ tr!(lang, "(none)") }</option>
+                { for informer_sim::kernel::Stage::ALL.iter().map(|s| html! {
+                    <option value={s.name()} selected={current == s.name()}>{ s.name() }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
 /// Korean and English of one text, side by side.
 fn both(draft: &Draft, pointer: &str, what: &str, long: bool, edit: &Edit, lang: Lang) -> Html {
     html! {
@@ -345,6 +376,7 @@ fn contents(
                 { json_field(draft, &format!("{at}/match"), trf!(lang, "Note {n}: shown from the step", &[("n", &(i + 1))]), edit) }
                 { shown_line(shown, i, true, lang) }
                 { both(draft, &format!("{at}/text"), tr!(lang, "Note"), true, edit, lang) }
+                { look_at(draft, &at, i, edit, lang) }
                 { json_field(draft, &format!("{at}/claims"), trf!(lang, "Note {n}: what it claims the run shows", &[("n", &(i + 1))]), edit) }
                 <button type="button" class="small secondary" onclick={remove("narration", i)} aria-label={trf!(lang, "Remove note {n}", &[("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>
                 { reasons_at(problems, &format!("narration[{i}]")) }
@@ -383,6 +415,7 @@ fn contents(
                     <select onchange={answer}>{ for (0..choices).map(|c| html! { <option value={c.to_string()} selected={c == right}>{ c + 1 }</option> }) }</select>
                 </label>
                 { both(draft, &format!("{at}/explain"), tr!(lang, "Explanation"), true, edit, lang) }
+                { json_field(draft, &format!("{at}/claims"), trf!(lang, "Question {n}: what it claims the run shows", &[("n", &(i + 1))]), edit) }
                 <button type="button" class="small secondary" onclick={remove("questions", i)} aria-label={trf!(lang, "Remove question {n}", &[("n", &(i + 1))])}>{ tr!(lang, "Remove") }</button>
                 { reasons_at(problems, &format!("questions[{i}]")) }
             </li>
@@ -502,6 +535,65 @@ fn contents(
             </div>
         },
     };
+    let unset = |pointer: &'static str| {
+        let edit = edit.clone();
+        Callback::from(move |_: MouseEvent| {
+            edit.emit(Box::new(move |d: &mut Draft| {
+                d.unset(pointer);
+            }))
+        })
+    };
+    let add_recap = pattern.clone().map(|when| {
+        let edit = edit.clone();
+        Callback::from(move |_: MouseEvent| {
+            let recap = json!({"en": "", "ko": "", "claims": [draft::happens(&when)]});
+            edit.emit(Box::new(move |d: &mut Draft| {
+                d.set("/recap", recap);
+            }))
+        })
+    });
+    let recap = match draft.get("/recap") {
+        Some(_) => html! {
+            <>
+                { both(draft, "/recap", tr!(lang, "Recap"), true, edit, lang) }
+                { json_field(draft, "/recap/claims", tr!(lang, "Recap: what it claims the run shows").into(), edit) }
+                <button type="button" class="small secondary" onclick={unset("/recap")}>{ tr!(lang, "Remove the recap") }</button>
+                { reasons_at(problems, "recap") }
+            </>
+        },
+        None => html! {
+            <button type="button" onclick={add_recap.unwrap_or_default()} disabled={pattern.is_none()}>{ tr!(lang, "Add a recap") }</button>
+        },
+    };
+    // A release's own title, told instead of the shared one there.
+    let era_titles = eras.iter().map(|era| {
+        let pointer = format!("/eras/{era}/title");
+        match draft.get(&pointer) {
+            Some(_) => {
+                let (send_edit, at) = (edit.clone(), pointer.clone());
+                let drop_title = Callback::from(move |_: MouseEvent| {
+                    let at = at.clone();
+                    send_edit.emit(Box::new(move |d: &mut Draft| { d.unset(&at); }))
+                });
+                html! {
+                    <>
+                        { both(draft, &pointer, &trf!(lang, "Title in {era}", &[("era", &era.name())]), false, edit, lang) }
+                        <button type="button" class="small secondary" onclick={drop_title}>{ trf!(lang, "Remove {era}'s own title", &[("era", &era.name())]) }</button>
+                        { reasons_at(problems, &format!("eras.{era}.title")) }
+                    </>
+                }
+            }
+            None => {
+                let (edit, at) = (edit.clone(), pointer.clone());
+                let shared = draft.get("/title").cloned().unwrap_or_else(|| draft::text("", ""));
+                let own_title = Callback::from(move |_: MouseEvent| {
+                    let (at, shared) = (at.clone(), shared.clone());
+                    edit.emit(Box::new(move |d: &mut Draft| { d.set(&at, shared); }))
+                });
+                html! { <button type="button" class="small secondary" onclick={own_title}>{ trf!(lang, "Give {era} a title of its own", &[("era", &era.name())]) }</button> }
+            }
+        }
+    });
     html! {
         <>
             { status }
@@ -511,6 +603,7 @@ fn contents(
             </div>
             <label class="inline"><input type="checkbox" checked={watch_cache} onchange={toggle_cache} />{ tr!(lang, "The API server's watch cache (off: every read and watch goes to etcd)") }</label>
             { both(draft, "/title", tr!(lang, "Title"), false, edit, lang) }
+            <div class="builder-era-titles">{ for era_titles }</div>
             { both(draft, "/summary", tr!(lang, "Summary"), true, edit, lang) }
             <h3>{ tr!(lang, "Timeline") }</h3>
             <ol>{ for timeline }</ol>
@@ -524,6 +617,8 @@ fn contents(
             <h3>{ tr!(lang, "Challenges") }</h3>
             <ol>{ for challenges }</ol>
             <button type="button" onclick={add_challenge}>{ tr!(lang, "Add a challenge solved by your moves, its goal what holds now") }</button>
+            <h3>{ tr!(lang, "Recap") }</h3>
+            { recap }
             <h3>{ tr!(lang, "Expectations") }</h3>
             <ol>{ for expectations }</ol>
             <div class="builder-actions">
