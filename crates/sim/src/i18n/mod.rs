@@ -6,9 +6,9 @@
 //! errors, kubectl output, YAML — stay as Kubernetes prints them in every language; nothing in
 //! the program decides by reading these words.
 
-/// The phrasebook's two halves from one list of (English, Korean): the English, the key, in
-/// the first module; the Korean, which only a Korean page reads, in a module of its own in the
-/// page ([`korean`]).
+/// The phrasebook's two halves from one list of (English, Korean): the English, the key, which
+/// `phrase!` reads while compiling (each phrase then carries its own); the Korean, which only a
+/// Korean page reads, in a module of its own in the page ([`korean`]).
 macro_rules! phrasebook {
     ($(($en:expr, $ko:expr $(,)?)),* $(,)?) => {
         /// Every English word and sentence of the page, by its phrase's place.
@@ -34,17 +34,23 @@ use crate::world::outcome::ListParams;
 use crate::world::TraceEvent;
 use serde::Serialize;
 
-/// A word or sentence template of the page, by its place in the phrasebook.
+/// A word or sentence template of the page: its place in the phrasebook (where its Korean is)
+/// and its English, the literal it was made from. The English travels with the code that says
+/// it, so the phrasebook's English half is read only while compiling: a later module's words are
+/// not in the first one's table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Phrase(u16);
+pub struct Phrase {
+    at: u16,
+    en: &'static str,
+}
 
 impl Phrase {
     /// The phrase whose English is `en`, if the phrasebook has it.
-    pub const fn find(en: &str) -> Option<Phrase> {
+    pub const fn find(en: &'static str) -> Option<Phrase> {
         let mut i = 0;
         while i < ko::ENGLISH.len() {
             if same(ko::ENGLISH[i], en) {
-                return Some(Phrase(i as u16));
+                return Some(Phrase { at: i as u16, en });
             }
             i += 1;
         }
@@ -53,7 +59,7 @@ impl Phrase {
 
     /// The phrase whose English is `en`; evaluated as a constant (`phrase!`), English the
     /// phrasebook lacks is a compile error.
-    pub const fn of(en: &str) -> Phrase {
+    pub const fn of(en: &'static str) -> Phrase {
         match Phrase::find(en) {
             Some(phrase) => phrase,
             None => panic!("the Korean phrasebook (i18n/ko.rs) has no entry for this English"),
@@ -62,7 +68,7 @@ impl Phrase {
 
     /// The English (the key).
     pub fn en(self) -> &'static str {
-        ko::ENGLISH[self.0 as usize]
+        self.en
     }
 }
 
@@ -113,10 +119,9 @@ impl Lang {
 
 /// The page's word in `lang` (in English until the Korean phrasebook has arrived).
 pub fn tr(lang: Lang, phrase: Phrase) -> &'static str {
-    let at = phrase.0 as usize;
     match (lang, korean()) {
-        (Lang::Ko, Some(korean)) => korean[at],
-        _ => ko::ENGLISH[at],
+        (Lang::Ko, Some(korean)) => korean[phrase.at as usize],
+        _ => phrase.en,
     }
 }
 
