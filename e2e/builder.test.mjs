@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { openPlayground, live, screenshot, switchToKorean } from './browser.mjs';
 
 const CLI = 'target/debug/informer-playground';
@@ -187,6 +188,25 @@ test('an author points a note at another stage, writes the recap and gives one r
     const again = JSON.parse((await download(page, builder)).text);
     assert.equal(again.narration[0].look_at, undefined);
     assert.equal(again.eras['1.33'].title, undefined);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a lesson opened from outside is copied into the builder as it came', async () => {
+  const source = JSON.parse(await readFile('static/scenarios/05-disconnect-and-resume.json', 'utf8'));
+  source.id = 'my-copy';
+  const text = JSON.stringify(source, null, 2);
+  const lesson = deflateRawSync(Buffer.from(text)).toString('base64url');
+  const { page, errors, close } = await openPlayground({ query: `?lesson=${lesson}` });
+  try {
+    await page.locator('#scenario option:checked', { hasText: '(opened from outside)' }).waitFor({ state: 'attached' });
+    const builder = await copyInBuilder(page);
+    await passes(builder);
+    const file = await download(page, builder);
+    assert.equal(file.name, 'my-copy-copy.json');
+    assert.deepEqual(JSON.parse(file.text), { ...source, id: 'my-copy-copy' });
     assert.deepEqual(errors, []);
   } finally {
     await close();

@@ -222,6 +222,7 @@ super::phrasebook! {
     ("Note {n}: what it claims the run shows", "노트 {n}: 실행 결과가 보여 준다고 주장하는 것"),
     ("Question {n}: asked at the step", "질문 {n}: 질문하는 단계"),
     ("Challenge {n}: hints, shown one at a time", "도전 과제 {n}: 하나씩 보여 주는 힌트"),
+    ("Challenge {n}: its goal, as checks", "도전 과제 {n}: 목표(조건 목록)"),
     ("Remove check {n} from the goal", "목표에서 조건 {n} 지우기"),
     ("In {era} only, shown from the step: {pattern}", "{era}에서만, 보여 주는 단계: {pattern}"),
     ("Remove {era}'s note {n}", "{era} 노트 {n} 지우기"),

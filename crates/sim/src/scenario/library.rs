@@ -40,24 +40,41 @@ pub enum Source {
     Local,
 }
 
+/// A lesson opened from outside: the lesson, where it came from, and its file's text (what the
+/// builder copies).
+struct Outside {
+    lesson: &'static Scenario,
+    source: Source,
+    text: std::rc::Rc<str>,
+}
+
 thread_local! {
-    /// The lessons opened from outside, each with where it came from; one per id, the latest.
-    static OUTSIDE: std::cell::RefCell<Vec<(&'static Scenario, Source)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The lessons opened from outside; one per id, the latest.
+    static OUTSIDE: std::cell::RefCell<Vec<Outside>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn opened<T>(id: &str, read: impl FnOnce(&Outside) -> T) -> Option<T> {
+    OUTSIDE.with(|o| o.borrow().iter().find(|x| x.lesson.id == id).map(read))
 }
 
 fn outside(id: &str) -> Option<&'static Scenario> {
-    OUTSIDE.with(|o| o.borrow().iter().find(|(s, _)| s.id == id).map(|(s, _)| *s))
+    opened(id, |x| x.lesson)
 }
 
 /// Where the lesson `id` was opened from, when it is not bundled.
 pub fn source_of(id: &str) -> Option<Source> {
-    OUTSIDE.with(|o| o.borrow().iter().find(|(s, _)| s.id == id).map(|(_, source)| source.clone()))
+    opened(id, |x| x.source.clone())
 }
 
-/// Takes a lesson opened from outside (checked by [`super::verify`]) into the library under
+/// The file's text of the lesson `id` opened from outside.
+pub fn text_of(id: &str) -> Option<std::rc::Rc<str>> {
+    opened(id, |x| x.text.clone())
+}
+
+/// Takes a lesson opened from outside (checked by [`super::verify`], `text` its file) into the library under
 /// its id, in place of one opened before with the same id; a bundled lesson's id is refused,
 /// so that a link naming it always opens the bundled one.
-pub fn adopt(file: &str, lesson: Scenario, source: Source) -> Result<&'static Scenario, ScenarioError> {
+pub fn adopt(file: &str, text: &str, lesson: Scenario, source: Source) -> Result<&'static Scenario, ScenarioError> {
     if let Some(bundled) = file_of(&lesson.id) {
         return Err(ScenarioError::at(
             file,
@@ -68,8 +85,8 @@ pub fn adopt(file: &str, lesson: Scenario, source: Source) -> Result<&'static Sc
     let lesson: &'static Scenario = Box::leak(Box::new(lesson));
     OUTSIDE.with(|o| {
         let mut outside = o.borrow_mut();
-        outside.retain(|(s, _)| s.id != lesson.id);
-        outside.push((lesson, source));
+        outside.retain(|x| x.lesson.id != lesson.id);
+        outside.push(Outside { lesson, source, text: text.into() });
     });
     Ok(lesson)
 }
@@ -178,5 +195,20 @@ mod tests {
             let compact = super::super::compact::lesson(&super::super::compact::from_json(&json)).unwrap();
             assert_eq!(compact, read, "{file}");
         }
+    }
+
+    #[test]
+    fn a_lesson_opened_from_outside_keeps_its_file_and_the_latest_of_an_id_wins() {
+        let (file, text) = FILES[0];
+        let mut lesson = Scenario::read(file, text).unwrap();
+        let bundled = lesson.id.clone();
+        assert!(adopt("mine.json", text, lesson.clone(), Source::Local).is_err(), "a bundled lesson's id is refused");
+        lesson.id = "mine".into();
+        adopt("mine.json", "first", lesson.clone(), Source::Local).unwrap();
+        adopt("mine.json", "second", lesson, Source::Carried("x".into())).unwrap();
+        assert_eq!(text_of("mine").as_deref(), Some("second"));
+        assert_eq!(source_of("mine"), Some(Source::Carried("x".into())));
+        assert_eq!(find("mine").map(|s| s.id.as_str()), Some("mine"));
+        assert_eq!(text_of(&bundled), None, "a bundled lesson's file is not kept as opened");
     }
 }

@@ -120,10 +120,15 @@ fn builder(props: &Props) -> Html {
         let (state, redraw) = (props.state.clone(), redraw.clone());
         Callback::from(move |_: MouseEvent| {
             let id = state.read().scenario().map(|s| s.id.clone()).unwrap_or_else(|| "sandbox".into());
-            let Some(file) = library::file_of(&id) else { return };
+            // A bundled lesson's file is fetched; one opened from outside is kept as it came.
+            let (bundled, opened) = (library::file_of(&id), library::text_of(&id));
             let redraw = redraw.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                let Ok(text) = super::lessons::fetch_text(&format!("scenarios/{file}")).await else { return };
+                let text = match (bundled, opened) {
+                    (Some(file), _) => super::lessons::fetch_text(&format!("scenarios/{file}")).await.ok(),
+                    (None, opened) => opened.map(|t| t.to_string()),
+                };
+                let Some(text) = text else { return };
                 let Ok(source) = serde_json::from_str::<Value>(&text) else { return };
                 if let Some(draft) = Draft::copy(&source, &format!("{id}-copy")) {
                     let checked = check(&draft);
@@ -434,6 +439,7 @@ fn contents(
                     });
                     html! { <li>{ check.to_string() }{ " " }<button type="button" class="small secondary" onclick={drop_check} aria-label={trf!(lang, "Remove check {n} from the goal", &[("n", &(g + 1))])}>{ tr!(lang, "Remove") }</button></li> }
                 }) }</ul>
+                { json_field(draft, &format!("{at}/goal"), trf!(lang, "Challenge {n}: its goal, as checks", &[("n", &(i + 1))]), edit) }
                 <p>{ tr!(lang, "Solution (your moves):") }</p>
                 <ul class="mono">{ for c["solution"].as_array().into_iter().flatten().map(|m| html! { <li>{ m.to_string() }</li> }) }</ul>
                 { both(draft, &format!("{at}/solved"), tr!(lang, "Said when solved"), true, edit, lang) }
@@ -488,7 +494,7 @@ fn contents(
             wasm_bindgen_futures::spawn_local(async move {
                 let Ok(lesson) = verify(&file, &text) else { return };
                 let source = carry(&text).await.map_or(Source::Local, Source::Carried);
-                if let Ok(lesson) = library::adopt(&file, lesson, source) {
+                if let Ok(lesson) = library::adopt(&file, &text, lesson, source) {
                     send.emit(Action::LoadScenario(lesson.id.clone()));
                 }
             });

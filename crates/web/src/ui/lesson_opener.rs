@@ -128,7 +128,7 @@ async fn console_here() {
 async fn take(file: &str, text: &str, source: Source) -> Opened {
     console_here().await;
     let lesson = verify(file, text).map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-    let lesson = library::adopt(file, lesson, source).map_err(|e| vec![e.to_string()])?;
+    let lesson = library::adopt(file, text, lesson, source).map_err(|e| vec![e.to_string()])?;
     Ok(lesson.id.clone())
 }
 
