@@ -7,9 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { DIST, launchChromium, live, screenshot } from './browser.mjs';
 
 const SERVER = process.env.ROOM_SERVER ?? 'target/debug/informer-playground';
@@ -147,6 +148,37 @@ test('a room follows the facilitator, votes twice, survives a restart and leaves
     assert.equal(report.questions.length, 1);
     assert.equal(report.questions[0].rounds.length, 2);
     assert.deepEqual(report.questions[0].rounds[0].reduce((a, b) => a + b, 0), 3);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await room.stop();
+  }
+});
+
+test('a lesson opened from outside stays on the facilitator\'s page: the room says so and does not move', async () => {
+  const room = startRoom(['--address', '127.0.0.1', '--port', '0']);
+  const links = await room.links;
+  const source = JSON.parse(readFileSync('static/scenarios/05-disconnect-and-resume.json', 'utf8'));
+  source.id = 'my-copy';
+  const lesson = deflateRawSync(Buffer.from(JSON.stringify(source))).toString('base64url');
+  const browser = await launchChromium();
+  const errors = [];
+  try {
+    const open = async (url) => {
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' })).newPage();
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(url);
+      await live(page);
+      return page;
+    };
+    const attendee = await open(`${links.attendee}&scenario=cache-scope`);
+    const facilitator = await open(`${links.facilitator}&lesson=${lesson}`);
+    await facilitator.getByText(/^This lesson was opened from outside: the room's server has only/).waitFor();
+    await facilitator.getByRole('button', { name: 'Step forward' }).click();
+    await facilitator.getByText('1 connected · 1 following').waitFor();
+    assert.equal(await facilitator.locator('.room-refused[role="alert"]').count(), 0, 'nothing was sent to be refused');
+    await screenshot(facilitator, 'room-outside-lesson-1280', { fullPage: false });
+    assert.doesNotMatch(attendee.url(), /my-copy/, "the attendee's page did not follow into a lesson it cannot have");
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

@@ -279,6 +279,7 @@ super::phrasebook! {
     ("the lesson builder", "레슨 만들기"),
     ("live mode", "라이브 모드"),
     ("{title} (opened from outside)", "{title}(외부에서 연 레슨)"),
+    ("This lesson was opened from outside: the room's server has only the playground's own lessons, so the room stays at its last place and attendees do not follow you here.", "이 레슨은 외부에서 열었습니다. 방의 서버에는 플레이그라운드에 들어 있는 레슨만 있으므로, 방은 마지막 위치에 머무르고 참가자는 여기로 따라오지 않습니다."),
     ("could not be fetched (offline, or its host does not let other sites read it: CORS)", "가져올 수 없습니다(오프라인이거나, 호스트가 다른 사이트의 읽기를 허용하지 않습니다: CORS)"),
     ("the host answered HTTP {status}", "호스트가 HTTP {status} 상태로 응답했습니다"),
     ("the file is {bytes} bytes or more; a lesson is at most {max}", "파일이 {bytes}바이트 이상입니다. 레슨은 최대 {max}바이트입니다"),

@@ -11,6 +11,7 @@ use super::state::PageState;
 use informer_sim::i18n::Lang;
 use informer_sim::room::{ChallengeMark, Place, Request, RoomView, VoteKey, VoteView};
 use informer_sim::scenario::format::Question;
+use informer_sim::scenario::library;
 use informer_sim::session::link::RoomLink;
 use informer_sim::session::Action;
 use std::cell::RefCell;
@@ -149,12 +150,15 @@ fn room_bar(props: &Props) -> Html {
     if attending {
         ATTENDING.with(|a| *a.borrow_mut() = Some((code.clone(), who_id(&who), here.lesson.clone())));
     }
-    // The facilitator's page tells the room each place it reaches.
+    // The facilitator's page tells the room each place it reaches: not one in a lesson opened
+    // from outside, which the room's server does not have (its phones stay where they were).
+    let facilitating = matches!(&*who, Who::Facilitator { .. });
+    let outside = library::source_of(&here.lesson).is_some();
     {
-        let facilitating = matches!(&*who, Who::Facilitator { .. });
         let send = send.clone();
         // (In its language too: the report is written in the facilitator's.)
-        use_effect_with((here.clone(), lang, facilitating && *line == Line::Live), move |(place, lang, telling)| {
+        let telling = facilitating && !outside && *line == Line::Live;
+        use_effect_with((here.clone(), lang, telling), move |(place, lang, telling)| {
             if *telling {
                 send.emit(Request::Place { place: place.clone(), lang: *lang });
             }
@@ -262,6 +266,9 @@ fn room_bar(props: &Props) -> Html {
         Some(Failed::Unreachable) => {
             html! { <p class="room-refused" role="alert">{ tr!(lang, "The room did not answer: try again.") }</p> }
         }
+        None if facilitating && outside => html! {
+            <p class="room-refused" role="status">{ tr!(lang, "This lesson was opened from outside: the room's server has only the playground's own lessons, so the room stays at its last place and attendees do not follow you here.") }</p>
+        },
         None => Html::default(),
     };
     let body = match (&*who, view.as_ref()) {
