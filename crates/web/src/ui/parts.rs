@@ -299,7 +299,6 @@ pub fn write(cx: Context, manifest: String, on_edit: Callback<String>, on_open: 
     }
 }
 
-/// A room's bar, once its module is here.
 /// Live mode's bar and lanes, or the module on its way.
 pub fn live(
     live: informer_sim::session::link::LiveLink,
@@ -312,6 +311,7 @@ pub fn live(
     }
 }
 
+/// A room's bar, or the module on its way.
 pub fn room(
     room: informer_sim::session::link::RoomLink,
     state: UseReducerHandle<super::PageState>,
