@@ -162,3 +162,17 @@ pub fn lesson(session: &Session) -> LessonView {
         live,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::session::{live::Origin, Session};
+
+    #[test]
+    fn a_live_page_leaves_out_its_lessons_notes_questions_and_challenges() {
+        let origin = Origin { scenario: "sandbox".into(), era: "1.30".into(), seed: 7, clock_offset_ms: 5 };
+        let live = super::lesson(&Session::served(&origin).expect("a bundled lesson"));
+        assert!(live.live && live.narration.is_none() && live.challenges.is_empty(), "the lesson's texts are left out");
+        let played = super::lesson(&Session::with_scenario("sandbox").unwrap());
+        assert!(!played.live && !played.challenges.is_empty());
+    }
+}
