@@ -155,30 +155,40 @@ test('a room follows the facilitator, votes twice, survives a restart and leaves
   }
 });
 
-test('a lesson opened from outside stays on the facilitator\'s page: the room says so and does not move', async () => {
+test('a lesson the facilitator opened from outside is brought to the room: pages follow into it and vote', async () => {
   const room = startRoom(['--address', '127.0.0.1', '--port', '0']);
   const links = await room.links;
-  const source = JSON.parse(readFileSync('static/scenarios/05-disconnect-and-resume.json', 'utf8'));
-  source.id = 'my-copy';
+  const source = JSON.parse(readFileSync('static/scenarios/16-cache-scope.json', 'utf8'));
+  source.id = 'our-scope';
   const lesson = deflateRawSync(Buffer.from(JSON.stringify(source))).toString('base64url');
   const browser = await launchChromium();
   const errors = [];
   try {
-    const open = async (url) => {
-      const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' })).newPage();
+    /** @param {string} url @param {{ width?: number, height?: number }} [size] */
+    const open = async (url, { width = 1280, height = 720 } = {}) => {
+      const page = await (await browser.newContext({ viewport: { width, height }, serviceWorkers: 'block' })).newPage();
       page.on('pageerror', (e) => errors.push(String(e)));
       await page.goto(url);
       await live(page);
       return page;
     };
-    const attendee = await open(`${links.attendee}&scenario=cache-scope`);
+    const attendee = await open(links.attendee, { width: 390, height: 844 });
+    const korean = await open(`${links.attendee}&lang=ko`);
     const facilitator = await open(`${links.facilitator}&lesson=${lesson}`);
-    await facilitator.getByText(/^This lesson was opened from outside: the room's server has only/).waitFor();
+    await facilitator.getByText('2 connected · 2 following').waitFor();
+    for (const [page, mark] of [[attendee, '(opened from outside)'], [korean, '(외부에서 연 레슨)']]) {
+      await page.waitForURL(/scenario=our-scope/);
+      await page.locator('#scenario option:checked', { hasText: mark }).waitFor({ state: 'attached' });
+    }
     await facilitator.getByRole('button', { name: 'Step forward' }).click();
-    await facilitator.getByText('1 connected · 1 following').waitFor();
-    assert.equal(await facilitator.locator('.room-refused[role="alert"]').count(), 0, 'nothing was sent to be refused');
-    await screenshot(facilitator, 'room-outside-lesson-1280', { fullPage: false });
-    assert.doesNotMatch(attendee.url(), /my-copy/, "the attendee's page did not follow into a lesson it cannot have");
+    await attendee.locator('.step-count').filter({ hasText: /\b1\b/ }).waitFor();
+    await facilitator.getByRole('button', { name: /^Open the vote/ }).first().click();
+    await attendee.getByRole('group', { name: "The room's vote, round 1" }).locator('button.choice').nth(0).click();
+    await korean.getByRole('group', { name: '방의 1차 투표' }).locator('button.choice').nth(1).click();
+    await facilitator.getByText('Vote 1: 2 of 2 answered').waitFor();
+    assert.equal(await facilitator.locator('.room-refused').count(), 0, 'nothing refused');
+    await screenshot(attendee, 'room-outside-lesson-attendee-390', { fullPage: false });
+    await screenshot(korean, 'room-outside-lesson-attendee-ko-1280', { fullPage: false });
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

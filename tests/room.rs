@@ -277,6 +277,53 @@ fn bad_requests_are_each_refused_with_a_status_and_a_reason() {
     assert_eq!(view(&room, &format!("key={}", room.key))["vote"]["answered"], 0);
 }
 
+/// Lesson `LESSON`'s file under another id: a lesson from outside, larger than any other request.
+fn outside_copy(id: &str) -> String {
+    let mut lesson: Value =
+        serde_json::from_str(&std::fs::read_to_string("static/scenarios/16-cache-scope.json").unwrap()).unwrap();
+    assert_eq!(lesson["id"], LESSON);
+    lesson["id"] = id.into();
+    lesson.to_string()
+}
+
+#[test]
+fn a_lesson_the_facilitator_brings_is_served_to_the_room_and_kept_across_a_restart() {
+    let dir = scratch("outside");
+    let room = serve(&dir);
+    let text = outside_copy("our-scope");
+    assert!(text.len() > 4096, "a lesson's file is larger than an attendee's request may be");
+    // An attendee's request that large is refused before it is read; the facilitator's is taken.
+    let (status, body) = post(&room, json!({"type": "lesson", "text": text}), None);
+    assert_eq!((status, &body["refused"]), (413, &json!("too-large")), "{body}");
+    facilitate(&room, json!({"type": "lesson", "text": text}));
+    let place = json!({"lesson": "our-scope", "era": "1.37", "step": 1});
+    facilitate(&room, json!({"type": "place", "place": place, "lang": "en"}));
+    join(&room, 0);
+    let seen = view(&room, &format!("attendee={}", attendee(0)));
+    assert_eq!(seen["place"]["lesson"], "our-scope");
+    let digest = seen["lesson"].as_str().expect("the view names the file's digest").to_string();
+    let (status, served) = http(&room, "GET", &format!("/room/{}/lesson?id=our-scope", room.code), &[], b"");
+    assert_eq!((status, served.as_str()), (200, text.as_str()), "the file as the facilitator brought it");
+    assert_eq!(http(&room, "GET", &format!("/room/{}/lesson?id={LESSON}", room.code), &[], b"").0, 404);
+    // A file that does not pass is refused with validate's reasons.
+    let (status, body) =
+        post(&room, json!({"type": "lesson", "text": text.replace("\"title\"", "\"titel\"")}), Some(&room.key.clone()));
+    assert_eq!((status, &body["refused"]), (422, &json!("bad-lesson")), "{body}");
+    assert!(body["reason"].as_str().unwrap().contains("titel"), "{body}");
+    facilitate(&room, json!({"type": "open-vote", "question": 0}));
+    let key = json!({"lesson": "our-scope", "era": "1.37", "question": 0});
+    assert_eq!(
+        post(&room, json!({"type": "vote", "attendee": attendee(0), "key": key, "round": 1, "choice": 0}), None).0,
+        200
+    );
+    room.stop().unwrap();
+    let again = serve(&dir);
+    let after = view(&again, &format!("key={}", again.key));
+    assert_eq!((&after["place"]["lesson"], &after["lesson"]), (&json!("our-scope"), &json!(digest)));
+    assert_eq!(after["vote"]["answered"], 1);
+    assert_eq!(http(&again, "GET", &format!("/room/{}/lesson?id=our-scope", again.code), &[], b"").1, text);
+}
+
 #[test]
 fn a_journal_that_cannot_be_read_stops_the_start_and_names_its_line() {
     let dir = scratch("journal");

@@ -5,7 +5,9 @@
 //!   room as that page sees it, as server-sent events, the whole view at each change;
 //! - `GET /room/<code>/view?…`: the same, once;
 //! - `POST /room/<code>/requests`: a request (`informer_sim::room::Request`'s JSON), the
-//!   facilitator's with `Authorization: Bearer <key>`;
+//!   facilitator's with `Authorization: Bearer <key>` (whose requests may be as large as a
+//!   lesson file: the facilitator brings lessons from outside);
+//! - `GET /room/<code>/lesson?id=<id>`: the file of a lesson the facilitator brought;
 //! - `GET /room/<code>/report.json?key=…`, `report.html?key=…`: the report.
 
 use super::shared::{Shared, StreamGuard};
@@ -15,6 +17,7 @@ use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use informer_sim::i18n::Lang;
+use informer_sim::limits::MAX_LESSON_BYTES;
 use informer_sim::room::{AttendeeId, Refusal, Role, MAX_MESSAGE};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -47,6 +50,11 @@ pub async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Resp
                     Ok(()) => post(&shared, request).await,
                     Err(refusal) => Err(refusal),
                 },
+                "lesson" => needs(Method::GET).and_then(|()| {
+                    let text = shared.lesson(query.get("id").map(String::as_str).unwrap_or_default());
+                    let text = text.ok_or(Refusal::NotFound)?;
+                    Ok(crate::bundle::file_response("lesson.json", text.as_bytes().to_vec(), None))
+                }),
                 "report.json" | "report.html" => needs(Method::GET).and_then(|()| {
                     keyed(&shared, query.get("key").map(String::as_str))?;
                     let report = shared.report();
@@ -108,22 +116,28 @@ fn events(shared: &Arc<Shared>, query: &HashMap<String, String>) -> Result<Respo
 
 async fn post(shared: &Shared, request: Request) -> Result<Response, Refusal> {
     let authorization = request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(str::to_string);
-    let body = read_body(request.into_body()).await?;
+    let key = authorization.as_deref().and_then(|a| a.strip_prefix("Bearer "));
+    // The facilitator's request may carry a lesson file (escaped in JSON: up to twice its bytes).
+    let max = match keyed(shared, key) {
+        Ok(()) => 2 * MAX_LESSON_BYTES + MAX_MESSAGE,
+        Err(_) => MAX_MESSAGE,
+    };
+    let body = read_body(request.into_body(), max).await?;
     let parsed: informer_sim::room::Request =
         serde_json::from_slice(&body).map_err(|e| Refusal::NotARequest { detail: e.to_string() })?;
     if parsed.server_only() {
         return Err(Refusal::ServerOnly);
     }
     if parsed.needs_key() {
-        keyed(shared, authorization.as_deref().and_then(|a| a.strip_prefix("Bearer ")))?;
+        keyed(shared, key)?;
     }
     shared.take(parsed)?;
     Ok(json(StatusCode::OK, &serde_json::json!({ "taken": true })))
 }
 
-/// The body, refused beyond [`MAX_MESSAGE`] bytes.
-async fn read_body(body: Body) -> Result<Bytes, Refusal> {
-    axum::body::to_bytes(body, MAX_MESSAGE).await.map_err(|_| Refusal::TooLarge { max: MAX_MESSAGE })
+/// The body, refused beyond `max` bytes.
+async fn read_body(body: Body, max: usize) -> Result<Bytes, Refusal> {
+    axum::body::to_bytes(body, max).await.map_err(|_| Refusal::TooLarge { max })
 }
 
 fn json(status: StatusCode, value: &impl serde::Serialize) -> Response {

@@ -2,7 +2,7 @@
 //! the room took. Read at start (a line that cannot be read stops the start, naming it: a
 //! journal is never overwritten), appended to and flushed before the request is answered.
 
-use informer_sim::room::{Bundled, Entry, Room};
+use informer_sim::room::{Entry, Lessons, Room};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -21,9 +21,14 @@ pub struct Journal {
     file: std::fs::File,
 }
 
-/// The room a journal keeps and when it opened; a new room when there is no journal or it is
-/// empty.
-pub fn open(path: Option<&Path>, new_code: String, now: u64) -> Result<(Room, u64, Option<Journal>), String> {
+/// The room a journal keeps and when it opened (its lessons from outside taken into `lessons`
+/// again); a new room when there is no journal or it is empty.
+pub fn open(
+    path: Option<&Path>,
+    new_code: String,
+    now: u64,
+    lessons: &dyn Lessons,
+) -> Result<(Room, u64, Option<Journal>), String> {
     let Some(path) = path else { return Ok((Room::new(&new_code), now, None)) };
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
@@ -42,7 +47,7 @@ pub fn open(path: Option<&Path>, new_code: String, now: u64) -> Result<(Room, u6
                 entries.push(serde_json::from_str::<Entry>(line).map_err(|e| bad(n, e.to_string()))?);
                 numbers.push(n);
             }
-            let room = Room::replay(&head.room, &entries, &Bundled::default())
+            let room = Room::replay(&head.room, &entries, lessons)
                 .map_err(|(i, why)| bad(numbers[i], why.reason(informer_sim::i18n::Lang::En)))?;
             (room, head.opened, false)
         }

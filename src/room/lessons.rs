@@ -1,13 +1,15 @@
-//! The lessons the room's server asks about. A run of a lesson (a `Session`) lives on one
-//! thread, so the facilitator's run is kept on a thread of its own (`Bundled` keeps it from
-//! one place to the next); the server's threads ask it which questions a place asks.
+//! The lessons the room's server asks about. A run of a lesson (a `Session`) and the lessons
+//! the facilitator brought from outside live on one thread, so they are kept on a thread of
+//! their own (`Bundled` keeps the facilitator's run from one place to the next); the server's
+//! threads ask it.
 
 use informer_sim::room::{Bundled, Lessons, Place, VoteKey};
 use informer_sim::scenario::format::{Challenge, Question};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::Mutex;
 
-type Ask = (Place, Sender<Option<Vec<usize>>>);
+/// A question for the lessons' thread, answered by running `ask` there.
+type Ask = Box<dyn FnOnce(&Bundled) + Send>;
 
 pub struct LessonsThread {
     ask: Mutex<Sender<Ask>>,
@@ -19,28 +21,42 @@ impl LessonsThread {
         let (ask, asked) = channel::<Ask>();
         std::thread::spawn(move || {
             let lessons = Bundled::default();
-            for (place, answer) in asked {
-                let _ = answer.send(lessons.asked(&place));
+            for ask in asked {
+                ask(&lessons);
             }
         });
         LessonsThread { ask: Mutex::new(ask) }
     }
+
+    /// `ask`'s answer, from the lessons' thread (`None` when the thread is gone).
+    fn ask<T: Send + 'static>(&self, ask: impl FnOnce(&Bundled) -> T + Send + 'static) -> Option<T> {
+        let (answer, answered) = channel();
+        let sender = self.ask.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        sender.send(Box::new(move |lessons: &Bundled| drop(answer.send(ask(lessons))))).ok()?;
+        drop(sender);
+        answered.recv().ok()
+    }
 }
 
 impl Lessons for LessonsThread {
+    fn adopt(&self, text: &str) -> Result<String, Vec<String>> {
+        let text = text.to_string();
+        self.ask(move |lessons| lessons.adopt(&text))
+            .unwrap_or_else(|| Err(vec!["the room's lessons cannot be reached".into()]))
+    }
+
     fn asked(&self, place: &Place) -> Option<Vec<usize>> {
-        let (answer, answered) = channel();
-        let ask = self.ask.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        ask.send((place.clone(), answer)).ok()?;
-        drop(ask);
-        answered.recv().ok()?
+        let place = place.clone();
+        self.ask(move |lessons| lessons.asked(&place)).flatten()
     }
 
     fn question(&self, key: &VoteKey) -> Option<Question> {
-        Bundled::default().question(key)
+        let key = key.clone();
+        self.ask(move |lessons| lessons.question(&key)).flatten()
     }
 
     fn challenge(&self, lesson: &str, index: usize) -> Option<Challenge> {
-        Bundled::default().challenge(lesson, index)
+        let lesson = lesson.to_string();
+        self.ask(move |lessons| lessons.challenge(&lesson, index)).flatten()
     }
 }

@@ -7,7 +7,8 @@
 //! restart brings the room back as it was. Pages hear the room over server-sent events (a
 //! page that reconnects is sent the whole room again) and speak to it by POST.
 //!
-//! Bounds: 500 attendees, 4 KB a request, 60 requests a minute from an attendee, 1,000 event
+//! Bounds: 500 attendees, 4 KB a request (the facilitator's: a lesson file, 256 KB, escaped in
+//! JSON), 32 lesson files from outside, 60 requests a minute from an attendee, 1,000 event
 //! streams; what exceeds them is refused with its reason. Nothing outside the bundle and the
 //! room's API is served.
 

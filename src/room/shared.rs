@@ -44,7 +44,8 @@ fn now() -> u64 {
 impl Shared {
     pub fn open(options: &Options, key: String) -> Result<Shared, String> {
         let code = super::terminal::random_hex(3)?;
-        let (room, opened, journal) = journal::open(options.journal.as_deref(), code, now())?;
+        let lessons = LessonsThread::start();
+        let (room, opened, journal) = journal::open(options.journal.as_deref(), code, now(), &lessons)?;
         Ok(Shared {
             inner: Mutex::new(Inner {
                 room,
@@ -54,7 +55,7 @@ impl Shared {
                 connected: BTreeMap::new(),
                 rates: HashMap::new(),
             }),
-            lessons: LessonsThread::start(),
+            lessons,
             changed: tokio::sync::watch::channel(0).0,
             key,
             dist: options.dist.clone(),
@@ -110,6 +111,11 @@ impl Shared {
     pub fn view(&self, role: &Role) -> RoomView {
         let inner = self.lock();
         inner.room.view(role, inner.connected.len())
+    }
+
+    /// The file of the lesson `id` the facilitator brought from outside.
+    pub fn lesson(&self, id: &str) -> Option<std::sync::Arc<str>> {
+        self.lock().room.outside.get(id).map(|(_, text)| text.clone())
     }
 
     pub fn report(&self) -> informer_sim::room::Report {

@@ -1,8 +1,9 @@
 //! A workshop room as its server keeps it: where the facilitator is (lesson, release, step),
 //! who attends and who follows, the votes on the lessons' questions (a first and a second
 //! round, each closed for good once closed, the answer revealed on the facilitator's word),
-//! the challenges' counts and attendance over time. Only these small facts are shared: every
-//! page runs the same deterministic world, so the room never carries what a page draws.
+//! the challenges' counts and attendance over time, and the files of lessons the facilitator
+//! brought from outside. Only these are shared: every page runs the same deterministic world,
+//! so the room never carries what a page draws.
 //!
 //! Pure: the server (`informer-playground room`) applies each request it takes with the time
 //! it took it, and writes the applied ones to its journal; [`Room::replay`] of the journal
@@ -33,9 +34,16 @@ pub const MAX_ATTENDEES: usize = 500;
 pub const MAX_MESSAGE: usize = 4096;
 /// A question is voted on at most twice: before and after the room discusses it.
 pub const ROUNDS: usize = 2;
+/// A room takes at most this many lesson files from outside (each version of a lesson counts:
+/// each is kept while the server runs).
+pub const MAX_LESSONS: usize = 32;
 
-/// What the room knows of the lessons: the bundled ones on the server ([`Bundled`]).
+/// What the room knows of the lessons: the bundled ones on the server, and those the
+/// facilitator brought ([`Bundled`]).
 pub trait Lessons {
+    /// Checks a lesson's file from outside as `validate` does and takes it in under its id
+    /// (in place of one taken before with that id): the id, or every reason.
+    fn adopt(&self, text: &str) -> Result<String, Vec<String>>;
     /// The questions asked by `place`'s step, by index; `None` when the place names no
     /// lesson that runs in its release.
     fn asked(&self, place: &Place) -> Option<Vec<usize>>;
@@ -113,6 +121,11 @@ pub struct Room {
     pub challenges: BTreeMap<(String, usize), ChallengeCounts>,
     /// How many were connected, at each change (seconds since the room opened).
     pub attendance: Vec<(u64, usize)>,
+    /// The lessons the facilitator opened from outside: each file (with its [`digest`]) by its
+    /// lesson's id, for the pages that follow to open.
+    pub outside: BTreeMap<String, (String, std::sync::Arc<str>)>,
+    /// How many lesson files from outside the room has taken.
+    pub taken: usize,
 }
 
 impl Room {
@@ -126,6 +139,8 @@ impl Room {
             votes: BTreeMap::new(),
             challenges: BTreeMap::new(),
             attendance: Vec::new(),
+            outside: BTreeMap::new(),
+            taken: 0,
         }
     }
 
@@ -193,7 +208,10 @@ impl Room {
                 };
             }
             Request::Place { place, lang } => {
-                if !place.lesson.is_empty() && lessons.asked(place).is_none() {
+                let kept = place.lesson.is_empty()
+                    || crate::scenario::library::file_of(&place.lesson).is_some()
+                    || self.outside.contains_key(&place.lesson);
+                if !kept || (!place.lesson.is_empty() && lessons.asked(place).is_none()) {
                     return Err(Refusal::NoSuchLesson);
                 }
                 self.lang = *lang;
@@ -201,6 +219,17 @@ impl Room {
                     self.current = None;
                 }
                 self.place = place.clone();
+            }
+            Request::Lesson { text } => {
+                if self.outside.values().any(|(_, kept)| **kept == **text) {
+                    return Ok(());
+                }
+                if self.taken >= MAX_LESSONS {
+                    return Err(Refusal::TooManyLessons { max: MAX_LESSONS });
+                }
+                let id = lessons.adopt(text).map_err(|reasons| Refusal::BadLesson { reasons })?;
+                self.outside.insert(id, (digest(text), text.as_str().into()));
+                self.taken += 1;
             }
             Request::OpenVote { question } => {
                 let asked = lessons.asked(&self.place).ok_or(Refusal::NoSuchLesson)?;
@@ -252,10 +281,22 @@ impl Room {
         Ok(self.votes.get_mut(key).expect("the current vote is kept"))
     }
 
+    /// The digest of the file of the lesson the facilitator is on, when it came from outside:
+    /// a page that has another (or none) asks the room for it.
+    pub fn outside_digest(&self) -> Option<String> {
+        self.outside.get(&self.place.lesson).map(|(digest, _)| digest.clone())
+    }
+
     /// How many attendees follow the facilitator.
     pub fn following(&self) -> usize {
         self.attendees.values().filter(|a| a.following).count()
     }
+}
+
+/// A file's digest (FNV-1a, 64 bits, in hex): which version of a lesson a page has.
+pub fn digest(text: &str) -> String {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    format!("{hash:016x}")
 }
 
 #[cfg(test)]

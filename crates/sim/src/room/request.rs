@@ -3,6 +3,7 @@
 
 use crate::era::Era;
 use crate::i18n::Lang;
+use crate::limits::MAX_LESSON_BYTES;
 use crate::session::link::Link;
 use crate::session::Session;
 use serde::{Deserialize, Serialize};
@@ -105,6 +106,9 @@ pub enum Request {
     Challenge { attendee: AttendeeId, lesson: String, challenge: usize, mark: ChallengeMark },
     /// The facilitator's page is at a place (and in a language).
     Place { place: Place, lang: Lang },
+    /// A lesson the facilitator opened from outside: its file, checked as `validate` checks
+    /// it and kept by the room under its id, for the pages that follow to open.
+    Lesson { text: String },
     /// The facilitator opens the vote on a question asked by their step.
     OpenVote { question: usize },
     /// The facilitator closes the open round.
@@ -136,6 +140,7 @@ impl Request {
         matches!(
             self,
             Request::Place { .. }
+                | Request::Lesson { .. }
                 | Request::OpenVote { .. }
                 | Request::CloseVote
                 | Request::VoteAgain
@@ -170,6 +175,9 @@ impl Request {
             }
         }
         match self {
+            Request::Lesson { text } if text.len() > MAX_LESSON_BYTES => {
+                Err(Refusal::TooLarge { max: MAX_LESSON_BYTES })
+            }
             Request::Join { nickname: Some(name), .. }
                 if name.chars().count() > MAX_NICKNAME
                     || name.chars().any(char::is_control)
@@ -213,6 +221,15 @@ pub enum Refusal {
         per_minute: u32,
     },
     NoSuchLesson,
+    /// A lesson from outside that does not pass the checks: every reason, as `validate`
+    /// gives them.
+    BadLesson {
+        reasons: Vec<String>,
+    },
+    /// The room takes at most this many lesson files from outside.
+    TooManyLessons {
+        max: usize,
+    },
     /// The lesson has no such challenge, or the challenge no such hint.
     NoSuchChallenge,
     /// The question is not asked by the facilitator's step.
@@ -260,6 +277,7 @@ impl Refusal {
             Refusal::TooManyStreams { .. } | Refusal::NotSaved => 503,
             Refusal::TooFast { .. } => 429,
             Refusal::NotARequest { .. } | Refusal::BadAttendee | Refusal::BadNickname { .. } => 400,
+            Refusal::BadLesson { .. } => 422,
             _ => 409,
         }
     }
@@ -284,6 +302,12 @@ impl Refusal {
             }
             Refusal::NoSuchLesson => {
                 tr!(lang, "no such lesson in this release, or its moves cannot be replayed").into()
+            }
+            Refusal::BadLesson { reasons } => {
+                trf!(lang, "the lesson does not pass its checks: {reasons}", &[("reasons", &reasons.join("; "))])
+            }
+            Refusal::TooManyLessons { max } => {
+                trf!(lang, "a room takes at most {max} lesson files from outside", &[("max", max)])
             }
             Refusal::NoSuchChallenge => tr!(lang, "the lesson has no such challenge or hint").into(),
             Refusal::NotAsked => tr!(lang, "the facilitator's step does not ask that question").into(),

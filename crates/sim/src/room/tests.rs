@@ -208,3 +208,62 @@ fn the_run_kept_between_places_asks_what_a_run_from_its_start_asks() {
         assert_eq!(kept.asked(&place), Bundled::default().asked(&place), "{lesson} in {era:?} at step {step}");
     }
 }
+
+/// Lesson `LESSON`'s file under another id: a lesson from outside.
+fn outside_copy(id: &str) -> String {
+    let file = crate::scenario::library::file_of(LESSON).unwrap();
+    let (_, text) = crate::scenario::library::FILES.iter().find(|(name, _)| *name == file).unwrap();
+    let mut lesson: serde_json::Value = serde_json::from_str(text).unwrap();
+    lesson["id"] = id.into();
+    lesson.to_string()
+}
+
+#[test]
+fn a_lesson_the_facilitator_brings_is_checked_kept_and_voted_on_like_a_bundled_one() {
+    let lessons = Bundled::default();
+    let mut room = Room::new("r1");
+    room.apply(&Request::Join { attendee: id(0), nickname: None }, 0, &lessons).unwrap();
+    let ours = Place { lesson: "our-scope".into(), era: Era::V1_37, step: 1, actions: String::new() };
+    let go = Request::Place { place: ours.clone(), lang: Lang::En };
+    assert_eq!(room.apply(&go, 1, &lessons), Err(Refusal::NoSuchLesson), "not brought yet");
+    // A file that does not pass is refused with validate's reasons, and nothing is kept.
+    let broken = outside_copy("our-scope").replacen("\"title\"", "\"titel\"", 1);
+    match room.apply(&Request::Lesson { text: broken }, 1, &lessons) {
+        Err(Refusal::BadLesson { reasons }) => assert!(reasons[0].contains("titel"), "{reasons:?}"),
+        other => panic!("a broken lesson was not refused: {other:?}"),
+    }
+    assert!(room.outside.is_empty());
+    let text = outside_copy("our-scope");
+    let brought = [Entry { at_s: 2, request: Request::Lesson { text: text.clone() } }, Entry { at_s: 3, request: go }];
+    for entry in &brought {
+        room.apply(&entry.request, entry.at_s, &lessons).unwrap();
+    }
+    assert_eq!(
+        room.view(&Role::Attendee(id(0)), 1).lesson,
+        Some(digest(&text)),
+        "a page is told which file to ask for"
+    );
+    room.apply(&Request::OpenVote { question: 0 }, 4, &lessons).unwrap();
+    let key = VoteKey { lesson: "our-scope".into(), era: Era::V1_37, question: 0 };
+    room.apply(&Request::Vote { attendee: id(0), key: key.clone(), round: 1, choice: 0 }, 5, &lessons).unwrap();
+    assert_eq!(room.votes[&key].rounds[0].choices.len(), 1);
+    // The same file again changes nothing; the journal's entries make the same room elsewhere.
+    room.apply(&Request::Lesson { text: text.clone() }, 6, &lessons).unwrap();
+    assert_eq!(room.taken, 1);
+    let replayed = Room::replay("r1", &brought, &Bundled::default()).unwrap();
+    assert_eq!((replayed.place, replayed.outside), (ours, room.outside.clone()));
+    // A bundled lesson's id cannot be taken over.
+    let taken_over = outside_copy(LESSON);
+    assert!(matches!(room.apply(&Request::Lesson { text: taken_over }, 7, &lessons), Err(Refusal::BadLesson { .. })));
+}
+
+#[test]
+fn a_room_takes_a_bounded_number_of_lesson_files() {
+    let lessons = Bundled::default();
+    let mut room = Room::new("r1");
+    room.taken = MAX_LESSONS;
+    let text = outside_copy("one-more");
+    assert_eq!(room.apply(&Request::Lesson { text }, 0, &lessons), Err(Refusal::TooManyLessons { max: MAX_LESSONS }));
+    let huge = Request::Lesson { text: " ".repeat(crate::limits::MAX_LESSON_BYTES + 1) };
+    assert_eq!(room.apply(&huge, 0, &lessons), Err(Refusal::TooLarge { max: crate::limits::MAX_LESSON_BYTES }));
+}

@@ -31,6 +31,10 @@ pub struct RoomView {
     /// The facilitator's only: the nicknames attendees gave.
     #[serde(default)]
     pub nicknames: Vec<String>,
+    /// When the facilitator's lesson came from outside: its file's digest ([`super::digest`]),
+    /// for a page to ask the room for the file when it has another or none.
+    #[serde(default)]
+    pub lesson: Option<String>,
 }
 
 /// The vote the facilitator is on.
@@ -111,6 +115,7 @@ impl Room {
             vote,
             challenges,
             nicknames,
+            lesson: self.outside_digest(),
         }
     }
 }

@@ -27,7 +27,7 @@ mod write;
 pub use action::{Action, Message, Refusal, Written};
 pub use challenge::{challenge_problems, ChallengeState};
 pub use console::ConsoleLine;
-pub use verify::{too_long, verify};
+pub use verify::{open_lesson, too_long, verify};
 
 use crate::cluster::Kind;
 use crate::era::Era;

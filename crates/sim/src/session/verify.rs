@@ -12,7 +12,14 @@
 
 use super::challenge_problems;
 use crate::limits::MAX_LESSON_BYTES;
-use crate::scenario::{find, judge_claims, run, Scenario, ScenarioError, Verdict};
+use crate::scenario::{find, judge_claims, library, run, Scenario, ScenarioError, Verdict};
+
+/// Checks a lesson from outside ([`verify`]) and takes it into the library under its id
+/// ([`library::adopt`]): the lesson, or every reason, as `validate` words it.
+pub fn open_lesson(file: &str, text: &str, source: library::Source) -> Result<&'static Scenario, Vec<String>> {
+    let lesson = verify(file, text).map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    library::adopt(file, text, lesson, source).map_err(|e| vec![e.to_string()])
+}
 
 /// The lesson in `text` (named `file` in every reason), or every reason it cannot be played.
 pub fn verify(file: &str, text: &str) -> Result<Scenario, Vec<ScenarioError>> {

@@ -16,8 +16,8 @@ use informer_sim::scenario::draft::{self, Draft};
 use informer_sim::scenario::library::{self, Source};
 use informer_sim::scenario::ScenarioError;
 use informer_sim::session::link::Link;
-use informer_sim::session::verify;
 use informer_sim::session::Action;
+use informer_sim::session::{open_lesson, verify};
 use serde_json::{json, Value};
 use std::cell::RefCell;
 use yew::prelude::*;
@@ -492,9 +492,8 @@ fn contents(
             }
             let (text, file, send) = (text.clone(), file.clone(), send.clone());
             wasm_bindgen_futures::spawn_local(async move {
-                let Ok(lesson) = verify(&file, &text) else { return };
                 let source = carry(&text).await.map_or(Source::Local, Source::Carried);
-                if let Ok(lesson) = library::adopt(&file, &text, lesson, source) {
+                if let Ok(lesson) = open_lesson(&file, &text, source) {
                     send.emit(Action::LoadScenario(lesson.id.clone()));
                 }
             });

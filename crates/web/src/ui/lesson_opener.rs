@@ -11,7 +11,7 @@ use informer_sim::i18n::Lang;
 use informer_sim::limits::MAX_LESSON_BYTES;
 use informer_sim::scenario::library::{self, Source};
 use informer_sim::session::link::{Link, Notice, Problem};
-use informer_sim::session::verify;
+use informer_sim::session::open_lesson;
 use informer_sim::session::Action;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -28,6 +28,9 @@ pub struct OpenerModule {
     /// page on the link with its id, or, refused, without it and with every reason among the
     /// link's notices (in the language the page opens in).
     pub start: fn(Link, Vec<Notice>),
+    /// Checks a lesson's file from elsewhere (a room's) and takes it into the library: its id,
+    /// or every reason, told to the callback.
+    pub adopt: fn(String, Callback<Opened>),
 }
 
 super::modules::split_point!(
@@ -37,6 +40,9 @@ super::modules::split_point!(
     OpenerModule {
         dialog: |lang, on_action, on_close| html! { <OpenDialog {lang} {on_action} {on_close} /> },
         start: |link, notices| wasm_bindgen_futures::spawn_local(start(link, notices)),
+        adopt: |text, told| {
+            wasm_bindgen_futures::spawn_local(async move { told.emit(take("lesson.json", &text, Source::Local).await) })
+        },
     }
 );
 
@@ -127,9 +133,7 @@ async fn console_here() {
 /// Checks a lesson's text and takes it into the library: its id, or every reason.
 async fn take(file: &str, text: &str, source: Source) -> Opened {
     console_here().await;
-    let lesson = verify(file, text).map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-    let lesson = library::adopt(file, text, lesson, source).map_err(|e| vec![e.to_string()])?;
-    Ok(lesson.id.clone())
+    Ok(open_lesson(file, text, source)?.id.clone())
 }
 
 /// A lesson file at an address, refused unread when it says it is too long.

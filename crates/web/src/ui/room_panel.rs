@@ -9,7 +9,7 @@ use super::marked::marked;
 use super::room_client::{self, Events, Failed, Heard, Who};
 use super::state::PageState;
 use informer_sim::i18n::Lang;
-use informer_sim::room::{ChallengeMark, Place, Request, RoomView, VoteKey, VoteView};
+use informer_sim::room::{digest, ChallengeMark, Place, Request, RoomView, VoteKey, VoteView};
 use informer_sim::scenario::format::Question;
 use informer_sim::scenario::library;
 use informer_sim::session::link::RoomLink;
@@ -109,6 +109,8 @@ fn room_bar(props: &Props) -> Html {
     let view = use_state(|| None::<RoomView>);
     let line = use_state(|| Line::Connecting);
     let failed = use_state(|| None::<Failed>);
+    // Why the room's lesson from outside could not be opened on this page (none: not sent).
+    let unopened = use_state(|| None::<Vec<String>>);
     let following = use_state(|| true);
     let attempt = use_state(|| 0u32);
     let outbox = use_mut_ref(Outbox::default);
@@ -150,32 +152,39 @@ fn room_bar(props: &Props) -> Html {
     if attending {
         ATTENDING.with(|a| *a.borrow_mut() = Some((code.clone(), who_id(&who), here.lesson.clone())));
     }
-    // The facilitator's page tells the room each place it reaches: not one in a lesson opened
-    // from outside, which the room's server does not have (its phones stay where they were).
-    let facilitating = matches!(&*who, Who::Facilitator { .. });
-    let outside = library::source_of(&here.lesson).is_some();
+    // The facilitator's page tells the room each place it reaches, and first brings the file of
+    // a lesson opened from outside (once a connection: the room keeps it for the pages that
+    // follow).
     {
-        let send = send.clone();
+        let facilitating = matches!(&*who, Who::Facilitator { .. });
+        let (send, brought) = (send.clone(), use_mut_ref(std::collections::BTreeSet::<String>::new));
         // (In its language too: the report is written in the facilitator's.)
-        let telling = facilitating && !outside && *line == Line::Live;
-        use_effect_with((here.clone(), lang, telling), move |(place, lang, telling)| {
-            if *telling {
-                send.emit(Request::Place { place: place.clone(), lang: *lang });
+        use_effect_with((here.clone(), lang, facilitating && *line == Line::Live), move |(place, lang, telling)| {
+            if !*telling {
+                brought.borrow_mut().clear();
+                return;
             }
+            if let Some(text) = library::text_of(&place.lesson) {
+                if brought.borrow_mut().insert(digest(&text)) {
+                    send.emit(Request::Lesson { text: text.to_string() });
+                }
+            }
+            send.emit(Request::Place { place: place.clone(), lang: *lang });
         });
     }
     // A following page goes where the room is.
-    let room_place = view.as_ref().map(|v| v.place.clone());
+    let room_place = view.as_ref().map(|v| (v.place.clone(), v.lesson.clone()));
     let follows = match &*who {
         Who::Facilitator { .. } => false,
         Who::Projector => true,
         Who::Attendee { .. } => *following,
     };
     {
-        let (state, target) = (props.state.clone(), target.clone());
+        let (state, target, code, unopened) = (props.state.clone(), target.clone(), code.clone(), unopened.clone());
         use_effect_with((room_place.clone(), follows), move |(place, follows)| {
-            if let (Some(place), true) = (place, *follows) {
-                go_to(&state, place, &target);
+            if let (Some((place, file)), true) = (place, *follows) {
+                let there = Goal { place: place.clone(), file: file.clone() };
+                go_to(&state, &code, there, &target, unopened);
             }
         });
     }
@@ -266,8 +275,17 @@ fn room_bar(props: &Props) -> Html {
         Some(Failed::Unreachable) => {
             html! { <p class="room-refused" role="alert">{ tr!(lang, "The room did not answer: try again.") }</p> }
         }
-        None if facilitating && outside => html! {
-            <p class="room-refused" role="status">{ tr!(lang, "This lesson was opened from outside: the room's server has only the playground's own lessons, so the room stays at its last place and attendees do not follow you here.") }</p>
+        None => Html::default(),
+    };
+    let unopened_here = match &*unopened {
+        Some(reasons) if reasons.is_empty() => html! {
+            <p class="room-refused" role="alert">{ tr!(lang, "The room did not send the file of its lesson, which the facilitator opened from outside.") }</p>
+        },
+        Some(reasons) => html! {
+            <div class="room-refused" role="alert">
+                <p>{ tr!(lang, "The room's lesson, which the facilitator opened from outside, cannot be opened here:") }</p>
+                <ul>{ for reasons.iter().map(|r| html! { <li>{ r }</li> }) }</ul>
+            </div>
         },
         None => Html::default(),
     };
@@ -291,6 +309,7 @@ fn room_bar(props: &Props) -> Html {
                 { " " }{ status }
             </p>
             { refused }
+            { unopened_here }
             { body }
         </section>
     }
@@ -311,27 +330,67 @@ fn who_id(who: &Who) -> String {
     }
 }
 
-/// Takes the page to `place`: a step of the same run is a jump; another lesson, release or
-/// set of moves opens that run (its lesson's file fetched first).
-fn go_to(state: &UseReducerHandle<PageState>, place: &Place, target: &Rc<RefCell<Option<(Place, bool)>>>) {
-    let here = Place::of(&state.read());
-    if here == *place {
-        *target.borrow_mut() = Some((place.clone(), false));
+/// Where the room is: its place, and the digest of its lesson's file when the facilitator
+/// brought it from outside.
+struct Goal {
+    place: Place,
+    file: Option<String>,
+}
+
+/// Takes the page to the room's place: a step of the same run is a jump; another lesson,
+/// release or set of moves opens that run (its lesson's file fetched first: a bundled one from
+/// beside the page, one from outside from the room, checked here as every lesson from outside
+/// is, and what keeps it from opening said in `unopened`).
+fn go_to(
+    state: &UseReducerHandle<PageState>,
+    code: &str,
+    goal: Goal,
+    target: &Rc<RefCell<Option<(Place, bool)>>>,
+    unopened: UseStateHandle<Option<Vec<String>>>,
+) {
+    let Goal { place, file } = goal;
+    // A file from outside this page does not have yet (or has in another version).
+    let bring = file.filter(|file| library::text_of(&place.lesson).map(|t| digest(&t)).as_ref() != Some(file));
+    if bring.is_none() && Place::of(&state.read()) == place {
+        *target.borrow_mut() = Some((place, false));
         return;
     }
     *target.borrow_mut() = Some((place.clone(), true));
-    let (state, place, target, lesson) = (state.clone(), place.clone(), target.clone(), place.lesson.clone());
-    let arrive = move || {
-        let action = match Place::of(&state.read()).same_run(&place) {
+    let (state, target, lesson) = (state.clone(), target.clone(), place.lesson.clone());
+    let arrive = move |new_file: bool| {
+        let action = match Place::of(&state.read()).same_run(&place) && !new_file {
             true => Action::JumpTo(place.step),
             false => Action::Follow(place.query()),
         };
         state.dispatch(action);
         *target.borrow_mut() = Some((Place::of(&state.read()), false));
     };
+    if bring.is_some() {
+        let code = code.to_string();
+        wasm_bindgen_futures::spawn_local(async move {
+            let text = match room_client::lesson(&code, &lesson).await {
+                Ok(text) => text,
+                Err(_) => return unopened.set(Some(Vec::new())),
+            };
+            super::modules::with(super::modules::Module::Opener, move || {
+                let opener = super::modules::opener().expect("here when this runs");
+                (opener.adopt)(
+                    text,
+                    Callback::from(move |opened: Result<String, Vec<String>>| match opened {
+                        Ok(_) => {
+                            unopened.set(None);
+                            arrive(true);
+                        }
+                        Err(reasons) => unopened.set(Some(reasons)),
+                    }),
+                );
+            });
+        });
+        return;
+    }
     match lesson.is_empty() {
-        true => arrive(),
-        false => super::lessons::ensure(&lesson, move |_| arrive()),
+        true => arrive(false),
+        false => super::lessons::ensure(&lesson, move |_| arrive(false)),
     }
 }
 
