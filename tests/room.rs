@@ -310,6 +310,18 @@ fn a_lesson_the_facilitator_brings_is_served_to_the_room_and_kept_across_a_resta
         post(&room, json!({"type": "lesson", "text": text.replace("\"title\"", "\"titel\"")}), Some(&room.key.clone()));
     assert_eq!((status, &body["refused"]), (422, &json!("bad-lesson")), "{body}");
     assert!(body["reason"].as_str().unwrap().contains("titel"), "{body}");
+    let (status, body) =
+        post(&room, json!({"type": "lesson", "text": outside_copy(&"x".repeat(65))}), Some(&room.key.clone()));
+    assert_eq!((status, &body["refused"]), (422, &json!("bad-lesson")), "an id longer than a place may name: {body}");
+    // Only a lesson file may be that large: the facilitator's other requests keep the bound.
+    let long = json!({"lesson": "our-scope", "era": "1.37", "step": 1, "actions": "a".repeat(5000)});
+    let (status, body) = post(&room, json!({"type": "place", "place": long, "lang": "en"}), Some(&room.key.clone()));
+    assert_eq!((status, &body["refused"]), (413, &json!("too-large")), "{body}");
+    // The same file again (a page reloaded) is taken without a line more in the journal.
+    let lines = || std::fs::read_to_string(dir.join("room.jsonl")).unwrap().lines().count();
+    let before = lines();
+    facilitate(&room, json!({"type": "lesson", "text": text}));
+    assert_eq!(lines(), before);
     facilitate(&room, json!({"type": "open-vote", "question": 0}));
     let key = json!({"lesson": "our-scope", "era": "1.37", "question": 0});
     assert_eq!(

@@ -128,6 +128,10 @@ async fn post(shared: &Shared, request: Request) -> Result<Response, Refusal> {
     if parsed.server_only() {
         return Err(Refusal::ServerOnly);
     }
+    // Only a lesson file may be larger than any other request.
+    if body.len() > MAX_MESSAGE && !matches!(parsed, informer_sim::room::Request::Lesson { .. }) {
+        return Err(Refusal::TooLarge { max: MAX_MESSAGE });
+    }
     if parsed.needs_key() {
         keyed(shared, key)?;
     }

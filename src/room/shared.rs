@@ -92,6 +92,9 @@ impl Shared {
         if inner.rates.len() > 4 * informer_sim::room::MAX_ATTENDEES {
             inner.rates.retain(|_, (m, _)| *m == minute);
         }
+        if inner.room.holds(&request) {
+            return Ok(());
+        }
         let at_s = now().saturating_sub(inner.opened);
         let mut changed = inner.room.clone();
         changed.apply(&request, at_s, &self.lessons)?;

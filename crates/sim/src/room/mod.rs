@@ -34,8 +34,8 @@ pub const MAX_ATTENDEES: usize = 500;
 pub const MAX_MESSAGE: usize = 4096;
 /// A question is voted on at most twice: before and after the room discusses it.
 pub const ROUNDS: usize = 2;
-/// A room takes at most this many lesson files from outside (each version of a lesson counts:
-/// each is kept while the server runs).
+/// A room takes at most this many lesson files from outside (each version of a lesson counts,
+/// and the journal keeps the count across restarts).
 pub const MAX_LESSONS: usize = 32;
 
 /// What the room knows of the lessons: the bundled ones on the server, and those the
@@ -221,7 +221,7 @@ impl Room {
                 self.place = place.clone();
             }
             Request::Lesson { text } => {
-                if self.outside.values().any(|(_, kept)| **kept == **text) {
+                if self.holds(request) {
                     return Ok(());
                 }
                 if self.taken >= MAX_LESSONS {
@@ -285,6 +285,12 @@ impl Room {
     /// a page that has another (or none) asks the room for it.
     pub fn outside_digest(&self) -> Option<String> {
         self.outside.get(&self.place.lesson).map(|(digest, _)| digest.clone())
+    }
+
+    /// Whether `request` would change nothing: a lesson file the room already keeps (sent
+    /// again after a page's reload; not journaled again).
+    pub fn holds(&self, request: &Request) -> bool {
+        matches!(request, Request::Lesson { text } if self.outside.values().any(|(_, kept)| **kept == **text))
     }
 
     /// How many attendees follow the facilitator.

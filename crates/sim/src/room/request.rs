@@ -132,7 +132,7 @@ pub struct Entry {
 /// The longest nickname, in characters.
 pub const MAX_NICKNAME: usize = 32;
 /// The longest lesson id.
-const MAX_LESSON: usize = 64;
+const MAX_LESSON: usize = crate::scenario::format::MAX_ID;
 
 impl Request {
     /// Whether only the facilitator may send it.

@@ -3,7 +3,7 @@
 //! every check can fail.
 
 use super::format::{
-    is_id, ControllerSpec, Event, Expectation, GetRead, ListRead, Note, Question, Recap, Scenario, Text,
+    is_id, ControllerSpec, Event, Expectation, GetRead, ListRead, Note, Question, Recap, Scenario, Text, MAX_ID,
 };
 use super::pattern::Pattern;
 use super::ScenarioError;
@@ -241,6 +241,11 @@ fn check_part(
     Ok(())
 }
 
+/// Why `id` cannot name a lesson or a challenge.
+fn not_an_id(id: &str) -> String {
+    format!("expected 1 to {MAX_ID} lower-case letters, digits and '-', found {id:?}")
+}
+
 impl Scenario {
     /// Parses and checks a scenario file, building its cluster in every release it runs in;
     /// `file` names it in every message.
@@ -271,11 +276,7 @@ impl Scenario {
 
     fn check(&self, file: &str) -> Result<(), ScenarioError> {
         if !is_id(&self.id) {
-            return Err(ScenarioError::at(
-                file,
-                "id",
-                format!("expected lower-case letters, digits and '-', found {:?}", self.id),
-            ));
+            return Err(ScenarioError::at(file, "id", not_an_id(&self.id)));
         }
         check_text(file, "title", &self.title)?;
         check_text(file, "summary", &self.summary)?;
@@ -328,8 +329,7 @@ impl Scenario {
         for (i, c) in self.challenges.iter().enumerate() {
             let field = format!("challenges[{i}]");
             if !is_id(&c.id) {
-                let why = format!("expected lower-case letters, digits and '-', found {:?}", c.id);
-                return Err(ScenarioError::at(file, format!("{field}.id"), why));
+                return Err(ScenarioError::at(file, format!("{field}.id"), not_an_id(&c.id)));
             }
             if !ids.insert(&c.id) {
                 return Err(ScenarioError::at(file, format!("{field}.id"), format!("{:?} is used twice", c.id)));

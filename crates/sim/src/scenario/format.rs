@@ -836,9 +836,13 @@ pub struct EraPart {
     pub expect: Vec<Expectation>,
 }
 
-/// Whether `id` may name a lesson or a challenge: lower-case letters, digits and `-`.
+/// The longest id of a lesson or a challenge (what a link, a room and a journal carry).
+pub const MAX_ID: usize = 64;
+
+/// Whether `id` may name a lesson or a challenge: 1 to [`MAX_ID`] lower-case letters, digits
+/// and `-`.
 pub fn is_id(id: &str) -> bool {
-    !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    (1..=MAX_ID).contains(&id.len()) && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
 /// What a [`Move`] does.

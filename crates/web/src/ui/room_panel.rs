@@ -70,6 +70,9 @@ enum Line {
 struct Outbox {
     busy: bool,
     waiting: std::collections::VecDeque<Request>,
+    /// The lesson files from outside the room has taken from this page: each lesson's id and
+    /// its file's digest.
+    brought: std::collections::BTreeMap<String, String>,
 }
 
 fn post(
@@ -95,8 +98,16 @@ fn post(
         let mut request = Some(request);
         while let Some(sending) = request.take() {
             let answer = room_client::send(&code, &sending, key.as_deref()).await;
+            let mut out = outbox.borrow_mut();
+            if let (Request::Lesson { text }, Err(_)) = (&sending, &answer) {
+                // Not taken: the places in it would be refused for want of it, and the file is
+                // sent again with the next step; its reason is the one shown.
+                let file = digest(text);
+                out.brought.retain(|_, brought| *brought != file);
+                out.waiting.retain(|r| !matches!(r, Request::Place { .. }));
+            }
             refused.set(answer.err());
-            request = outbox.borrow_mut().waiting.pop_front();
+            request = out.waiting.pop_front();
         }
         outbox.borrow_mut().busy = false;
     });
@@ -153,19 +164,22 @@ fn room_bar(props: &Props) -> Html {
         ATTENDING.with(|a| *a.borrow_mut() = Some((code.clone(), who_id(&who), here.lesson.clone())));
     }
     // The facilitator's page tells the room each place it reaches, and first brings the file of
-    // a lesson opened from outside (once a connection: the room keeps it for the pages that
-    // follow).
+    // a lesson opened from outside (each version once a connection: the room keeps it for the
+    // pages that follow).
     {
         let facilitating = matches!(&*who, Who::Facilitator { .. });
-        let (send, brought) = (send.clone(), use_mut_ref(std::collections::BTreeSet::<String>::new));
+        let (send, outbox) = (send.clone(), outbox.clone());
+        let file = library::text_of(&here.lesson).map(|text| digest(&text));
         // (In its language too: the report is written in the facilitator's.)
-        use_effect_with((here.clone(), lang, facilitating && *line == Line::Live), move |(place, lang, telling)| {
+        let telling = facilitating && *line == Line::Live;
+        use_effect_with((here.clone(), file, lang, telling), move |(place, file, lang, telling)| {
             if !*telling {
-                brought.borrow_mut().clear();
+                outbox.borrow_mut().brought.clear();
                 return;
             }
-            if let Some(text) = library::text_of(&place.lesson) {
-                if brought.borrow_mut().insert(digest(&text)) {
+            if let (Some(file), Some(text)) = (file, library::text_of(&place.lesson)) {
+                let brought = outbox.borrow_mut().brought.insert(place.lesson.clone(), file.clone());
+                if brought.as_ref() != Some(file) {
                     send.emit(Request::Lesson { text: text.to_string() });
                 }
             }
@@ -181,10 +195,11 @@ fn room_bar(props: &Props) -> Html {
     };
     {
         let (state, target, code, unopened) = (props.state.clone(), target.clone(), code.clone(), unopened.clone());
+        let bringing = use_mut_ref(|| None::<String>);
         use_effect_with((room_place.clone(), follows), move |(place, follows)| {
             if let (Some((place, file)), true) = (place, *follows) {
                 let there = Goal { place: place.clone(), file: file.clone() };
-                go_to(&state, &code, there, &target, unopened);
+                go_to(&state, &code, there, &target, Bringing { file: bringing, unopened });
             }
         });
     }
@@ -337,20 +352,30 @@ struct Goal {
     file: Option<String>,
 }
 
+/// A lesson file from outside on its way from the room: the digest of the one being fetched
+/// and checked (or that failed its checks, not asked for again), and why it failed.
+struct Bringing {
+    file: Rc<RefCell<Option<String>>>,
+    unopened: UseStateHandle<Option<Vec<String>>>,
+}
+
 /// Takes the page to the room's place: a step of the same run is a jump; another lesson,
 /// release or set of moves opens that run (its lesson's file fetched first: a bundled one from
 /// beside the page, one from outside from the room, checked here as every lesson from outside
-/// is, and what keeps it from opening said in `unopened`).
+/// is). Whatever arrives late takes the page where the room is by then, not where it was.
 fn go_to(
     state: &UseReducerHandle<PageState>,
     code: &str,
     goal: Goal,
     target: &Rc<RefCell<Option<(Place, bool)>>>,
-    unopened: UseStateHandle<Option<Vec<String>>>,
+    bringing: Bringing,
 ) {
     let Goal { place, file } = goal;
     // A file from outside this page does not have yet (or has in another version).
     let bring = file.filter(|file| library::text_of(&place.lesson).map(|t| digest(&t)).as_ref() != Some(file));
+    if bring.is_none() && bringing.unopened.is_some() {
+        bringing.unopened.set(None);
+    }
     if bring.is_none() && Place::of(&state.read()) == place {
         *target.borrow_mut() = Some((place, false));
         return;
@@ -358,6 +383,7 @@ fn go_to(
     *target.borrow_mut() = Some((place.clone(), true));
     let (state, target, lesson) = (state.clone(), target.clone(), place.lesson.clone());
     let arrive = move |new_file: bool| {
+        let Some((place, true)) = target.borrow().clone() else { return };
         let action = match Place::of(&state.read()).same_run(&place) && !new_file {
             true => Action::JumpTo(place.step),
             false => Action::Follow(place.query()),
@@ -365,33 +391,40 @@ fn go_to(
         state.dispatch(action);
         *target.borrow_mut() = Some((Place::of(&state.read()), false));
     };
-    if bring.is_some() {
-        let code = code.to_string();
-        wasm_bindgen_futures::spawn_local(async move {
-            let text = match room_client::lesson(&code, &lesson).await {
-                Ok(text) => text,
-                Err(_) => return unopened.set(Some(Vec::new())),
-            };
-            super::modules::with(super::modules::Module::Opener, move || {
-                let opener = super::modules::opener().expect("here when this runs");
-                (opener.adopt)(
-                    text,
-                    Callback::from(move |opened: Result<String, Vec<String>>| match opened {
-                        Ok(_) => {
-                            unopened.set(None);
-                            arrive(true);
-                        }
-                        Err(reasons) => unopened.set(Some(reasons)),
-                    }),
-                );
-            });
+    let Some(file) = bring else {
+        return match lesson.is_empty() {
+            true => arrive(false),
+            false => super::lessons::ensure(&lesson, move |_| arrive(false)),
+        };
+    };
+    if bringing.file.borrow().as_ref() == Some(&file) {
+        return; // on its way (or failed): what arrives goes where the room is then
+    }
+    *bringing.file.borrow_mut() = Some(file);
+    let (code, Bringing { file: on_its_way, unopened }) = (code.to_string(), bringing);
+    wasm_bindgen_futures::spawn_local(async move {
+        let text = match room_client::lesson(&code, &lesson).await {
+            Ok(text) => text,
+            Err(_) => {
+                // Not fetched: asked for again at the room's next move.
+                on_its_way.borrow_mut().take();
+                return unopened.set(Some(Vec::new()));
+            }
+        };
+        super::modules::with(super::modules::Module::Opener, move || {
+            let opener = super::modules::opener().expect("here when this runs");
+            (opener.adopt)(
+                text,
+                Callback::from(move |opened: Result<String, Vec<String>>| match opened {
+                    Ok(_) => {
+                        unopened.set(None);
+                        arrive(true);
+                    }
+                    Err(reasons) => unopened.set(Some(reasons)),
+                }),
+            );
         });
-        return;
-    }
-    match lesson.is_empty() {
-        true => arrive(false),
-        false => super::lessons::ensure(&lesson, move |_| arrive(false)),
-    }
+    });
 }
 
 /// A question of a lesson as told in a release, once the lesson's file is here.
