@@ -116,9 +116,9 @@ fn events(shared: &Arc<Shared>, query: &HashMap<String, String>) -> Result<Respo
 
 async fn post(shared: &Shared, request: Request) -> Result<Response, Refusal> {
     let authorization = request.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(str::to_string);
-    let key = authorization.as_deref().and_then(|a| a.strip_prefix("Bearer "));
+    let facilitator = keyed(shared, authorization.as_deref().and_then(|a| a.strip_prefix("Bearer ")));
     // The facilitator's request may carry a lesson file (escaped in JSON: up to twice its bytes).
-    let max = match keyed(shared, key) {
+    let max = match facilitator {
         Ok(()) => 2 * MAX_LESSON_BYTES + MAX_MESSAGE,
         Err(_) => MAX_MESSAGE,
     };
@@ -133,7 +133,7 @@ async fn post(shared: &Shared, request: Request) -> Result<Response, Refusal> {
         return Err(Refusal::TooLarge { max: MAX_MESSAGE });
     }
     if parsed.needs_key() {
-        keyed(shared, key)?;
+        facilitator?;
     }
     shared.take(parsed)?;
     Ok(json(StatusCode::OK, &serde_json::json!({ "taken": true })))

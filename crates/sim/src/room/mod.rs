@@ -26,6 +26,7 @@ pub use view::{Role, RoomView, VoteView};
 use crate::era::Era;
 use crate::i18n::Lang;
 use crate::scenario::format::{Challenge, Question};
+use crate::scenario::library;
 use std::collections::BTreeMap;
 
 /// At most this many attendees join a room.
@@ -121,8 +122,8 @@ pub struct Room {
     pub challenges: BTreeMap<(String, usize), ChallengeCounts>,
     /// How many were connected, at each change (seconds since the room opened).
     pub attendance: Vec<(u64, usize)>,
-    /// The lessons the facilitator opened from outside: each file (with its [`digest`]) by its
-    /// lesson's id, for the pages that follow to open.
+    /// The lessons the facilitator opened from outside: each file (with its
+    /// [`library::digest`]) by its lesson's id, for the pages that follow to open.
     pub outside: BTreeMap<String, (String, std::sync::Arc<str>)>,
     /// How many lesson files from outside the room has taken.
     pub taken: usize,
@@ -208,11 +209,12 @@ impl Room {
                 };
             }
             Request::Place { place, lang } => {
-                let kept = place.lesson.is_empty()
-                    || crate::scenario::library::file_of(&place.lesson).is_some()
-                    || self.outside.contains_key(&place.lesson);
-                if !kept || (!place.lesson.is_empty() && lessons.asked(place).is_none()) {
-                    return Err(Refusal::NoSuchLesson);
+                if !place.lesson.is_empty() {
+                    // A lesson from outside only once the room has taken its file.
+                    let kept = library::file_of(&place.lesson).is_some() || self.outside.contains_key(&place.lesson);
+                    if !kept || lessons.asked(place).is_none() {
+                        return Err(Refusal::NoSuchLesson);
+                    }
                 }
                 self.lang = *lang;
                 if self.place.lesson != place.lesson || self.place.era != place.era {
@@ -228,7 +230,7 @@ impl Room {
                     return Err(Refusal::TooManyLessons { max: MAX_LESSONS });
                 }
                 let id = lessons.adopt(text).map_err(|reasons| Refusal::BadLesson { reasons })?;
-                self.outside.insert(id, (digest(text), text.as_str().into()));
+                self.outside.insert(id, (library::digest(text), text.as_str().into()));
                 self.taken += 1;
             }
             Request::OpenVote { question } => {
@@ -297,12 +299,6 @@ impl Room {
     pub fn following(&self) -> usize {
         self.attendees.values().filter(|a| a.following).count()
     }
-}
-
-/// A file's digest (FNV-1a, 64 bits, in hex): which version of a lesson a page has.
-pub fn digest(text: &str) -> String {
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-    format!("{hash:016x}")
 }
 
 #[cfg(test)]

@@ -240,7 +240,7 @@ fn a_lesson_the_facilitator_brings_is_checked_kept_and_voted_on_like_a_bundled_o
     }
     assert_eq!(
         room.view(&Role::Attendee(id(0)), 1).lesson,
-        Some(digest(&text)),
+        Some(crate::scenario::library::digest(&text)),
         "a page is told which file to ask for"
     );
     room.apply(&Request::OpenVote { question: 0 }, 4, &lessons).unwrap();

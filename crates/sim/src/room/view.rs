@@ -31,7 +31,7 @@ pub struct RoomView {
     /// The facilitator's only: the nicknames attendees gave.
     #[serde(default)]
     pub nicknames: Vec<String>,
-    /// When the facilitator's lesson came from outside: its file's digest ([`super::digest`]),
+    /// When the facilitator's lesson came from outside: its file's digest (`library::digest`),
     /// for a page to ask the room for the file when it has another or none.
     #[serde(default)]
     pub lesson: Option<String>,

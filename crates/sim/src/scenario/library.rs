@@ -41,11 +41,12 @@ pub enum Source {
 }
 
 /// A lesson opened from outside: the lesson, where it came from, and its file's text (what the
-/// builder copies).
+/// builder copies) with its [`digest`] (what a room compares).
 struct Outside {
     lesson: &'static Scenario,
     source: Source,
     text: std::rc::Rc<str>,
+    digest: String,
 }
 
 thread_local! {
@@ -71,6 +72,17 @@ pub fn text_of(id: &str) -> Option<std::rc::Rc<str>> {
     opened(id, |x| x.text.clone())
 }
 
+/// The [`digest`] of the file of the lesson `id` opened from outside.
+pub fn digest_of(id: &str) -> Option<String> {
+    opened(id, |x| x.digest.clone())
+}
+
+/// A lesson file's digest (FNV-1a, 64 bits, in hex): which version of a lesson a page has.
+pub fn digest(text: &str) -> String {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    format!("{hash:016x}")
+}
+
 /// Takes a lesson opened from outside (checked by [`super::verify`], `text` its file) into the library under
 /// its id, in place of one opened before with the same id; a bundled lesson's id is refused,
 /// so that a link naming it always opens the bundled one.
@@ -86,7 +98,7 @@ pub fn adopt(file: &str, text: &str, lesson: Scenario, source: Source) -> Result
     OUTSIDE.with(|o| {
         let mut outside = o.borrow_mut();
         outside.retain(|x| x.lesson.id != lesson.id);
-        outside.push(Outside { lesson, source, text: text.into() });
+        outside.push(Outside { lesson, source, text: text.into(), digest: digest(text) });
     });
     Ok(lesson)
 }
@@ -207,6 +219,7 @@ mod tests {
         adopt("mine.json", "first", lesson.clone(), Source::Local).unwrap();
         adopt("mine.json", "second", lesson, Source::Carried("x".into())).unwrap();
         assert_eq!(text_of("mine").as_deref(), Some("second"));
+        assert_eq!(digest_of("mine"), Some(digest("second")));
         assert_eq!(source_of("mine"), Some(Source::Carried("x".into())));
         assert_eq!(find("mine").map(|s| s.id.as_str()), Some("mine"));
         assert_eq!(text_of(&bundled), None, "a bundled lesson's file is not kept as opened");

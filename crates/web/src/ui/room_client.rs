@@ -147,15 +147,5 @@ pub async fn send(code: &str, request: &Request, key: Option<&str>) -> Result<()
 
 /// The file of the lesson `id` the facilitator brought to room `code` from outside.
 pub async fn lesson(code: &str, id: &str) -> Result<String, Failed> {
-    let window = web_sys::window().ok_or(Failed::Unreachable)?;
-    let answer = JsFuture::from(window.fetch_with_str(&format!("room/{code}/lesson?id={id}")))
-        .await
-        .map_err(|_| Failed::Unreachable)?;
-    let response: web_sys::Response = answer.dyn_into().map_err(|_| Failed::Unreachable)?;
-    let text =
-        JsFuture::from(response.text().map_err(|_| Failed::Unreachable)?).await.map_err(|_| Failed::Unreachable)?;
-    match response.ok() {
-        true => text.as_string().ok_or(Failed::Unreachable),
-        false => Err(Failed::Unreachable),
-    }
+    super::lessons::fetch_text(&format!("room/{code}/lesson?id={id}")).await.map_err(|_| Failed::Unreachable)
 }

@@ -9,7 +9,7 @@ use super::marked::marked;
 use super::room_client::{self, Events, Failed, Heard, Who};
 use super::state::PageState;
 use informer_sim::i18n::Lang;
-use informer_sim::room::{digest, ChallengeMark, Place, Request, RoomView, VoteKey, VoteView};
+use informer_sim::room::{ChallengeMark, Place, Request, RoomView, VoteKey, VoteView};
 use informer_sim::scenario::format::Question;
 use informer_sim::scenario::library;
 use informer_sim::session::link::RoomLink;
@@ -102,7 +102,7 @@ fn post(
             if let (Request::Lesson { text }, Err(_)) = (&sending, &answer) {
                 // Not taken: the places in it would be refused for want of it, and the file is
                 // sent again with the next step; its reason is the one shown.
-                let file = digest(text);
+                let file = library::digest(text);
                 out.brought.retain(|_, brought| *brought != file);
                 out.waiting.retain(|r| !matches!(r, Request::Place { .. }));
             }
@@ -169,7 +169,7 @@ fn room_bar(props: &Props) -> Html {
     {
         let facilitating = matches!(&*who, Who::Facilitator { .. });
         let (send, outbox) = (send.clone(), outbox.clone());
-        let file = library::text_of(&here.lesson).map(|text| digest(&text));
+        let file = library::digest_of(&here.lesson);
         // (In its language too: the report is written in the facilitator's.)
         let telling = facilitating && *line == Line::Live;
         use_effect_with((here.clone(), file, lang, telling), move |(place, file, lang, telling)| {
@@ -372,7 +372,7 @@ fn go_to(
 ) {
     let Goal { place, file } = goal;
     // A file from outside this page does not have yet (or has in another version).
-    let bring = file.filter(|file| library::text_of(&place.lesson).map(|t| digest(&t)).as_ref() != Some(file));
+    let bring = file.filter(|file| library::digest_of(&place.lesson).as_ref() != Some(file));
     if bring.is_none() && bringing.unopened.is_some() {
         bringing.unopened.set(None);
     }
