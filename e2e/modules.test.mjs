@@ -1,6 +1,6 @@
 // @ts-check
 // The page in modules: what the first step needs arrives first, and each later module — the
-// console, Share, the comparison, the guide — when it is first asked for, online and offline
+// console, the figures, Share, the comparison, the guide — when it is first asked for, online and offline
 // (the service worker keeps every module); a module that cannot arrive says so, the rest of the
 // page goes on, and asking again fetches it.
 import { test } from 'node:test';
@@ -23,9 +23,16 @@ test('each later module is fetched the first time it is asked for, once, and wor
   const asked = modulesAsked(page);
   try {
     await live(page);
-    // The console arrives while the reader reads: its panel waits for it, then answers.
+    // The console and the figures arrive while the reader reads: their panels wait for them.
     await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
-    assert.deepEqual(asked, ['console'], 'only the console, which the page draws, is fetched once live');
+    await page.locator('dl.costs').waitFor();
+    assert.deepEqual([...asked].sort(), ['console', 'figures'], 'only what the page draws is fetched once live');
+    // The servers' inspectors draw their tables from the same module: etcd's revisions, the
+    // API server's metrics.
+    await page.getByRole('button', { name: 'Inspect etcd' }).click();
+    await page.locator('table.timeline').filter({ hasText: 'empty store: the first write is revision 2' }).waitFor();
+    await page.getByRole('button', { name: 'Inspect API server' }).click();
+    await page.locator('.metrics table').first().waitFor();
     await page.getByRole('textbox', { name: 'kubectl' }).fill('kubectl get pods');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.locator('.transcript').filter({ hasText: 'NAME' }).waitFor();
@@ -43,7 +50,7 @@ test('each later module is fetched the first time it is asked for, once, and wor
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'Share' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Copy the link' }).waitFor();
-    assert.deepEqual([...asked].sort(), ['compare', 'console', 'guide', 'share'], 'each once');
+    assert.deepEqual([...asked].sort(), ['compare', 'console', 'figures', 'guide', 'share'], 'each once');
     assert.deepEqual(errors, []);
   } finally {
     await close();
@@ -53,11 +60,13 @@ test('each later module is fetched the first time it is asked for, once, and wor
 test('a module that cannot arrive says so, the page goes on, and asking again fetches it', async () => {
   const { page, close } = await openPlayground({ ready: false });
   try {
-    await page.route(/\/split_(share|console)-[0-9a-f]+\.wasm$/, (route) => route.abort('internetdisconnected'));
+    await page.route(/\/split_(share|console|figures)-[0-9a-f]+\.wasm$/, (route) => route.abort('internetdisconnected'));
     await live(page);
     // A panel: the console says it could not arrive, with a way to try again.
     const console = page.getByRole('region', { name: 'Console' }).getByRole('alert').filter({ hasText: 'Could not load the console' });
     await console.waitFor();
+    const figures = page.locator('.faults-panel').getByRole('alert').filter({ hasText: 'Could not load the figures' });
+    await figures.waitFor();
     // A dialog: Share says so too, and closes as any dialog.
     await page.getByRole('button', { name: 'Share' }).click();
     await page.getByRole('alert').filter({ hasText: 'Could not load Share' }).waitFor();
@@ -66,9 +75,11 @@ test('a module that cannot arrive says so, the page goes on, and asking again fe
     await page.getByRole('button', { name: 'Step forward' }).click();
     await page.locator('.step-count').filter({ hasText: /step 1\b/ }).waitFor();
     // The network back, asking again fetches each: the button, and opening the dialog again.
-    await page.unroute(/\/split_(share|console)-[0-9a-f]+\.wasm$/);
+    await page.unroute(/\/split_(share|console|figures)-[0-9a-f]+\.wasm$/);
     await console.getByRole('button', { name: 'Try again' }).click();
     await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
+    await figures.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('dl.costs').waitFor();
     await page.getByRole('button', { name: 'Share' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Copy the link' }).waitFor();
   } finally {
@@ -104,7 +115,7 @@ test('offline after one visit, every later module still arrives (the worker keep
       const cache = await caches.open(names.find((n) => n.startsWith('informer-playground-')) ?? '');
       return (await cache.keys()).map((r) => new URL(r.url).pathname);
     });
-    for (const module of ['console', 'share', 'compare', 'guide']) {
+    for (const module of ['console', 'figures', 'share', 'compare', 'guide']) {
       assert.ok(kept.some((p) => p.includes(`/split_${module}-`)), `the worker keeps ${module}: ${kept.join(', ')}`);
     }
     await page.context().setOffline(true);
@@ -117,6 +128,7 @@ test('offline after one visit, every later module still arrives (the worker keep
     await page.getByRole('heading', { name: "Facilitator's guide" }).waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
+    await page.locator('dl.costs').waitFor();
     assert.deepEqual(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e)), []);
   } finally {
     await close();

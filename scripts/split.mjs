@@ -54,7 +54,9 @@ try {
     // The features Rust's wasm32 target emits; wasm-opt keeps to them.
     const features = ['--enable-bulk-memory', '--enable-multivalue', '--enable-mutable-globals',
       '--enable-nontrapping-float-to-int', '--enable-reference-types', '--enable-sign-ext'];
-    run('wasm-opt', [...features, '-Oz', '--output', path, path]);
+    // `--converge` runs -Oz again until a pass changes nothing: about 1 KB brotli off the first
+    // module, for some seconds of build.
+    run('wasm-opt', [...features, '-Oz', '--converge', '--output', path, path]);
   };
   const first = join(bound, `${name}_bg.wasm`);
   optimise(first);

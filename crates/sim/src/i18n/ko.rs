@@ -22,6 +22,7 @@ super::phrasebook! {
     ("the console", "콘솔"),
     ("the comparison", "비교"),
     ("the guide", "가이드"),
+    ("the figures", "수치"),
     ("Korean", "한국어"),
     ("the host page's commands", "호스트 페이지의 명령"),
     ("the link's recorded actions", "링크에 기록된 동작"),

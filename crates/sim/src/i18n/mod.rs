@@ -205,6 +205,19 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
+/// A number as the page writes one, to a thousandth without trailing zeros: `12`, `12.5`,
+/// `2.907`, `-0.25`. Worked in whole thousandths, so the page carries no float formatter.
+pub fn decimal(x: f64) -> String {
+    let thousandths = (x * 1000.0).round() as i64;
+    let sign = if thousandths < 0 { "-" } else { "" };
+    let (whole, part) = (thousandths.unsigned_abs() / 1000, thousandths.unsigned_abs() % 1000);
+    if part == 0 {
+        return format!("{sign}{whole}");
+    }
+    let digits = format!("{part:03}");
+    format!("{sign}{whole}.{}", digits.trim_end_matches('0'))
+}
+
 /// The command line's line for a step:
 /// `#12   1.205s reflector → fifo  delta queued  default/a rv=7  Added default/a`.
 pub fn line(event: &TraceEvent) -> String {
@@ -298,5 +311,18 @@ mod tests {
         assert_eq!(share.en(), "Share");
         assert_eq!(Phrase::find("Shar"), None, "English the phrasebook lacks is no phrase");
         assert_eq!(trf(Lang::Ko, crate::phrase!("{n} queued"), &[("n", &3)]), "큐 3");
+    }
+
+    #[test]
+    fn a_decimal_reads_as_f64_display_would_to_a_thousandth() {
+        for x in [0.0, 12.0, 12.5, -0.25, 1000.0 / 344.0, 41.0 + 2.0 / 3.0, -176.0, 0.0004, 99.9996] {
+            let shown = decimal(x);
+            assert_eq!(shown.parse::<f64>().unwrap(), (x * 1000.0).round() / 1000.0, "{x} shown as {shown}");
+            assert!(!shown.contains('.') || !shown.ends_with('0'), "{shown}: a trailing zero");
+        }
+        assert_eq!(
+            [decimal(12.0), decimal(1.5), decimal(-0.25), decimal(1000.0 / 344.0)],
+            ["12", "1.5", "-0.25", "2.907"]
+        );
     }
 }

@@ -204,9 +204,9 @@ pub fn holds(stage: Stage, g: &Glance, lang: Lang) -> String {
         }
         Stage::Workqueue => n(phrase!("{n} queued"), &g.queued),
         Stage::Reconciler => trf!(lang, "{b}/{w} busy", &[("b", &g.busy), ("w", &g.workers)]),
-        Stage::Poller => {
-            g.poll_every.map_or_else(String::new, |ms| n(phrase!("LIST every {n} s"), &(ms as f64 / 1000.0)))
-        }
+        Stage::Poller => g
+            .poll_every
+            .map_or_else(String::new, |ms| n(phrase!("LIST every {n} s"), &crate::i18n::decimal(ms as f64 / 1000.0))),
         Stage::Fifo | Stage::User | Stage::Kubelet | Stage::Informer => String::new(),
     }
 }

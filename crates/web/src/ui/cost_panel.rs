@@ -3,8 +3,8 @@
 //! chart of API requests against watch events over the last steps — the polling-versus-watch
 //! story at a glance.
 
-use informer_sim::i18n::grouped;
 use informer_sim::i18n::Lang;
+use informer_sim::i18n::{decimal, grouped};
 use informer_sim::views::CostsView;
 use yew::prelude::*;
 
@@ -24,14 +24,14 @@ pub fn cost_panel(props: &Props) -> Html {
     // Each bar stays where it was drawn (keyed by its place in the run); the row slides left
     // as one, so a step redraws only its own bar.
     let end = v.bars.last().map_or(0, |b| b.at + 1);
-    let slide = format!("translate({} 0)", (v.room as f64 - end as f64) * BAR);
+    let slide = format!("translate({} 0)", decimal((v.room as f64 - end as f64) * BAR));
     let bars = v.bars.iter().map(|b| {
         let x = b.at as f64 * BAR;
         let h = |n: usize| n as f64 / top * 50.0;
         html! {
             <g key={b.at}>
-                <rect class="requests" x={x.to_string()} y={(50.0 - h(b.requests)).to_string()} width="4" height={h(b.requests).to_string()} />
-                <rect class="events" x={(x + 4.5).to_string()} y={(50.0 - h(b.events)).to_string()} width="4" height={h(b.events).to_string()} />
+                <rect class="requests" x={decimal(x)} y={decimal(50.0 - h(b.requests))} width="4" height={decimal(h(b.requests))} />
+                <rect class="events" x={decimal(x + 4.5)} y={decimal(50.0 - h(b.events))} width="4" height={decimal(h(b.events))} />
             </g>
         }
     });
@@ -58,7 +58,7 @@ pub fn cost_panel(props: &Props) -> Html {
                 <div><dt>{ tr!(lang, "Reconciles") }</dt><dd>{ v.reconciles }</dd></div>
             </dl>
             <figure class="chart">
-                <svg viewBox={format!("0 0 {} 52", v.room as f64 * BAR)} role="img" aria-label={chart_label}>
+                <svg viewBox={format!("0 0 {} 52", decimal(v.room as f64 * BAR))} role="img" aria-label={chart_label}>
                     <g transform={slide}>{ for bars }</g>
                 </svg>
                 <figcaption><span class="key requests"></span>{ tr!(lang, "API requests") }<span class="key events"></span>{ tr!(lang, "watch events") }{ trf!(lang, " — last {n} steps", &[("n", &v.window)]) }</figcaption>

@@ -39,22 +39,21 @@ pub fn tell(event: &Event, hosts: &[String]) {
     }
 }
 
-/// The host-page API's module: the reader of the host page's commands (JSON), which only a
-/// page in another page's frame loads.
+/// The host-page API's module, which only a page in another page's frame loads: the reader of
+/// the host page's commands (JSON) and what the page tells it.
 pub struct HostModule {
-    pub parse: fn(&str) -> Result<Command, host::Refusal>,
+    /// Says the page is ready and serves the hosts' commands, for as long as the listener lives.
+    pub serve: fn(super::hooks::Host) -> Option<EventListener>,
+    /// Tells the hosts an event.
+    pub tell: fn(&Event, &[String]),
 }
 
-super::modules::split_point!(host, host_module, HostModule, HostModule { parse: host::parse });
+super::modules::split_point!(host, host_module, HostModule, HostModule { serve: super::hooks::serve_host, tell });
 
-/// Listens for the host page's commands, read by `parse`: messages from origins that may not
+/// Listens for the host page's commands: messages from origins that may not
 /// drive the frame are ignored; a malformed command is answered with a `refused` event naming
 /// what was wrong.
-pub fn listen(
-    hosts: Vec<String>,
-    parse: fn(&str) -> Result<Command, host::Refusal>,
-    on_command: impl Fn(Command) + 'static,
-) -> Option<EventListener> {
+pub fn listen(hosts: Vec<String>, on_command: impl Fn(Command) + 'static) -> Option<EventListener> {
     let window = web_sys::window()?;
     let own = window.location().origin().ok()?;
     Some(EventListener::new(&window, "message", move |e| {
@@ -67,7 +66,7 @@ pub fn listen(
             Some(text) => text,
             None => js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string()).unwrap_or_default(),
         };
-        match parse(&text) {
+        match host::parse(&text) {
             Ok(command) => on_command(command),
             Err(refusal) if refusal.answered() => tell(&Event::Refused { why: refusal.describe() }, &hosts),
             Err(_) => {}

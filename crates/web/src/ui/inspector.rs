@@ -1,7 +1,6 @@
 //! One inspector per stage, showing its state at the current step.
 
-use super::metrics_panel::MetricsPanel;
-use super::revision_timeline::RevisionTimeline;
+use super::modules::{self, Module};
 use informer_sim::i18n::{seconds, Lang};
 use informer_sim::i18n::{tr, trf, Phrase};
 use informer_sim::kernel::Stage;
@@ -39,8 +38,14 @@ pub fn inspector(props: &Props) -> Html {
     let lang = props.lang;
     let era = use_context::<informer_sim::era::Era>().unwrap_or_default();
     let body = match &props.view {
-        InspectorView::Store { rows, hidden } => html! { <RevisionTimeline rows={rows.clone()} hidden={*hidden} {lang} /> },
-        InspectorView::ApiServer(view) => html! { <MetricsPanel view={view.clone()} {lang} /> },
+        InspectorView::Store { rows, hidden } => match modules::figures() {
+            Some(figures) => (figures.revisions)(rows.clone(), *hidden, lang),
+            None => modules::waiting(Module::Figures, lang),
+        },
+        InspectorView::ApiServer(view) => match modules::figures() {
+            Some(figures) => (figures.metrics)(view.clone(), lang),
+            None => modules::waiting(Module::Figures, lang),
+        },
         InspectorView::Reflectors(reflectors) => reflectors
             .iter()
             .map(|r| {

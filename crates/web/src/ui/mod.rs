@@ -11,6 +11,7 @@ pub mod crash;
 mod embed;
 mod event_log;
 mod faults;
+mod figures;
 mod first_screen;
 mod guide_dialog;
 mod hooks;

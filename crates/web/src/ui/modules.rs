@@ -1,5 +1,5 @@
 //! The page's later modules: the code a first step never runs — the console, compare, Share
-//! and its exports, the guide — is compiled into modules of its own, each fetched the first
+//! and its exports, the guide, the figures — is compiled into modules of its own, each fetched the first
 //! time it is asked for (or once the page is live, while the reader reads). A module is a
 //! table of functions its split point returns; once it has arrived the page calls them as it
 //! calls its own. While one is on its way the control that waits for it says so; a module
@@ -87,13 +87,16 @@ macro_rules! modules {
 modules! {
     /// kubectl, the manifest reader and the panels that write (the console, the object form).
     Console("the console"): super::console_panel::ConsoleModule = console_panel, console;
+    /// The costs panel and the servers' inspectors' tables (etcd's revisions, the API server's
+    /// metrics).
+    Figures("the figures"): super::figures::FiguresModule = figures, figures;
     /// Share: the link, the QR code, the iframe snippet, the exports and saved states.
     Share("Share"): super::share_dialog::ShareModule = share_dialog, share;
     /// Two releases side by side.
     Compare("the comparison"): super::compare_panel::CompareModule = compare_panel, compare;
     /// The facilitator's guide.
     Guide("the guide"): super::guide_dialog::GuideModule = guide_dialog, guide;
-    /// The host-page API's reader, in another page's frame.
+    /// The host-page API (the reader of its commands, what the page tells), in another page's frame.
     Host("the host page's commands"): super::embed::HostModule = embed, host;
     /// The Korean phrasebook.
     Korean("Korean"): super::korean::KoreanModule = korean, korean;

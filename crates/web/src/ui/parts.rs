@@ -6,7 +6,6 @@
 //! the code of parts drawn later.
 
 use super::controls::Controls;
-use super::cost_panel::CostPanel;
 use super::event_log::EventLog;
 use super::faults::Faults;
 use super::hooks::{Dialog, Shortcut};
@@ -245,7 +244,10 @@ pub fn faults(cx: Context) -> Html {
             <h2 id="faults-heading">{ tr!(lang, "Faults") }</h2>
             <Faults latency_ms={session.world().config.latency_ms} on_action={send.clone()} {lang} />
             <h2>{ tr!(lang, "Costs") }</h2>
-            <CostPanel view={views::costs(session, 400, 40)} {lang} />
+            { match super::modules::figures() {
+                Some(figures) => (figures.costs)(views::costs(session, 400, 40), lang),
+                None => super::modules::waiting(Module::Figures, lang),
+            } }
         </section>
     }
 }

@@ -7,8 +7,8 @@
 //! never delayed by it, and the frames of the motion repaint only the dot.
 //! Clicking a stage opens its inspector.
 
-use informer_sim::i18n::tr;
 use informer_sim::i18n::Lang;
+use informer_sim::i18n::{decimal, tr};
 use informer_sim::kernel::Stage;
 use informer_sim::kernel::TraceKind;
 use informer_sim::session::Action;
@@ -49,8 +49,8 @@ fn fifo_chips(g: &Glance, id: &str, layout: Layout) -> Html {
                 let cx = left + width * i as f64;
                 html! {
                     <g class="chip">
-                        <rect x={(cx + 1.0).to_string()} y={(y + 8.0).to_string()} width={(width - 2.0).to_string()} height="20" rx="6" />
-                        <text x={(cx + width / 2.0).to_string()} y={(y + 23.0).to_string()} text-anchor="middle">{ chip.clone() }</text>
+                        <rect x={decimal(cx + 1.0)} y={decimal(y + 8.0)} width={decimal(width - 2.0)} height="20" rx="6" />
+                        <text x={decimal(cx + width / 2.0)} y={decimal(y + 23.0)} text-anchor="middle">{ chip.clone() }</text>
                     </g>
                 }
             }) }
@@ -64,8 +64,8 @@ fn fifo_chips(g: &Glance, id: &str, layout: Layout) -> Html {
 fn travelling_token(e: &TraceEvent, travel_ms: u32, past: bool, layout: Layout) -> Html {
     let ((x1, y1), (x2, y2)) = layout.edge_points(e.from, e.to);
     let (class, _) = token(e.kind);
-    let at = format!("left: calc({x2} * var(--u)); top: calc({y2} * var(--u))");
-    let style = format!("--dx: {}; --dy: {}; --travel: {travel_ms}ms", x1 - x2, y1 - y2);
+    let at = format!("left: calc({} * var(--u)); top: calc({} * var(--u))", decimal(x2), decimal(y2));
+    let style = format!("--dx: {}; --dy: {}; --travel: {travel_ms}ms", decimal(x1 - x2), decimal(y1 - y2));
     html! {
         <span key={e.step.to_string()} class={classes!("token", class, past.then_some("past"))} style={at}>
             <span class={classes!("dot", (travel_ms > 0).then_some("moving"))} {style} data-step={e.step.to_string()}></span>
@@ -92,7 +92,7 @@ pub fn pipeline_diagram(props: &Props) -> Html {
     });
     let arrows = FLOW.iter().map(|(a, b)| {
         let ((x1, y1), (x2, y2)) = (layout.position(*a), layout.position(*b));
-        html! { <line key={format!("{}-{}", a.name(), b.name())} class="flow" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} marker-end="url(#arrow)" /> }
+        html! { <line key={format!("{}-{}", a.name(), b.name())} class="flow" x1={decimal(x1)} y1={decimal(y1)} x2={decimal(x2)} y2={decimal(y2)} marker-end="url(#arrow)" /> }
     });
     let boxes = Stage::ALL.iter().filter(|s| informer_sim::views::diagram::drawn(**s, &props.glance)).map(|stage| {
         let (x, y) = layout.position(*stage);
@@ -127,18 +127,18 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         html! {
             <g key={stage.name()} {class}>
                 <g class="press" role="button" tabindex="0" aria-label={trf!(lang, "Inspect {stage}", &[("stage", &tr(lang, label(*stage, era)))])} aria-describedby={(!plain).then(|| described.clone())} aria-pressed={(*stage == props.inspected).to_string()} onclick={inspect} onkeydown={on_key}>
-                    <rect x={(x - BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0).to_string()} width={BOX_W.to_string()} height={BOX_H.to_string()} rx="10" />
-                    <text x={x.to_string()} y={(y + if plain { 9.0 } else { -6.0 }).to_string()} text-anchor="middle">{ tr(lang, label(*stage, era)) }</text>
+                    <rect x={decimal(x - BOX_W / 2.0)} y={decimal(y - BOX_H / 2.0)} width={decimal(BOX_W)} height={decimal(BOX_H)} rx="10" />
+                    <text x={decimal(x)} y={decimal(y + if plain { 9.0 } else { -6.0 })} text-anchor="middle">{ tr(lang, label(*stage, era)) }</text>
                 </g>
                 if *stage == Stage::Reflector && !props.glance.locked.is_empty() {
-                    <text class="locked" aria-hidden="true" x={(x + BOX_W / 2.0).to_string()} y={(y - BOX_H / 2.0 - 6.0).to_string()} text-anchor="end">
+                    <text class="locked" aria-hidden="true" x={decimal(x + BOX_W / 2.0)} y={decimal(y - BOX_H / 2.0 - 6.0)} text-anchor="end">
                         { props.glance.locked.iter().map(|verb| trf!(lang, "no {verb}", &[("verb", verb)])).collect::<Vec<_>>().join(" · ") }
                     </text>
                 }
                 if *stage == Stage::Fifo {
                     { fifo_chips(&props.glance, &described, layout) }
                 } else if !plain {
-                    <text id={described} class="holds" aria-hidden="true" x={x.to_string()} y={(y + 23.0).to_string()} text-anchor="middle">{ holds }</text>
+                    <text id={described} class="holds" aria-hidden="true" x={decimal(x)} y={decimal(y + 23.0)} text-anchor="middle">{ holds }</text>
                 }
             </g>
         }
@@ -149,13 +149,13 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         let (mx, my) = layout.label_point(e.from, e.to);
         let line = html! {
             <g class={classes!("token", class, mark)} aria-hidden="true">
-                <line class="hop" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} />
+                <line class="hop" x1={decimal(x1)} y1={decimal(y1)} x2={decimal(x2)} y2={decimal(y2)} />
             </g>
         };
         let label = html! {
             <g class={classes!("token", class)} aria-hidden="true">
-                <rect x={(mx - 52.0).to_string()} y={(my - 15.0).to_string()} width="104" height="30" rx="15" />
-                <text x={mx.to_string()} y={(my + 6.0).to_string()} text-anchor="middle">{ text }</text>
+                <rect x={decimal(mx - 52.0)} y={decimal(my - 15.0)} width="104" height="30" rx="15" />
+                <text x={decimal(mx)} y={decimal(my + 6.0)} text-anchor="middle">{ text }</text>
             </g>
         };
         (line, label)
@@ -167,8 +167,8 @@ pub fn pipeline_diagram(props: &Props) -> Html {
         .map(|e| travelling_token(e, props.travel_ms, true, layout))
         .chain(props.current.iter().map(|e| travelling_token(e, props.travel_ms, false, layout)));
     html! {
-        <div class="stage-frame" style={format!("--aspect: {}", width / height)}>
-        <svg class={classes!("pipeline", (layout == Layout::Tall).then_some("tall"))} viewBox={format!("0 0 {width} {height}")} role="group" aria-label={tr!(lang, "Pipeline")}>
+        <div class="stage-frame" style={format!("--aspect: {}", decimal(width / height))}>
+        <svg class={classes!("pipeline", (layout == Layout::Tall).then_some("tall"))} viewBox={format!("0 0 {} {}", decimal(width), decimal(height))} role="group" aria-label={tr!(lang, "Pipeline")}>
             <defs>
                 <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
                     <path d="M 0 0 L 10 5 L 0 10 z" />
@@ -181,7 +181,7 @@ pub fn pipeline_diagram(props: &Props) -> Html {
             <g class="boxes">{ for boxes }</g>
             <g class="hop-label">{ for hop_label }</g>
         </svg>
-        <div class="tokens" aria-hidden="true" style={format!("--u: calc(100cqw / {width})")}>{ for tokens }</div>
+        <div class="tokens" aria-hidden="true" style={format!("--u: calc(100cqw / {})", decimal(width))}>{ for tokens }</div>
         </div>
     }
 }

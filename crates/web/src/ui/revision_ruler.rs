@@ -2,7 +2,7 @@
 //! reflector's lastSyncResourceVersion and the indexer's newest resourceVersion, on one axis.
 
 use informer_sim::i18n::Lang;
-use informer_sim::i18n::{tr, Phrase};
+use informer_sim::i18n::{decimal, tr, Phrase};
 use informer_sim::views::Mark;
 use yew::prelude::*;
 
@@ -33,7 +33,7 @@ pub fn revision_ruler(props: &Props) -> Html {
             { for props.marks.iter().map(|(mark, rv)| {
                 let (label, class) = name(*mark);
                 let behind = store - rv;
-                let width = format!("width: {:.1}%", 100.0 * *rv as f64 / scale);
+                let width = format!("width: {}%", decimal(100.0 * *rv as f64 / scale));
                 html! {
                     <div class={classes!("mark", class)}>
                         <span class="name">{ tr(lang, label) }</span>

@@ -3,14 +3,15 @@
 //! answer — and, in an embed, its height after every render.
 
 use super::super::embed;
+use super::super::modules::{self, Module};
 use super::super::state::PageState;
 use informer_sim::session::Action;
 use informer_sim::views::host::{Command, Event};
 use yew::prelude::*;
 
 /// In another page's frame, says the page is ready, then takes the hosts' commands for as long
-/// as the page lives (their reader arrives as a module of its own; a page not in a frame has
-/// no host and loads none).
+/// as the page lives. The host-page API — its reader of commands, what it tells — arrives as a
+/// module of its own: a page not in a frame has no host and loads none.
 #[hook]
 pub fn use_host_api(
     state: UseReducerHandle<PageState>,
@@ -19,69 +20,75 @@ pub fn use_host_api(
     hosts: Vec<String>,
     set_theme: Callback<informer_sim::session::link::Theme>,
 ) {
-    use super::super::modules::{self, Module};
     let listener = use_mut_ref(|| None::<gloo::events::EventListener>);
     use_effect_with((), move |_| {
         if embed::framed() {
             let kept = listener.clone();
             modules::with(Module::Host, move || {
                 let Some(host) = modules::host() else { return };
-                *kept.borrow_mut() = serve_host(state, send, playing, hosts, set_theme, host.parse);
+                *kept.borrow_mut() = (host.serve)(Host { state, send, playing, hosts, set_theme });
             });
         }
         move || drop(listener.borrow_mut().take())
     });
 }
 
-/// Says the page is ready and listens for the hosts' commands.
-fn serve_host(
+/// What serving the hosts' commands changes.
+pub struct Host {
     state: UseReducerHandle<PageState>,
     send: Callback<Action>,
     playing: UseStateHandle<bool>,
     hosts: Vec<String>,
     set_theme: Callback<informer_sim::session::link::Theme>,
-    parse: fn(&str) -> Result<informer_sim::views::host::Command, informer_sim::views::host::Refusal>,
-) -> Option<gloo::events::EventListener> {
-    {
-        let scenario = state.read().link().scenario.unwrap_or_default();
-        embed::tell(&Event::Ready { scenario, step: state.read().world().steps() }, &hosts);
-        embed::listen(hosts, parse, move |command| match command {
-            Command::Load { scenario, step } => {
-                let state = state.clone();
-                super::super::lessons::ensure(&scenario.clone(), move |_| {
-                    state.dispatch(Action::LoadScenario(scenario));
-                    if let Some(step) = step {
-                        state.dispatch(Action::JumpTo(step));
-                    }
-                });
-            }
-            Command::GoTo(step) => send.emit(Action::JumpTo(step)),
-            Command::Play => playing.set(true),
-            Command::Pause => playing.set(false),
-            Command::Lang(lang) => send.emit(Action::SetLang(lang)),
-            Command::Theme(theme) => set_theme.emit(theme),
-        })
-    }
 }
 
-/// Tells the hosts every change of step (with its headline) and every answer, once each.
+/// Says the page is ready and listens for the hosts' commands (in the host-page API's module).
+pub fn serve(host: Host) -> Option<gloo::events::EventListener> {
+    let Host { state, send, playing, hosts, set_theme } = host;
+    let scenario = state.read().link().scenario.unwrap_or_default();
+    embed::tell(&Event::Ready { scenario, step: state.read().world().steps() }, &hosts);
+    embed::listen(hosts, move |command| match command {
+        Command::Load { scenario, step } => {
+            let state = state.clone();
+            super::super::lessons::ensure(&scenario.clone(), move |_| {
+                state.dispatch(Action::LoadScenario(scenario));
+                if let Some(step) = step {
+                    state.dispatch(Action::JumpTo(step));
+                }
+            });
+        }
+        Command::GoTo(step) => send.emit(Action::JumpTo(step)),
+        Command::Play => playing.set(true),
+        Command::Pause => playing.set(false),
+        Command::Lang(lang) => send.emit(Action::SetLang(lang)),
+        Command::Theme(theme) => set_theme.emit(theme),
+    })
+}
+
+/// Tells the hosts every change of step (with its headline) and every answer, once each, once
+/// the host-page API's module is here (what happened before it arrived is told then: the step
+/// after the ready it says, answers not told yet).
 #[hook]
 pub fn use_host_reports(state: &PageState, hosts: &[String]) {
     let told = use_mut_ref(Vec::<(usize, usize, bool)>::new);
+    let here = modules::host().is_some();
     let session = state.read();
     let line = session.current().map(|e| informer_sim::i18n::headline(e, session.lang())).unwrap_or_default();
     {
         let hosts = hosts.to_vec();
-        use_effect_with((session.world().steps(), line), move |(step, line)| {
-            embed::tell(&Event::Step { step: *step, line: line.clone() }, &hosts)
+        use_effect_with((session.world().steps(), line, here), move |(step, line, _)| {
+            if let Some(host) = modules::host() {
+                (host.tell)(&Event::Step { step: *step, line: line.clone() }, &hosts)
+            }
         });
     }
     let answers: Vec<_> =
         session.questions().iter().filter_map(|(i, q, a)| a.map(|a| (*i, a, a == q.answer))).collect();
     let hosts = hosts.to_vec();
-    use_effect_with(answers, move |answers| {
+    use_effect_with((answers, here), move |(answers, _)| {
+        let Some(host) = modules::host() else { return };
         for &(question, choice, correct) in answers.iter().filter(|a| !told.borrow().contains(a)) {
-            embed::tell(&Event::Answered { question, choice, correct }, &hosts);
+            (host.tell)(&Event::Answered { question, choice, correct }, &hosts);
         }
         *told.borrow_mut() = answers.clone();
     });
