@@ -131,14 +131,17 @@ test('a frame obeys only its own origin and the hosts its link lists', async () 
   await writeFile(join(dir, 'index.html'), `<!doctype html><title>foreign</title><link rel="icon" href="data:,">${frame('')}${frame(`&host=${encodeURIComponent(foreignOrigin)}`)}`);
   try {
     const page = playground;
-    await page.goto(`${foreignOrigin}/`);
-    await page.evaluate(() => {
+    // What the frames say to this page, heard from its start.
+    await page.addInitScript(() => {
       /** @type {any} */ (window).heard = [];
       window.addEventListener('message', (e) => /** @type {any} */ (window).heard.push(e.data));
     });
+    await page.goto(`${foreignOrigin}/`);
     const [unlisted, listed] = [page.frameLocator('iframe').nth(0), page.frameLocator('iframe').nth(1)];
     await unlisted.getByRole('button', { name: 'Step forward' }).waitFor();
     await listed.getByRole('button', { name: 'Step forward' }).waitFor();
+    // The listed frame takes commands once it says it is ready (its reader is a module of its own).
+    await page.waitForFunction(() => /** @type {any} */ (window).heard.some((m) => typeof m === 'string' && m.includes('informer-playground:ready')));
     await page.evaluate(() => {
       for (const f of document.querySelectorAll('iframe')) f.contentWindow.postMessage(JSON.stringify({ type: 'informer-playground:goto', step: 2 }), '*');
     });

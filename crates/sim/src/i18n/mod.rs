@@ -208,9 +208,14 @@ pub fn grouped(n: u64) -> String {
 /// A number as the page writes one, to a thousandth without trailing zeros: `12`, `12.5`,
 /// `2.907`, `-0.25`. Worked in whole thousandths, so the page carries no float formatter.
 pub fn decimal(x: f64) -> String {
-    let thousandths = (x * 1000.0).round() as i64;
-    let sign = if thousandths < 0 { "-" } else { "" };
-    let (whole, part) = (thousandths.unsigned_abs() / 1000, thousandths.unsigned_abs() % 1000);
+    debug_assert!(x.is_finite(), "the page writes finite numbers, not {x}");
+    thousandths((x * 1000.0).round() as i64)
+}
+
+/// Whole thousandths as a decimal without trailing zeros: 1500 → `1.5`, -250 → `-0.25`.
+pub fn thousandths(n: i64) -> String {
+    let sign = if n < 0 { "-" } else { "" };
+    let (whole, part) = (n.unsigned_abs() / 1000, n.unsigned_abs() % 1000);
     if part == 0 {
         return format!("{sign}{whole}");
     }

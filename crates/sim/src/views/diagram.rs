@@ -206,7 +206,7 @@ pub fn holds(stage: Stage, g: &Glance, lang: Lang) -> String {
         Stage::Reconciler => trf!(lang, "{b}/{w} busy", &[("b", &g.busy), ("w", &g.workers)]),
         Stage::Poller => g
             .poll_every
-            .map_or_else(String::new, |ms| n(phrase!("LIST every {n} s"), &crate::i18n::decimal(ms as f64 / 1000.0))),
+            .map_or_else(String::new, |ms| n(phrase!("LIST every {n} s"), &crate::i18n::thousandths(ms as i64))),
         Stage::Fifo | Stage::User | Stage::Kubelet | Stage::Informer => String::new(),
     }
 }

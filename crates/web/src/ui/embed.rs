@@ -3,10 +3,13 @@
 //! ([`informer_sim::views::host`]) from its own origin and the origins its link lists, tells those origins
 //! each step, and offers the same state in the full playground.
 
+use super::state::PageState;
 use gloo::events::EventListener;
 use informer_sim::session::link::Link;
+use informer_sim::session::Action;
 use informer_sim::views::host::{self, Command, Event};
 use wasm_bindgen::{JsCast, JsValue};
+use yew::prelude::*;
 
 /// Whether the page runs in another page's frame.
 pub fn framed() -> bool {
@@ -26,7 +29,7 @@ pub fn report_height() {
 
 /// Tells the parent page an event, if it is this page's origin or one of `hosts` (the browser
 /// delivers a message only to the origin it names).
-pub fn tell(event: &Event, hosts: &[String]) {
+fn tell(event: &Event, hosts: &[String]) {
     if !framed() {
         return;
     }
@@ -40,20 +43,52 @@ pub fn tell(event: &Event, hosts: &[String]) {
 }
 
 /// The host-page API's module, which only a page in another page's frame loads: the reader of
-/// the host page's commands (JSON) and what the page tells it.
+/// the host page's commands (JSON), serving them, and what the page tells the hosts.
 pub struct HostModule {
     /// Says the page is ready and serves the hosts' commands, for as long as the listener lives.
-    pub serve: fn(super::hooks::Host) -> Option<EventListener>,
+    pub serve: fn(Driven) -> Option<EventListener>,
     /// Tells the hosts an event.
     pub tell: fn(&Event, &[String]),
 }
 
-super::modules::split_point!(host, host_module, HostModule, HostModule { serve: super::hooks::serve_host, tell });
+super::modules::split_point!(host, host_module, HostModule, HostModule { serve, tell });
 
-/// Listens for the host page's commands: messages from origins that may not
-/// drive the frame are ignored; a malformed command is answered with a `refused` event naming
-/// what was wrong.
-pub fn listen(hosts: Vec<String>, on_command: impl Fn(Command) + 'static) -> Option<EventListener> {
+/// What the hosts' commands drive: the page's state, Play and the theme.
+pub struct Driven {
+    pub state: UseReducerHandle<PageState>,
+    pub send: Callback<Action>,
+    pub playing: UseStateHandle<bool>,
+    /// The origins besides the page's own that may drive it (the link's `host`s).
+    pub hosts: Vec<String>,
+    pub set_theme: Callback<informer_sim::session::link::Theme>,
+}
+
+/// Says the page is ready and listens for the hosts' commands.
+fn serve(driven: Driven) -> Option<EventListener> {
+    let Driven { state, send, playing, hosts, set_theme } = driven;
+    let scenario = state.read().link().scenario.unwrap_or_default();
+    tell(&Event::Ready { scenario, step: state.read().world().steps() }, &hosts);
+    listen(hosts, move |command| match command {
+        Command::Load { scenario, step } => {
+            let state = state.clone();
+            super::lessons::ensure(&scenario.clone(), move |_| {
+                state.dispatch(Action::LoadScenario(scenario));
+                if let Some(step) = step {
+                    state.dispatch(Action::JumpTo(step));
+                }
+            });
+        }
+        Command::GoTo(step) => send.emit(Action::JumpTo(step)),
+        Command::Play => playing.set(true),
+        Command::Pause => playing.set(false),
+        Command::Lang(lang) => send.emit(Action::SetLang(lang)),
+        Command::Theme(theme) => set_theme.emit(theme),
+    })
+}
+
+/// Listens for the host page's commands: messages from origins that may not drive the frame
+/// are ignored; a malformed command is answered with a `refused` event naming what was wrong.
+fn listen(hosts: Vec<String>, on_command: impl Fn(Command) + 'static) -> Option<EventListener> {
     let window = web_sys::window()?;
     let own = window.location().origin().ok()?;
     Some(EventListener::new(&window, "message", move |e| {

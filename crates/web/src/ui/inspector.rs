@@ -109,7 +109,7 @@ pub fn inspector(props: &Props) -> Html {
                     <h3>{ format!("{} (resourceVersion {})", o.title, o.resource_version) }</h3>
                     { match &o.yaml {
                         Some(yaml) => html! { <pre class="yaml" role="region" aria-label={tr!(lang, "Object YAML")}>{ yaml }</pre> },
-                        None => super::modules::waiting(super::modules::Module::Console, lang),
+                        None => modules::waiting(Module::Console, lang),
                     } }
                 }
             </> }

@@ -6,7 +6,7 @@ use super::super::embed;
 use super::super::modules::{self, Module};
 use super::super::state::PageState;
 use informer_sim::session::Action;
-use informer_sim::views::host::{Command, Event};
+use informer_sim::views::host::Event;
 use yew::prelude::*;
 
 /// In another page's frame, says the page is ready, then takes the hosts' commands for as long
@@ -26,43 +26,11 @@ pub fn use_host_api(
             let kept = listener.clone();
             modules::with(Module::Host, move || {
                 let Some(host) = modules::host() else { return };
-                *kept.borrow_mut() = (host.serve)(Host { state, send, playing, hosts, set_theme });
+                *kept.borrow_mut() = (host.serve)(embed::Driven { state, send, playing, hosts, set_theme });
             });
         }
         move || drop(listener.borrow_mut().take())
     });
-}
-
-/// What serving the hosts' commands changes.
-pub struct Host {
-    state: UseReducerHandle<PageState>,
-    send: Callback<Action>,
-    playing: UseStateHandle<bool>,
-    hosts: Vec<String>,
-    set_theme: Callback<informer_sim::session::link::Theme>,
-}
-
-/// Says the page is ready and listens for the hosts' commands (in the host-page API's module).
-pub fn serve(host: Host) -> Option<gloo::events::EventListener> {
-    let Host { state, send, playing, hosts, set_theme } = host;
-    let scenario = state.read().link().scenario.unwrap_or_default();
-    embed::tell(&Event::Ready { scenario, step: state.read().world().steps() }, &hosts);
-    embed::listen(hosts, move |command| match command {
-        Command::Load { scenario, step } => {
-            let state = state.clone();
-            super::super::lessons::ensure(&scenario.clone(), move |_| {
-                state.dispatch(Action::LoadScenario(scenario));
-                if let Some(step) = step {
-                    state.dispatch(Action::JumpTo(step));
-                }
-            });
-        }
-        Command::GoTo(step) => send.emit(Action::JumpTo(step)),
-        Command::Play => playing.set(true),
-        Command::Pause => playing.set(false),
-        Command::Lang(lang) => send.emit(Action::SetLang(lang)),
-        Command::Theme(theme) => set_theme.emit(theme),
-    })
 }
 
 /// Tells the hosts every change of step (with its headline) and every answer, once each, once
@@ -76,10 +44,11 @@ pub fn use_host_reports(state: &PageState, hosts: &[String]) {
     let line = session.current().map(|e| informer_sim::i18n::headline(e, session.lang())).unwrap_or_default();
     {
         let hosts = hosts.to_vec();
-        use_effect_with((session.world().steps(), line, here), move |(step, line, _)| {
-            if let Some(host) = modules::host() {
-                (host.tell)(&Event::Step { step: *step, line: line.clone() }, &hosts)
-            }
+        use_effect_with((session.world().steps(), line, here), move |(step, line, _)| match modules::host() {
+            Some(host) => (host.tell)(&Event::Step { step: *step, line: line.clone() }, &hosts),
+            // A framed page whose module could not arrive asks again at each step.
+            None if embed::framed() => modules::ask(Module::Host),
+            None => {}
         });
     }
     let answers: Vec<_> =

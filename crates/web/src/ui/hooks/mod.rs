@@ -16,7 +16,7 @@ mod staged;
 
 pub use address::use_address;
 pub use document::{use_remembered_language, use_theme};
-pub use host::{serve as serve_host, use_embed_height, use_host_api, use_host_reports, Host};
+pub use host::{use_embed_height, use_host_api, use_host_reports};
 pub use idle::use_idle_settle;
 pub use keys::{use_shortcuts, Dialog, Shortcut};
 pub use motion::use_motion;
