@@ -21,6 +21,14 @@ pub struct FiguresModule {
     pub revisions: fn(Vec<HistoryRow>, usize, Lang) -> Html,
 }
 
+/// What `draw` draws from the figures' module once it is here; until then, that it is on its way.
+pub fn drawn(lang: Lang, draw: impl FnOnce(&FiguresModule) -> Html) -> Html {
+    match super::modules::figures() {
+        Some(figures) => draw(figures),
+        None => super::modules::waiting(super::modules::Module::Figures, lang),
+    }
+}
+
 super::modules::split_point!(
     figures,
     figures_module,

@@ -1,5 +1,6 @@
 //! One inspector per stage, showing its state at the current step.
 
+use super::figures;
 use super::modules::{self, Module};
 use informer_sim::i18n::{seconds, Lang};
 use informer_sim::i18n::{tr, trf, Phrase};
@@ -38,14 +39,10 @@ pub fn inspector(props: &Props) -> Html {
     let lang = props.lang;
     let era = use_context::<informer_sim::era::Era>().unwrap_or_default();
     let body = match &props.view {
-        InspectorView::Store { rows, hidden } => match modules::figures() {
-            Some(figures) => (figures.revisions)(rows.clone(), *hidden, lang),
-            None => modules::waiting(Module::Figures, lang),
-        },
-        InspectorView::ApiServer(view) => match modules::figures() {
-            Some(figures) => (figures.metrics)(view.clone(), lang),
-            None => modules::waiting(Module::Figures, lang),
-        },
+        InspectorView::Store { rows, hidden } => {
+            figures::drawn(lang, |figures| (figures.revisions)(rows.clone(), *hidden, lang))
+        }
+        InspectorView::ApiServer(view) => figures::drawn(lang, |figures| (figures.metrics)(view.clone(), lang)),
         InspectorView::Reflectors(reflectors) => reflectors
             .iter()
             .map(|r| {

@@ -82,14 +82,11 @@ pub(crate) fn open_on(link: informer_sim::session::link::Link, notices: Vec<info
     if app::opening_lang(&link) == informer_sim::i18n::Lang::Ko {
         needs.push(modules::Module::Korean);
     }
-    // The figures are drawn with the page's last parts (an embed draws none): asked for once
-    // what the opening needs is here, they arrive while the page draws.
-    let figures = !link.embed;
     let open = move || {
         modules::with_all(needs, move || {
-            if figures {
-                modules::ask(modules::Module::Figures);
-            }
+            // The figures are drawn with the page's last parts: asked for once what the opening
+            // needs is here, they arrive while the page draws.
+            modules::ask(modules::Module::Figures);
             later(move || {
                 app::prepare(link, notices);
                 later(render);

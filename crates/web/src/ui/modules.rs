@@ -1,8 +1,8 @@
 //! The page's later modules: the code a first step never runs — the console, compare, Share
-//! and its exports, the guide, the figures — is compiled into modules of its own, each fetched the first
-//! time it is asked for (or once the page is live, while the reader reads). A module is a
-//! table of functions its split point returns; once it has arrived the page calls them as it
-//! calls its own. While one is on its way the control that waits for it says so; a module
+//! and its exports, the guide, the figures — is compiled into modules of its own, each fetched
+//! the first time it is asked for (or as the page opens and draws, to arrive while the reader
+//! reads). A module is a table of functions its split point returns; once it has arrived the
+//! page calls them as it calls its own. While one is on its way the control that waits for it says so; a module
 //! that cannot arrive says that, and the rest of the page goes on.
 //!
 //! The release build splits the wasm at each module's split point (`scripts/split.mjs`, with
@@ -96,7 +96,8 @@ modules! {
     Compare("the comparison"): super::compare_panel::CompareModule = compare_panel, compare;
     /// The facilitator's guide.
     Guide("the guide"): super::guide_dialog::GuideModule = guide_dialog, guide;
-    /// The host-page API (the reader of its commands, what the page tells), in another page's frame.
+    /// The host-page API (the reader of its commands, what the page tells), in another page's
+    /// frame.
     Host("the host page's commands"): super::embed::HostModule = embed, host;
     /// The Korean phrasebook.
     Korean("Korean"): super::korean::KoreanModule = korean, korean;

@@ -244,10 +244,7 @@ pub fn faults(cx: Context) -> Html {
             <h2 id="faults-heading">{ tr!(lang, "Faults") }</h2>
             <Faults latency_ms={session.world().config.latency_ms} on_action={send.clone()} {lang} />
             <h2>{ tr!(lang, "Costs") }</h2>
-            { match super::modules::figures() {
-                Some(figures) => (figures.costs)(views::costs(session, 400, 40), lang),
-                None => super::modules::waiting(Module::Figures, lang),
-            } }
+            { super::figures::drawn(lang, |figures| (figures.costs)(views::costs(session, 400, 40), lang)) }
         </section>
     }
 }
