@@ -128,7 +128,7 @@ test('a room follows the facilitator, votes twice, survives a restart and leaves
     await screenshot(korean, 'room-attendee-ko-390', { fullPage: false });
     // On a phone the stage is drawn tall: its smallest words (what a box holds, 18 units) at
     // 12 CSS px or more.
-    const smallest = await first.locator('svg.pipeline').evaluate((svg) => (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * 18);
+    const smallest = await first.locator('svg.pipeline').evaluate((/** @type {SVGSVGElement} */ svg) => (svg.getBoundingClientRect().width / svg.viewBox.baseVal.width) * 18);
     assert.ok(smallest >= 12, `the stage's smallest words at ${smallest.toFixed(1)} px on a 390 px phone`);
     await screenshot(first, 'room-attendee-en-390', { fullPage: false });
 
@@ -176,7 +176,7 @@ test('a lesson the facilitator opened from outside is brought to the room: pages
     const korean = await open(`${links.attendee}&lang=ko`);
     const facilitator = await open(`${links.facilitator}&lesson=${lesson}`);
     await facilitator.getByText('2 connected · 2 following').waitFor();
-    for (const [page, mark] of [[attendee, '(opened from outside)'], [korean, '(외부에서 연 레슨)']]) {
+    for (const [page, mark] of /** @type {[import('playwright-core').Page, string][]} */ ([[attendee, '(opened from outside)'], [korean, '(외부에서 연 레슨)']])) {
       await page.waitForURL(/scenario=our-scope/);
       await page.locator('#scenario option:checked', { hasText: mark }).waitFor({ state: 'attached' });
     }

@@ -42,7 +42,7 @@ export function serve(root, base = '/', { gzip = false, precompressed = false, i
     try {
       const file = rel.endsWith('/') ? rel + 'index.html' : rel;
       const body = await readFile(join(root, file));
-      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp, ...extra };
+      const headers = /** @type {Record<string, string>} */ ({ 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': csp, ...extra });
       if (immutable) headers['cache-control'] = HASHED.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache';
       const accepts = req.headers['accept-encoding'] ?? '';
       const stored = precompressed && (await storedEncoding(join(root, file), accepts));

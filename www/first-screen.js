@@ -37,6 +37,7 @@ try {
   // visit.
   const wasm = /** @type {HTMLLinkElement} */ (document.querySelector('link[rel="preload"][href$=".wasm"]'));
   const kept = navigator.serviceWorker?.controller ? keptModule(wasm) : null;
+  globalThis.moduleKept = kept;
   if (fresh || kept) root.setAttribute('data-fresh', '');
   // The language rule, as the wasm's (crates/sim/src/session/link.rs, `opening_lang`).
   const embed = link.has('embed') && contract.embedYes.includes(link.get('embed'));
