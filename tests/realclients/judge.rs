@@ -500,7 +500,7 @@ fn serve_api_makes_new_tokens_at_each_start_and_takes_faults_from_the_administra
 /// The requests for `resource` made since `before`, as "VERB resource", sorted.
 fn requests_since(
     world: &informer_sim::world::World,
-    before: &BTreeMap<(informer_sim::cluster::Verb, String, u16), u64>,
+    before: &informer_sim::kernel::SmallMap<(informer_sim::cluster::Verb, String, u16), u64>,
     resource: &str,
 ) -> String {
     let made = world.api.metrics().requests.iter().filter(|(key, n)| key.1 == resource && before.get(*key) != Some(n));

@@ -9,7 +9,7 @@
 
 use super::delta_fifo::KnownObjects;
 use crate::cluster::{ApiObject, Shared};
-use crate::kernel::SharedMap;
+use crate::kernel::{SharedMap, SmallMap};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
@@ -64,9 +64,9 @@ fn field_values(obj: &ApiObject, value: Option<String>) -> Vec<String> {
 pub struct Indexer {
     /// Objects by key, shared with copies of the indexer (a write replaces, never mutates).
     items: SharedMap<String, Rc<ApiObject>>,
-    indexers: BTreeMap<String, IndexFunc>,
+    indexers: SmallMap<String, IndexFunc>,
     /// Index name → value → keys; the key sets are shared with copies until written.
-    indices: BTreeMap<String, BTreeMap<String, Rc<BTreeSet<String>>>>,
+    indices: SmallMap<String, BTreeMap<String, Rc<BTreeSet<String>>>>,
     /// `LastStoreSyncResourceVersion`: the newest resourceVersion written.
     last_rv: i64,
     /// Objects examined by the last read, and by all reads so far.

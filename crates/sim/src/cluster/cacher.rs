@@ -28,6 +28,7 @@ use super::mvcc_store::{Event, KeyRange, MvccStore, Revision, WatchId as StoreWa
 use super::storage::{decode, prefix, WATCH_TOO_OLD};
 use super::watch::{ApiWatchId, Filter, WatchEvent, WatchSource, Watcher};
 use super::watch_cache::{ObjectChange, WatchCache};
+use crate::kernel::SmallMap;
 use std::collections::BTreeMap;
 
 /// Where a new watch starts: at the current state (synthetic ADDED events first) or after a
@@ -49,8 +50,8 @@ pub struct Cacher {
     /// Serve watches from the watch cache (false: straight from etcd).
     enabled: bool,
     capacity: usize,
-    caches: BTreeMap<Kind, (WatchCache, StoreWatchId)>,
-    watchers: BTreeMap<ApiWatchId, Watcher>,
+    caches: SmallMap<Kind, (WatchCache, StoreWatchId)>,
+    watchers: SmallMap<ApiWatchId, Watcher>,
     next_watch: ApiWatchId,
     /// The API server's clock (virtual ms): when events are recorded.
     now: u64,
@@ -60,7 +61,7 @@ impl Cacher {
     /// Caches for every kind, initialised from the store as it is.
     pub fn new(store: &mut MvccStore, enabled: bool, capacity: usize) -> Self {
         let mut cacher =
-            Cacher { enabled, capacity, caches: BTreeMap::new(), watchers: BTreeMap::new(), next_watch: 1, now: 0 };
+            Cacher { enabled, capacity, caches: SmallMap::new(), watchers: SmallMap::new(), next_watch: 1, now: 0 };
         cacher.start_caches(store);
         cacher
     }

@@ -2,13 +2,13 @@
 //! serialised: the figures behind the cost panel.
 
 use super::request::Verb;
-use std::collections::BTreeMap;
+use crate::kernel::SmallMap;
 
 /// Request counters like `apiserver_request_total{verb, resource, code}`, plus what the
 /// server serialised.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Metrics {
-    pub requests: BTreeMap<(Verb, String, u16), u64>,
+    pub requests: SmallMap<(Verb, String, u16), u64>,
     /// Objects sent in list responses and watch events.
     pub objects_sent: u64,
     pub bytes_sent: u64,
@@ -21,7 +21,7 @@ impl Metrics {
     }
 
     pub(super) fn record(&mut self, verb: Verb, resource: &str, code: u16) {
-        *self.requests.entry((verb, resource.into(), code)).or_default() += 1;
+        *self.requests.or_insert_with((verb, resource.into(), code), || 0) += 1;
     }
 
     pub(super) fn sent(&mut self, objects: u64, bytes: usize) {

@@ -22,8 +22,7 @@
 //! (etcd may pack several revisions into one response while a watcher catches up; here each
 //! revision is one response, and the events are the same).
 
-use crate::kernel::SharedMap;
-use std::collections::BTreeMap;
+use crate::kernel::{SharedMap, SmallMap};
 use std::fmt;
 use std::ops::Bound;
 use std::rc::Rc;
@@ -306,7 +305,7 @@ pub struct MvccStore {
     /// Per key, every revision still in the backend that touched it, oldest first.
     /// Shared with copies of the store; a write copies only the one key's list it changes.
     index: SharedMap<Rc<str>, Rc<Vec<RevKey>>>,
-    watchers: BTreeMap<WatchId, Watcher>,
+    watchers: SmallMap<WatchId, Watcher>,
     next_watch_id: WatchId,
 }
 
@@ -329,7 +328,7 @@ impl MvccStore {
             compact_rev: -1,
             backend: SharedMap::new(),
             index: SharedMap::new(),
-            watchers: BTreeMap::new(),
+            watchers: SmallMap::new(),
             next_watch_id: 1,
         }
     }

@@ -10,7 +10,7 @@
 //! real cluster.
 
 use super::api_errors::Status;
-use std::collections::BTreeMap;
+use crate::kernel::SmallMap;
 
 /// Who is asking: a user name and its groups.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -118,13 +118,13 @@ pub struct RoleBinding {
 /// The authorizer's state: every role and binding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rbac {
-    roles: BTreeMap<(String, String), Role>,
+    roles: SmallMap<(String, String), Role>,
     bindings: Vec<RoleBinding>,
 }
 
 impl Default for Rbac {
     fn default() -> Self {
-        let mut rbac = Rbac { roles: BTreeMap::new(), bindings: Vec::new() };
+        let mut rbac = Rbac { roles: SmallMap::new(), bindings: Vec::new() };
         rbac.put_role(Role {
             namespace: String::new(),
             name: "cluster-admin".into(),

@@ -7,6 +7,7 @@ pub mod rng;
 pub mod scheduler;
 pub mod shared_deque;
 pub mod shared_map;
+pub mod small_map;
 pub mod sort;
 pub mod step_log;
 pub mod trace;
@@ -15,6 +16,7 @@ pub use rng::Rng;
 pub use scheduler::Scheduler;
 pub use shared_deque::SharedDeque;
 pub use shared_map::SharedMap;
+pub use small_map::{SmallMap, SmallSet};
 pub use step_log::{AtStep, StepLog};
 pub use trace::{Stage, TraceKind};
 

@@ -63,7 +63,7 @@ pub struct Session {
     /// The lesson being played, if any.
     scenario: Option<Scenario>,
     /// Answers given: question index → choice.
-    answers: std::collections::BTreeMap<usize, usize>,
+    answers: crate::kernel::SmallMap<usize, usize>,
     lang: Lang,
     /// The console's transcript: each command and what it printed, with the step it was at.
     console: StepLog<(u64, ConsoleLine)>,
@@ -325,7 +325,7 @@ impl Session {
             Action::Open(key) => self.opened = Some(key),
             Action::SetLang(lang) => self.lang = lang,
             Action::Answer(question, choice) => {
-                self.answers.entry(question).or_insert(choice);
+                self.answers.or_insert_with(question, || choice);
             }
             Action::LoadScenario(id) => match Self::with_scenario(&id) {
                 Ok(mut next) => {

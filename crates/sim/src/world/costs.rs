@@ -6,15 +6,14 @@ use super::World;
 use crate::cluster::storage::prefix;
 use crate::cluster::Verb;
 use crate::cluster::{ApiObject, KeyRange, Kind};
-use crate::kernel::Millis;
+use crate::kernel::{Millis, SmallMap};
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// What a run costs: the figures of the cost panel.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Costs {
     /// API requests by verb (`LIST`, `WATCH`, `GET`, `POST`, `PUT`, `DELETE`).
-    pub requests: BTreeMap<Verb, u64>,
+    pub requests: SmallMap<Verb, u64>,
     pub bytes_sent: u64,
     pub objects_sent: u64,
     /// Per informer: the kind, objects cached and their bytes as JSON.
@@ -39,7 +38,7 @@ pub struct Costs {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StatusClock {
     /// (key, generation) → when the spec was written.
-    pending: BTreeMap<(String, i64), Millis>,
+    pending: SmallMap<(String, i64), Millis>,
     latencies: Vec<Millis>,
 }
 
@@ -65,9 +64,9 @@ impl World {
     /// The run's cost figures.
     pub fn costs(&self) -> Costs {
         let metrics = self.api.metrics();
-        let mut requests = BTreeMap::new();
-        for ((verb, _, _), n) in &metrics.requests {
-            *requests.entry(*verb).or_insert(0) += n;
+        let mut requests = SmallMap::new();
+        for ((verb, _, _), n) in metrics.requests.iter() {
+            *requests.or_insert_with(*verb, || 0) += n;
         }
         let cached = self
             .informers

@@ -16,8 +16,7 @@ use crate::cluster::ApiObject;
 use crate::cluster::Status;
 use crate::controller::handler::{self, Enqueue, Handled};
 use crate::era::Era;
-use crate::kernel::{Millis, Stage, TraceKind};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::kernel::{Millis, SmallMap, SmallSet, Stage, TraceKind};
 
 /// One informer and everything that feeds it: its client pipeline, and the world's side of
 /// driving it (the streams it reads, the hops scheduled, the timers' generations).
@@ -29,12 +28,12 @@ pub struct InformerStack {
     pop_pending: bool,
     listener_pending: Vec<bool>,
     /// Server-side watches whose events are forwarded to the reflector.
-    pub(super) open_watches: BTreeSet<ApiWatchId>,
+    pub(super) open_watches: SmallSet<ApiWatchId>,
     /// Watches the client stopped reading: what is still in flight for them is lost.
-    abandoned: BTreeSet<ApiWatchId>,
+    abandoned: SmallSet<ApiWatchId>,
     /// When the last message of each open stream arrives: a watch is one ordered stream, so
     /// latency delays its messages but never reorders them.
-    stream_clock: BTreeMap<ApiWatchId, Millis>,
+    stream_clock: SmallMap<ApiWatchId, Millis>,
     resync_generation: u64,
     backoff_generation: u64,
 }
@@ -89,9 +88,9 @@ impl InformerStack {
             listener_pending: vec![false; config.handlers.len()],
             config,
             pop_pending: false,
-            open_watches: BTreeSet::new(),
-            abandoned: BTreeSet::new(),
-            stream_clock: BTreeMap::new(),
+            open_watches: SmallSet::new(),
+            abandoned: SmallSet::new(),
+            stream_clock: SmallMap::new(),
             resync_generation: 0,
             backoff_generation: 0,
         }

@@ -10,9 +10,9 @@
 //! and "arrives" at once, through the same code.
 
 use informer_sim::i18n::Lang;
+use informer_sim::kernel::SmallMap;
 use std::any::Any;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use yew::prelude::*;
 
 /// Where a module stands.
@@ -114,9 +114,9 @@ modules! {
 }
 
 thread_local! {
-    static STATUS: RefCell<BTreeMap<Module, Status>> = const { RefCell::new(BTreeMap::new()) };
+    static STATUS: RefCell<SmallMap<Module, Status>> = const { RefCell::new(SmallMap::new()) };
     /// The tables of the modules here.
-    static TABLES: RefCell<BTreeMap<Module, &'static dyn Any>> = const { RefCell::new(BTreeMap::new()) };
+    static TABLES: RefCell<SmallMap<Module, &'static dyn Any>> = const { RefCell::new(SmallMap::new()) };
     /// Told when a module arrives or fails: the page draws again.
     static NOTIFY: RefCell<Option<Callback<Module>>> = const { RefCell::new(None) };
     /// What waits for a module to arrive, to run once it has.
