@@ -10,19 +10,19 @@
 //!   priority queue uses the exponential one alone (`pkg/controller/controller.go`, from v0.20 when chosen, the default from v0.23).
 
 use crate::kernel::Millis;
-use std::collections::BTreeMap;
+use crate::kernel::SmallMap;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum RateLimiter {
-    ItemExponential { base_ms: f64, max_ms: f64, failures: BTreeMap<String, u32> },
+    ItemExponential { base_ms: f64, max_ms: f64, failures: SmallMap<String, u32> },
     Bucket { qps: f64, burst: f64, tokens: f64, last_ms: Millis },
-    FastSlow { fast_ms: Millis, slow_ms: Millis, max_fast: u32, failures: BTreeMap<String, u32> },
+    FastSlow { fast_ms: Millis, slow_ms: Millis, max_fast: u32, failures: SmallMap<String, u32> },
     MaxOf(Vec<RateLimiter>),
 }
 
 impl RateLimiter {
     pub fn item_exponential(base_ms: f64, max_ms: f64) -> Self {
-        RateLimiter::ItemExponential { base_ms, max_ms, failures: BTreeMap::new() }
+        RateLimiter::ItemExponential { base_ms, max_ms, failures: SmallMap::new() }
     }
 
     pub fn bucket(qps: f64, burst: u32) -> Self {
@@ -30,7 +30,7 @@ impl RateLimiter {
     }
 
     pub fn fast_slow(fast_ms: Millis, slow_ms: Millis, max_fast: u32) -> Self {
-        RateLimiter::FastSlow { fast_ms, slow_ms, max_fast, failures: BTreeMap::new() }
+        RateLimiter::FastSlow { fast_ms, slow_ms, max_fast, failures: SmallMap::new() }
     }
 
     /// `DefaultControllerRateLimiter()` (unchanged from client-go v0.20 to today).
@@ -42,7 +42,7 @@ impl RateLimiter {
     pub fn when(&mut self, item: &str, now: Millis) -> Millis {
         match self {
             RateLimiter::ItemExponential { base_ms, max_ms, failures } => {
-                let exp = failures.entry(item.to_string()).or_insert(0);
+                let exp = failures.or_insert_with(item.to_string(), || 0);
                 let backoff = *base_ms * 2f64.powi(*exp as i32);
                 *exp += 1;
                 if !backoff.is_finite() || backoff > *max_ms {
@@ -62,7 +62,7 @@ impl RateLimiter {
                 }
             }
             RateLimiter::FastSlow { fast_ms, slow_ms, max_fast, failures } => {
-                let n = failures.entry(item.to_string()).or_insert(0);
+                let n = failures.or_insert_with(item.to_string(), || 0);
                 *n += 1;
                 if *n <= *max_fast {
                     *fast_ms

@@ -18,7 +18,7 @@
 //! priority the item was taken with. Its default rate limiter is the exponential one alone.
 
 use super::rate_limiter::RateLimiter;
-use crate::kernel::Millis;
+use crate::kernel::{Millis, SmallMap};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What `Add` did with an item.
@@ -52,7 +52,7 @@ pub struct Workqueue {
     places: BTreeMap<String, Place>,
     dirty: BTreeSet<String>,
     /// What workers hold, and the priority each was taken with.
-    processing: BTreeMap<String, i32>,
+    processing: SmallMap<String, i32>,
     /// Items parked by `AddAfter`, with their ready time and priority.
     waiting: BTreeMap<String, (Millis, i32)>,
     added: u64,
@@ -75,7 +75,7 @@ impl Workqueue {
             line: BTreeSet::new(),
             places: BTreeMap::new(),
             dirty: BTreeSet::new(),
-            processing: BTreeMap::new(),
+            processing: SmallMap::new(),
             waiting: BTreeMap::new(),
             added: 0,
             prioritised: false,

@@ -30,7 +30,7 @@ pub use super::plan::{controller_of, Cache, Decision, Plan, PlanOp, ReconcileRes
 use crate::cluster::api_object::OwnerReference;
 use crate::cluster::selector::LabelSelector;
 use crate::cluster::{ApiObject, Kind};
-use crate::kernel::{sort, Millis, Rng};
+use crate::kernel::{sort, Millis, Rng, SmallMap};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -67,10 +67,10 @@ struct Expectations {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reconciler {
     pub kind: ReconcilerKind,
-    expectations: BTreeMap<String, Expectations>,
+    expectations: SmallMap<String, Expectations>,
     /// Edge-triggered Pod counts per owner, kept from events alone.
-    beliefs: BTreeMap<String, i64>,
-    failures: BTreeMap<String, u32>,
+    beliefs: SmallMap<String, i64>,
+    failures: SmallMap<String, u32>,
 }
 
 fn generated_name(base: &str, rng: &mut Rng) -> String {
@@ -86,7 +86,7 @@ fn phase(pod: &ApiObject) -> &str {
 
 impl Reconciler {
     pub fn new(kind: ReconcilerKind) -> Self {
-        Reconciler { kind, expectations: BTreeMap::new(), beliefs: BTreeMap::new(), failures: BTreeMap::new() }
+        Reconciler { kind, expectations: SmallMap::new(), beliefs: SmallMap::new(), failures: SmallMap::new() }
     }
 
     /// The kind whose keys fill the workqueue.
@@ -102,8 +102,8 @@ impl Reconciler {
 
     /// A Pod event reached the owner's handler: expectations and edge beliefs learn of it.
     pub fn observe_owned(&mut self, owner_key: &str, added: bool, deleted: bool) {
-        let e = self.expectations.entry(owner_key.to_string()).or_default();
-        let belief = self.beliefs.entry(owner_key.to_string()).or_default();
+        let e = self.expectations.or_insert_with(owner_key.to_string(), Expectations::default);
+        let belief = self.beliefs.or_insert_with(owner_key.to_string(), || 0);
         if added {
             e.adds -= 1;
             *belief += 1;
@@ -140,7 +140,7 @@ impl Reconciler {
                 Err(e) => Plan::not_found(e),
             },
             ReconcilerKind::Failing { failures, terminal } => {
-                let n = self.failures.entry(key.to_string()).or_default();
+                let n = self.failures.or_insert_with(key.to_string(), || 0);
                 *n += 1;
                 let n = *n;
                 if terminal {
@@ -153,7 +153,7 @@ impl Reconciler {
                 }
             }
             ReconcilerKind::Requeue(times) => {
-                let n = self.failures.entry(key.to_string()).or_default();
+                let n = self.failures.or_insert_with(key.to_string(), || 0);
                 *n += 1;
                 let result = if *n <= times { ReconcileResult::Requeue } else { ReconcileResult::Success };
                 Plan::done(Decision::Attempt { n: *n, failures: times }, result)
@@ -229,7 +229,7 @@ impl Reconciler {
         let have = if edge { self.belief(key) } else { pods.len() as i64 };
         let mut decisions = vec![Decision::Counted { owner: owner_kind, want, have, from_events: edge }];
         let mut ops = VecDeque::new();
-        let expectations = self.expectations.entry(key.to_string()).or_default();
+        let expectations = self.expectations.or_insert_with(key.to_string(), Expectations::default);
         if expectations.adds > 0 || expectations.dels > 0 {
             decisions
                 .push(Decision::WaitingExpectations { adds: expectations.adds.max(0), dels: expectations.dels.max(0) });

@@ -4,8 +4,10 @@
 //! adds its nodes' balancing to the page's wasm (a few KB each); this adds a binary search and
 //! a `Vec`'s shifts.
 //!
-//! Insert and remove move the entries after them, so it is not for the maps that grow with
-//! the world's objects (those are [`SharedMap`](super::SharedMap)s and `BTreeMap`s).
+//! Insert and remove move the entries after them: a map written a key at a time (a
+//! controller's beliefs or failures by key) stays cheap per step into the thousands of keys,
+//! but the maps a LIST fills or drains in bulk (the stored objects, the queues) are
+//! [`SharedMap`](super::SharedMap)s and `BTreeMap`s.
 
 use std::borrow::Borrow;
 

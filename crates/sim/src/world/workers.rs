@@ -10,8 +10,7 @@ use crate::cluster::{ApiObject, Kind, Status, UserInfo};
 use crate::controller::cache_reader::{self, CacheList, ReadError};
 use crate::controller::reconciler::{Cache, Plan, PlanOp, ReconcileResult, Reconciler, Write};
 use crate::era::Era;
-use crate::kernel::{Millis, Stage, TraceKind};
-use std::collections::BTreeMap;
+use crate::kernel::{Millis, SmallMap, Stage, TraceKind};
 use std::ops::Range;
 
 /// One controller (controller-runtime's `Controller`, or one of kube-controller-manager's): a
@@ -66,7 +65,7 @@ pub enum Worker {
         failed: Option<String>,
         /// The resourceVersion each of this reconcile's own writes produced, by key: a cache
         /// read that returns another one is stale.
-        written: BTreeMap<String, i64>,
+        written: SmallMap<String, i64>,
     },
 }
 
@@ -206,7 +205,7 @@ impl World {
         let plan = self.controllers[c].reconciler.plan(&key, &mut cache, &mut self.rng);
         let decisions = plan.decisions.clone();
         self.workers[w] =
-            Worker::Reconciling { key: key.clone(), since: self.now, plan, failed: None, written: BTreeMap::new() };
+            Worker::Reconciling { key: key.clone(), since: self.now, plan, failed: None, written: SmallMap::new() };
         let think = self.controllers[c].reconcile_ms;
         let reads = self.advance(w, think);
         let outcome =
