@@ -9,8 +9,7 @@
 //!   max-of(exponential 5 ms … 1000 s, bucket 10 qps / burst 100). controller-runtime's
 //!   priority queue uses the exponential one alone (`pkg/controller/controller.go`, from v0.20 when chosen, the default from v0.23).
 
-use crate::kernel::Millis;
-use crate::kernel::SmallMap;
+use crate::kernel::{Millis, SmallMap};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum RateLimiter {

@@ -141,17 +141,6 @@ impl<'a, K: Ord, V> IntoIterator for &'a SmallMap<K, V> {
     }
 }
 
-impl<K: Ord, V> FromIterator<(K, V)> for SmallMap<K, V> {
-    /// As a `BTreeMap` collects: of two entries with one key, the later's value stays.
-    fn from_iter<I: IntoIterator<Item = (K, V)>>(entries: I) -> Self {
-        let mut map = SmallMap::new();
-        for (k, v) in entries {
-            map.insert(k, v);
-        }
-        map
-    }
-}
-
 impl<K: Ord + Borrow<Q>, Q: Ord + ?Sized, V> std::ops::Index<&Q> for SmallMap<K, V> {
     type Output = V;
 
@@ -261,15 +250,5 @@ mod tests {
             assert!(set.iter().eq(set_model.iter()), "the set's order, seed {seed}");
             assert_eq!((ours.len(), set.len()), (model.len(), set_model.len()));
         }
-    }
-
-    /// Collecting keeps the later of two values for one key, as a `BTreeMap` does, and the
-    /// entries come back in key order.
-    #[test]
-    fn collects_as_a_btreemap_does() {
-        let pairs = [(3, "c"), (1, "a"), (3, "C"), (2, "b")];
-        let ours: SmallMap<i32, &str> = pairs.into_iter().collect();
-        let model: BTreeMap<i32, &str> = pairs.into_iter().collect();
-        assert_eq!(ours.into_iter().collect::<Vec<_>>(), model.into_iter().collect::<Vec<_>>());
     }
 }
