@@ -54,9 +54,14 @@ try {
     // The features Rust's wasm32 target emits; wasm-opt keeps to them.
     const features = ['--enable-bulk-memory', '--enable-multivalue', '--enable-mutable-globals',
       '--enable-nontrapping-float-to-int', '--enable-reference-types', '--enable-sign-ext'];
+    // The page's parts stay functions of their own (crates/web/src/ui/parts.rs): wasm-opt
+    // inlines a function with one caller whatever Rust asked, which made the page's view one
+    // 64 KB function compiled whole in the first part's task. (Marked before -Oz: passes run in
+    // order.)
+    const parts = '--no-inline=informer_web::ui::parts::*';
     // `--converge` runs -Oz again until a pass changes nothing: about 1 KB brotli off the first
     // module, for some seconds of build.
-    run('wasm-opt', [...features, '-Oz', '--converge', '--output', path, path]);
+    run('wasm-opt', [...features, parts, '-Oz', '--converge', '--output', path, path]);
   };
   const first = join(bound, `${name}_bg.wasm`);
   optimise(first);
