@@ -5,7 +5,10 @@
 // page goes on, and asking again fetches it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { live, openPlayground } from './browser.mjs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DIST, live, openPlayground } from './browser.mjs';
+import { chunksOf } from '../scripts/split-chunks.mjs';
 
 /** The later modules' files a page asked for, by module name (`split_share-<hash>.wasm` → share). */
 function modulesAsked(page) {
@@ -101,6 +104,38 @@ test('a module that waits says so in the page language: Korean', async () => {
     await page.getByRole('status').filter({ hasText: '콘솔 불러오는 중…' }).first().waitFor();
     release();
     await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
+  } finally {
+    await close();
+  }
+});
+
+test('a Korean page asks for the phrasebook and every chunk it imports beside the first module', async () => {
+  const loader = readdirSync(DIST).find((f) => /^split-[0-9a-f]+\.js$/.test(f)) ?? '';
+  const korean = readdirSync(DIST).find((f) => /^split_korean-[0-9a-f]+\.wasm$/.test(f));
+  const needed = [korean, ...chunksOf(readFileSync(join(DIST, loader), 'utf8'), 'korean')];
+  assert.ok(needed.length > 1, `the phrasebook imports shared chunks: ${needed.join(', ')}`);
+  const { page, errors, close } = await openPlayground({ ready: false, query: '?scenario=stale-read&lang=ko' });
+  try {
+    /** @type {(value?: unknown) => void} */
+    let release = () => {};
+    const held = new Promise((go) => (release = go));
+    // The first module is held back: what is asked for meanwhile, the page asked for by itself.
+    await page.route(/\/informer-web-[0-9a-f]+_bg\.wasm$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    /** @type {Set<string>} */
+    const asked = new Set();
+    page.on('request', (r) => asked.add(new URL(r.url()).pathname.split('/').pop() ?? ''));
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    const listed = await page.evaluate(() => document.documentElement.dataset.koreanModule?.split(' '));
+    assert.deepEqual([...(listed ?? [])].sort(), [...needed].sort(), 'the page names the phrasebook and its chunks');
+    for (let tries = 0; needed.some((f) => !asked.has(f ?? '')) && tries < 200; tries++) await page.waitForTimeout(50);
+    assert.deepEqual(needed.filter((f) => !asked.has(f ?? '')), [], 'asked for before the first module arrived');
+    release();
+    await live(page);
+    await page.waitForSelector('html[lang="ko"]');
+    assert.deepEqual(errors, []);
   } finally {
     await close();
   }

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chunksOf } from './split-chunks.mjs';
 
 const stage = process.env.TRUNK_STAGING_DIR;
 if (!stage) throw new Error('split: TRUNK_STAGING_DIR is not set (run as a Trunk hook)');
@@ -100,9 +101,12 @@ try {
   const korean = modules.find((m) => m.file.startsWith('split_korean-'));
   if (!korean) fail('no module of the Korean phrasebook (split_korean)');
   if (!/<html /.test(html)) fail(`no <html> element in ${indexPath}`);
+  // The phrasebook with the shared chunks it imports: asked for together, none waits for the
+  // first module to ask for it.
+  const koreanFiles = [korean.file, ...chunksOf(loader, 'korean')].join(' ');
   writeFileSync(
     indexPath,
-    html.replace(preload, `$1${integrity}$2`).replace('<html ', `<html data-korean-module="${korean.file}" `),
+    html.replace(preload, `$1${integrity}$2`).replace('<html ', `<html data-korean-module="${koreanFiles}" `),
   );
   const listed = modules.map((m) => `${m.file} (${m.bytes} bytes)`).join(', ');
   console.log(`split: ${glue} and its later modules: ${listed}`);

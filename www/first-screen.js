@@ -61,8 +61,9 @@ try {
     document.head.append(link);
   };
   if (lesson) preload(`scenarios/${lesson}.bin${build ? `?build=${build}` : ''}`);
-  // A Korean page draws once the Korean phrasebook's module is here (the build names it).
-  if (lang === 'ko' && root.dataset.koreanModule) preload(root.dataset.koreanModule);
+  // A Korean page draws once the Korean phrasebook's module is here: the build names it and
+  // the shared chunks it imports.
+  if (lang === 'ko') for (const file of (root.dataset.koreanModule ?? '').split(' ').filter(Boolean)) preload(file);
   // The view's first steps, where the link names nothing but a lesson and a language.
   const plain = [...link.keys()].every((key) => key === 'scenario' || (key === 'lang' && named));
   if (plain && (lesson || !link.has('scenario'))) {
