@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST, live, openPlayground } from './browser.mjs';
-import { chunksOf } from '../scripts/split-chunks.mjs';
+import { chunksOf, OPENING_MODULES } from '../scripts/split-chunks.mjs';
 
 /** The later modules' files a page asked for, by module name (`split_share-<hash>.wasm` → share). */
 function modulesAsked(page) {
@@ -109,12 +109,17 @@ test('a module that waits says so in the page language: Korean', async () => {
   }
 });
 
-test('a Korean page asks for the phrasebook and every chunk it imports beside the first module', async () => {
+/** What the split loader would ask for on `module`'s first use: the module and its chunks. */
+function moduleFiles(module) {
   const loader = readdirSync(DIST).find((f) => /^split-[0-9a-f]+\.js$/.test(f)) ?? '';
-  const korean = readdirSync(DIST).find((f) => /^split_korean-[0-9a-f]+\.wasm$/.test(f));
-  const needed = [korean, ...chunksOf(readFileSync(join(DIST, loader), 'utf8'), 'korean')];
-  assert.ok(needed.length > 1, `the phrasebook imports shared chunks: ${needed.join(', ')}`);
-  const { page, errors, close } = await openPlayground({ ready: false, query: '?scenario=stale-read&lang=ko' });
+  const file = readdirSync(DIST).find((f) => f.startsWith(`split_${module}-`) && f.endsWith('.wasm'));
+  return [file, ...chunksOf(readFileSync(join(DIST, loader), 'utf8'), module)];
+}
+
+test('a link asks for the later modules it needs from its start, with their chunks, beside the first module', async () => {
+  const links = { korean: '?scenario=stale-read&lang=ko', recorded: '?actions=x', opener: '?lesson=x', room: '?room=x', live: '?live=x' };
+  assert.deepEqual(Object.keys(links).sort(), [...OPENING_MODULES].sort());
+  const { page, errors, close } = await openPlayground({ ready: false, query: links.korean });
   try {
     /** @type {(value?: unknown) => void} */
     let release = () => {};
@@ -122,16 +127,27 @@ test('a Korean page asks for the phrasebook and every chunk it imports beside th
     // The first module is held back: what is asked for meanwhile, the page asked for by itself.
     await page.route(/\/informer-web-[0-9a-f]+_bg\.wasm$/, async (route) => {
       await held;
-      await route.continue();
+      // (A request of a page navigated away from is gone by then.)
+      await route.continue().catch(() => {});
     });
     /** @type {Set<string>} */
     const asked = new Set();
     page.on('request', (r) => asked.add(new URL(r.url()).pathname.split('/').pop() ?? ''));
-    await page.reload({ waitUntil: 'domcontentloaded' });
-    const listed = await page.evaluate(() => document.documentElement.dataset.koreanModule?.split(' '));
-    assert.deepEqual([...(listed ?? [])].sort(), [...needed].sort(), 'the page names the phrasebook and its chunks');
-    for (let tries = 0; needed.some((f) => !asked.has(f ?? '')) && tries < 200; tries++) await page.waitForTimeout(50);
-    assert.deepEqual(needed.filter((f) => !asked.has(f ?? '')), [], 'asked for before the first module arrived');
+    for (const [module, query] of Object.entries(links)) {
+      const needed = moduleFiles(module);
+      if (module === 'korean') assert.ok(needed.length > 1, `the phrasebook imports shared chunks: ${needed.join(', ')}`);
+      asked.clear();
+      await page.goto(new URL(query, page.url()).href, { waitUntil: 'domcontentloaded' });
+      const listed = await page.evaluate(async (m) => {
+        const named = document.documentElement.dataset.openingModules ?? '';
+        return (await (await fetch(named)).json())[m];
+      }, module);
+      assert.deepEqual([...(listed ?? [])].sort(), [...needed].sort(), `the page lists ${module} and its chunks`);
+      for (let tries = 0; needed.some((f) => !asked.has(f ?? '')) && tries < 200; tries++) await page.waitForTimeout(50);
+      assert.deepEqual(needed.filter((f) => !asked.has(f ?? '')), [], `${module}: asked for before the first module arrived`);
+    }
+    // Let through, a Korean lesson opens in Korean.
+    await page.goto(new URL(links.korean, page.url()).href, { waitUntil: 'commit' });
     release();
     await live(page);
     await page.waitForSelector('html[lang="ko"]');

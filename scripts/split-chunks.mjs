@@ -3,6 +3,15 @@
 // (scripts/split.mjs names its files), so a page can ask for them all at once.
 
 /**
+ * The later modules a link may need from its start, by what names them in its query: the Korean
+ * phrasebook (`lang=ko`, or the remembered language), a link's recorded actions (`actions`), the
+ * opener of a lesson from outside (`lesson`), a workshop room's bar (`room`), live mode
+ * (`live`). The build lists each with its chunks in a file the page names
+ * (`data-opening-modules`, scripts/split.mjs); www/first-screen.js asks for those its link needs.
+ */
+export const OPENING_MODULES = ['korean', 'recorded', 'opener', 'room', 'live'];
+
+/**
  * The files of the shared chunks a later module imports, and theirs, as the loader wasm-split-cli
  * wrote names them: `const __chunk_N = makeLoad(() => { … fetch(new URL("./FILE" …)) … }, [deps])`,
  * and the module's `__wasm_split_load_NAME = wrapAsyncCb(makeLoad(…, [deps]))`.

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chunksOf } from './split-chunks.mjs';
+import { chunksOf, OPENING_MODULES } from './split-chunks.mjs';
 
 const stage = process.env.TRUNK_STAGING_DIR;
 if (!stage) throw new Error('split: TRUNK_STAGING_DIR is not set (run as a Trunk hook)');
@@ -92,21 +92,29 @@ try {
   code = code.replace(importer, `$1'./${loaderName}'`);
   writeFileSync(join(stage, glue), code);
   renameSync(first, join(stage, `${name}_bg.wasm`));
-  // Trunk's preload of the glue carries the old glue's integrity; the page's element names the
-  // Korean phrasebook's module, which first-screen.js asks for beside the wasm on a Korean page.
+  // Trunk's preload of the glue carries the old glue's integrity.
   const indexPath = join(stage, 'index.html');
   const html = readFileSync(indexPath, 'utf8');
   const integrity = `sha384-${createHash('sha384').update(code).digest('base64')}`;
   const preload = new RegExp(`(<link[^>]*href="[^"]*${glue}"[^>]*integrity=")[^"]*(")`);
-  const korean = modules.find((m) => m.file.startsWith('split_korean-'));
-  if (!korean) fail('no module of the Korean phrasebook (split_korean)');
   if (!/<html /.test(html)) fail(`no <html> element in ${indexPath}`);
-  // The phrasebook with the shared chunks it imports: asked for together, none waits for the
-  // first module to ask for it.
-  const koreanFiles = [korean.file, ...chunksOf(loader, 'korean')].join(' ');
+  // The modules a link may need from its start, each with the shared chunks it imports
+  // (`{"korean": ["split_korean-….wasm", "chunk_45-….wasm", …], …}`), in a file the page names:
+  // first-screen.js reads it when the link needs one and asks for them beside the first module,
+  // so none waits for the first module to ask for it. (A plain visit reads nothing more.)
+  const opening = Object.fromEntries(
+    OPENING_MODULES.map((module) => {
+      const file = modules.find((m) => m.file.startsWith(`split_${module}-`))?.file;
+      if (!file) fail(`no later module split_${module}`);
+      return [module, [file, ...chunksOf(loader, module)]];
+    }),
+  );
+  const openingText = JSON.stringify(opening);
+  const openingName = `opening-${hash(openingText)}.json`;
+  writeFileSync(join(stage, openingName), openingText);
   writeFileSync(
     indexPath,
-    html.replace(preload, `$1${integrity}$2`).replace('<html ', `<html data-korean-module="${koreanFiles}" `),
+    html.replace(preload, `$1${integrity}$2`).replace('<html ', `<html data-opening-modules="${openingName}" `),
   );
   const listed = modules.map((m) => `${m.file} (${m.bytes} bytes)`).join(', ');
   console.log(`split: ${glue} and its later modules: ${listed}`);

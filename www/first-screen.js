@@ -61,9 +61,18 @@ try {
     document.head.append(link);
   };
   if (lesson) preload(`scenarios/${lesson}.bin${build ? `?build=${build}` : ''}`);
-  // A Korean page draws once the Korean phrasebook's module is here: the build names it and
-  // the shared chunks it imports.
-  if (lang === 'ko') for (const file of (root.dataset.koreanModule ?? '').split(' ').filter(Boolean)) preload(file);
+  // The later modules the link needs from its start, each with the shared chunks it imports
+  // (the build lists them, scripts/split-chunks.mjs): a Korean page draws once the phrasebook is
+  // here; recorded actions, a lesson from outside, a room and live mode are read or joined as
+  // the page opens.
+  const needs = { korean: lang === 'ko', recorded: link.has('actions'), opener: link.has('lesson'), room: link.has('room'), live: link.has('live') };
+  const needed = Object.keys(needs).filter((module) => needs[module]);
+  if (needed.length && root.dataset.openingModules) {
+    fetch(new URL(root.dataset.openingModules, script.src))
+      .then((response) => response.json())
+      .then((files) => needed.flatMap((module) => files[module] ?? []).forEach(preload))
+      .catch(() => {});
+  }
   // The view's first steps, where the link names nothing but a lesson and a language.
   const plain = [...link.keys()].every((key) => key === 'scenario' || (key === 'lang' && named));
   if (plain && (lesson || !link.has('scenario'))) {
