@@ -21,6 +21,37 @@ function modulesAsked(page) {
   return asked;
 }
 
+test('the modules the page draws without are asked for once it is live, never on its way there', async () => {
+  const { page, errors, close } = await openPlayground({ ready: false });
+  try {
+    // When the page is marked live, from navigation, as the page's own scripts see it.
+    await page.addInitScript(() => {
+      new MutationObserver((_, watch) => {
+        if (!document.documentElement?.hasAttribute('data-live')) return;
+        /** @type {any} */ (window).liveAt = performance.now();
+        watch.disconnect();
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-live'] });
+    });
+    await page.reload();
+    await live(page);
+    await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
+    await page.locator('dl.costs').waitFor();
+    const { liveAt, asked } = await page.evaluate(() => ({
+      liveAt: /** @type {any} */ (window).liveAt,
+      asked: performance
+        .getEntriesByType('resource')
+        .filter((entry) => /\/split_[a-z]+-[0-9a-f]+\.wasm$/.test(entry.name))
+        .map((entry) => ({ module: entry.name.split('/').pop(), at: entry.startTime })),
+    }));
+    assert.equal(typeof liveAt, 'number', 'the page was marked live');
+    assert.deepEqual(asked.map((a) => a.module.split('-')[0]).sort(), ['split_console', 'split_figures']);
+    for (const { module, at } of asked) assert.ok(at >= liveAt, `${module} asked for at ${at} ms, before the page was live at ${liveAt} ms`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('each later module is fetched the first time it is asked for, once, and works', async () => {
   const { page, errors, close } = await openPlayground({ ready: false });
   const asked = modulesAsked(page);

@@ -1,7 +1,7 @@
 //! The figures' module: the costs panel, and the tables the servers' inspectors show — etcd's
 //! revision history and the API server's metrics. They are read, not operated, so they need
-//! not be in the first module: asked for as the page opens (`ui::open_on`), they arrive while
-//! it draws, and a panel that draws before them says they are on their way.
+//! not be in the first module: asked for once the page is live (`ui::open_on`), they arrive
+//! while the reader reads, and a panel drawn before them says they are on their way.
 
 use super::cost_panel::CostPanel;
 use super::metrics_panel::MetricsPanel;

@@ -84,9 +84,9 @@ pub(crate) fn open_on(link: informer_sim::session::link::Link, notices: Vec<info
     }
     let open = move || {
         modules::with_all(needs, move || {
-            // The figures are drawn with the page's last parts: asked for once what the opening
-            // needs is here, they arrive while the page draws.
-            modules::ask(modules::Module::Figures);
+            // The figures are read, not operated: asked for once the page is live, they arrive
+            // while the reader reads, their compiling off the start's path.
+            modules::ask_once_live(modules::Module::Figures);
             later(move || {
                 app::prepare(link, notices);
                 later(render);

@@ -1,9 +1,10 @@
 //! The page's later modules: the code a first step never runs — the console, compare, Share
 //! and its exports, the guide, the figures — is compiled into modules of its own, each fetched
-//! the first time it is asked for (or as the page opens and draws, to arrive while the reader
-//! reads). A module is a table of functions its split point returns; once it has arrived the
-//! page calls them as it calls its own. While one is on its way the control that waits for it says so; a module
-//! that cannot arrive says that, and the rest of the page goes on.
+//! the first time it is asked for (or once the page is live, to arrive while the reader reads:
+//! a module the page draws without is never compiled on the start's path). A module is a table
+//! of functions its split point returns; once it has arrived the page calls them as it calls its
+//! own. While one is on its way the control that waits for it says so; a module that cannot
+//! arrive says that, and the rest of the page goes on.
 //!
 //! The release build splits the wasm at each module's split point (`scripts/split.mjs`, with
 //! the `split` feature); without it — the browser tests — every module is in the one module
@@ -121,6 +122,8 @@ thread_local! {
     static NOTIFY: RefCell<Option<Callback<Module>>> = const { RefCell::new(None) };
     /// What waits for a module to arrive, to run once it has.
     static WAITING: RefCell<Vec<(Module, Then)>> = const { RefCell::new(Vec::new()) };
+    /// The modules asked for once the page is live, until it is (then `None`).
+    static ONCE_LIVE: RefCell<Option<Vec<Module>>> = const { RefCell::new(Some(Vec::new())) };
 }
 
 /// What runs once a module has arrived.
@@ -168,6 +171,22 @@ pub fn ask(module: Module) {
     });
 }
 
+/// Asks for `module` once the page is live (at once when it is): a module the page draws
+/// without, whose arriving (its compiling, the page drawn again) stays off the start's path.
+pub fn ask_once_live(module: Module) {
+    let waits = ONCE_LIVE.with(|once| once.borrow_mut().as_mut().map(|waiting| waiting.push(module)).is_some());
+    if !waits {
+        ask(module);
+    }
+}
+
+/// The page is live: asks for the modules that waited for it.
+pub fn page_live() {
+    for module in ONCE_LIVE.with(|once| once.borrow_mut().take()).unwrap_or_default() {
+        ask(module);
+    }
+}
+
 /// Runs `then` once every one of `modules` is here.
 pub fn with_all(mut modules: Vec<Module>, then: impl FnOnce() + 'static) {
     match modules.pop() {
@@ -201,7 +220,7 @@ pub fn waiting(module: Module, lang: Lang) -> Html {
 #[function_component(Waiting)]
 fn waiting_panel(props: &WaitingProps) -> Html {
     let (module, lang) = (props.module, props.lang);
-    use_effect_with(module, |module| ask(*module));
+    use_effect_with(module, |module| ask_once_live(*module));
     let what = module.what(lang);
     match props.status {
         Status::Failed => html! {

@@ -22,6 +22,7 @@ pub fn use_staged_parts(step: u64, send: Callback<Action>) -> Part {
                 }
                 first_screen::reveal();
                 first_screen::mark_live();
+                super::super::modules::page_live();
             }
         });
     }
