@@ -66,7 +66,11 @@ async function onLivePage(args, client, body) {
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(link);
-    await page.waitForSelector('.live-state:text("serve-api, playing")');
+    await page.waitForSelector('.live-state:text("serve-api, playing")').catch(async (failure) => {
+      // What the page said instead, for whoever reads the failure.
+      const said = await page.locator('.live-bar').first().textContent({ timeout: 1000 }).catch(() => 'no live bar');
+      throw new Error(`the live page did not say "serve-api, playing"; it said: ${said}`, { cause: failure });
+    });
     await body(page, started, served.kubeconfig);
     assert.deepEqual(errors, []);
   } finally {

@@ -210,17 +210,28 @@ pub struct WaitingProps {
     /// Where it stands (a prop, so the panel is drawn again when it changes).
     pub status: Status,
     pub lang: Lang,
+    /// Asked for at once, not once the page is live: a module the link opens with.
+    pub now: bool,
 }
 
 /// In a module's place until it is here: "loading …", or what failed and a way to try again.
+/// The page is live without it: it is asked for once the page is.
 pub fn waiting(module: Module, lang: Lang) -> Html {
-    html! { <Waiting {module} status={status(module)} {lang} /> }
+    html! { <Waiting {module} status={status(module)} {lang} now={false} /> }
+}
+
+/// As `waiting`, for a module the link opens with (live mode, a room's bar): asked for at once.
+pub fn waiting_now(module: Module, lang: Lang) -> Html {
+    html! { <Waiting {module} status={status(module)} {lang} now={true} /> }
 }
 
 #[function_component(Waiting)]
 fn waiting_panel(props: &WaitingProps) -> Html {
     let (module, lang) = (props.module, props.lang);
-    use_effect_with(module, |module| ask_once_live(*module));
+    use_effect_with((module, props.now), |(module, now)| match now {
+        true => ask(*module),
+        false => ask_once_live(*module),
+    });
     let what = module.what(lang);
     match props.status {
         Status::Failed => html! {

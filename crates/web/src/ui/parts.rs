@@ -306,7 +306,7 @@ pub fn live(
 ) -> Html {
     match super::modules::live() {
         Some(module) => (module.bar)(live, state, lang),
-        None => super::modules::waiting(super::modules::Module::Live, lang),
+        None => super::modules::waiting_now(super::modules::Module::Live, lang),
     }
 }
 
@@ -318,6 +318,6 @@ pub fn room(
 ) -> Html {
     match super::modules::room() {
         Some(module) => (module.bar)(room, state, lang),
-        None => super::modules::waiting(super::modules::Module::Room, lang),
+        None => super::modules::waiting_now(super::modules::Module::Room, lang),
     }
 }
