@@ -10,12 +10,15 @@ import { join } from 'node:path';
 import { DIST, live, openPlayground } from './browser.mjs';
 import { chunksOf, OPENING_MODULES } from '../scripts/split-chunks.mjs';
 
-/** The later modules' files a page asked for, by module name (`split_share-<hash>.wasm` → share). */
+/** The later module a file's address names (`…/split_share-<hash>.wasm` → share), if any. */
+const moduleNamed = (/** @type {string} */ url) => /\/split_([a-z]+)-[0-9a-f]+\.wasm$/.exec(url)?.[1];
+
+/** The later modules' files a page asked for, by module name. */
 function modulesAsked(page) {
   /** @type {string[]} */
   const asked = [];
   page.on('request', (/** @type {import('playwright-core').Request} */ r) => {
-    const name = /\/split_([a-z]+)-[0-9a-f]+\.wasm$/.exec(r.url())?.[1];
+    const name = moduleNamed(r.url());
     if (name) asked.push(name);
   });
   return asked;
@@ -36,15 +39,13 @@ test('the modules the page draws without are asked for once it is live, never on
     await live(page);
     await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
     await page.locator('dl.costs').waitFor();
-    const { liveAt, asked } = await page.evaluate(() => ({
+    const { liveAt, fetched } = await page.evaluate(() => ({
       liveAt: /** @type {any} */ (window).liveAt,
-      asked: performance
-        .getEntriesByType('resource')
-        .filter((entry) => /\/split_[a-z]+-[0-9a-f]+\.wasm$/.test(entry.name))
-        .map((entry) => ({ module: entry.name.split('/').pop(), at: entry.startTime })),
+      fetched: performance.getEntriesByType('resource').map((entry) => ({ url: entry.name, at: entry.startTime })),
     }));
+    const asked = fetched.map(({ url, at }) => ({ module: moduleNamed(url), at })).filter((a) => a.module);
     assert.equal(typeof liveAt, 'number', 'the page was marked live');
-    assert.deepEqual(asked.map((a) => a.module.split('-')[0]).sort(), ['split_console', 'split_figures']);
+    assert.deepEqual(asked.map((a) => a.module).sort(), ['console', 'figures']);
     for (const { module, at } of asked) assert.ok(at >= liveAt, `${module} asked for at ${at} ms, before the page was live at ${liveAt} ms`);
     assert.deepEqual(errors, []);
   } finally {
