@@ -63,8 +63,10 @@ impl Server {
             .spawn()
             .expect("serve-api starts");
         let server = Server { child, dir };
+        // Started is the last line serve-api prints as it starts, the live page's link; the
+        // kubeconfig is written before it, from another thread.
         let deadline = Instant::now() + Duration::from_secs(20);
-        while !server.kubeconfig().exists() {
+        while !(server.kubeconfig().exists() && server.log().contains("live page: ")) {
             assert!(Instant::now() < deadline, "serve-api did not start: {}", server.log());
             std::thread::sleep(Duration::from_millis(20));
         }
