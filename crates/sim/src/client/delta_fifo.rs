@@ -18,6 +18,7 @@
 pub use super::delta::{Delta, DeltaObject, DeltaType, KnownObjects};
 use super::queue::{entry, Popped, Queue, QueueView, Queued};
 use crate::cluster::Shared;
+use crate::kernel::sort;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 #[derive(Clone, Debug)]
@@ -143,8 +144,7 @@ impl Queue for DeltaFifo {
         let keyed: Vec<(String, Shared)> = list.into_iter().map(|o| (o.key(), o)).collect();
         // The listed keys as a set, needed only to tell them from keys queued before (with an
         // empty queue, the usual case, every queued key is a listed one).
-        let listed: Option<BTreeSet<String>> =
-            (!self.items.is_empty()).then(|| keyed.iter().map(|(key, _)| key.clone()).collect());
+        let listed = (!self.items.is_empty()).then(|| sort::set_of(keyed.iter().map(|(key, _)| key.clone())));
         let kind = if self.emit_replaced { DeltaType::Replaced } else { DeltaType::Sync };
         for (key, obj) in keyed {
             self.queue_keyed(kind, key, DeltaObject::Object(obj));

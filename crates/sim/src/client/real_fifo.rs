@@ -100,7 +100,7 @@ impl RealFifo {
     /// then a `Replaced` per listed object.
     fn replace_one_by_one(&mut self, list: Vec<Shared>, known: &dyn KnownObjects) -> usize {
         let before = self.items.len();
-        let new_keys: BTreeSet<String> = list.iter().map(|o| o.key()).collect();
+        let new_keys = sort::set_of(list.iter().map(|o| o.key()));
         let mut queued_order = Vec::new();
         let mut last_queued: BTreeMap<String, &Delta> = BTreeMap::new();
         for d in &self.items {
@@ -179,7 +179,7 @@ impl Queue for RealFifo {
             self.push(DeltaType::SyncAll, DeltaObject::Marker { resource_version: 0 });
             return Queued::Atomic;
         }
-        let waiting: BTreeSet<String> = self.items.iter().map(|d| d.object.key()).collect();
+        let waiting = sort::set_of(self.items.iter().map(|d| d.object.key()));
         let mut keys = known.list_keys();
         sort::sort(&mut keys);
         let mut queued = 0;

@@ -20,7 +20,7 @@ use super::delta_fifo::{Delta, DeltaObject, DeltaType};
 use super::indexer::Indexer;
 use super::queue::Queue;
 use crate::cluster::{ApiObject, Shared};
-use crate::kernel::Millis;
+use crate::kernel::{sort, Millis};
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -346,7 +346,7 @@ impl SharedInformer {
     /// for every key the list no longer has (in key order), then an update or add per listed
     /// object in list order.
     fn replace_all(&mut self, objects: Vec<Shared>, rv: i64, is_in_initial_list: bool, out: &mut Notified) {
-        let listed: std::collections::BTreeSet<String> = objects.iter().map(|o| o.key()).collect();
+        let listed = sort::set_of(objects.iter().map(|o| o.key()));
         let gone: Vec<DeltaObject> = self
             .indexer
             .shared()

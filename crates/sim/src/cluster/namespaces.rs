@@ -15,6 +15,7 @@
 
 use super::api_errors::{FieldError, FieldProblem, Status, StatusDetails};
 use super::validation::dns1123_label;
+use crate::kernel::sort;
 use std::collections::BTreeSet;
 
 /// The namespaces the control plane makes at its start.
@@ -31,7 +32,7 @@ pub struct Namespaces {
 
 impl Default for Namespaces {
     fn default() -> Self {
-        Namespaces { names: SYSTEM.iter().map(|n| n.to_string()).collect() }
+        Namespaces { names: sort::set_of(SYSTEM.map(String::from)) }
     }
 }
 

@@ -19,7 +19,7 @@
 use super::api_errors::Status;
 use super::api_object::ApiObject;
 use super::mvcc_store::Revision;
-use crate::kernel::{SharedDeque, SharedMap};
+use crate::kernel::{sort, SharedDeque, SharedMap};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -181,12 +181,12 @@ impl WatchCache {
         if rv < self.oldest_servable() || rv > self.revision {
             return None;
         }
-        let mut state: BTreeMap<String, Rc<ApiObject>> = self
-            .objects
-            .range(prefix.to_string()..)
-            .take_while(|(k, _)| k.starts_with(prefix))
-            .map(|(k, o)| (k.clone(), o.clone()))
-            .collect();
+        let mut state = sort::map_of(
+            self.objects
+                .range(prefix.to_string()..)
+                .take_while(|(k, _)| k.starts_with(prefix))
+                .map(|(k, o)| (k.clone(), o.clone())),
+        );
         let start = self.events.partition_point(|e| e.revision <= rv);
         let later: Vec<&ObjectChange> = self.events.iter_from(start).filter(|c| c.key.starts_with(prefix)).collect();
         for change in later.into_iter().rev() {

@@ -6,8 +6,12 @@
 //! once: it orders the positions `0..len` by a comparison passed by reference, and each list
 //! is then rearranged in place along that order. Same result as `slice::sort_by`: stable,
 //! O(n log n) comparisons, plus one `usize` per element while it runs.
+//!
+//! Collecting into a `BTreeMap` or `BTreeSet` sorts too, with the same sort compiled for the
+//! entries' type: [`map_of`] and [`set_of`] build them by insertion instead.
 
 use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Sorts `items` in ascending order, keeping equal items in the order they were in.
 pub fn sort<T: Ord>(items: &mut [T]) {
@@ -39,6 +43,20 @@ pub fn sort_by<T>(items: &mut [T], order: impl Fn(&T, &T) -> Ordering) {
     }
 }
 
+/// A map of `entries`, the last of equal keys kept: what `collect()` makes, without its sort.
+pub fn map_of<K: Ord, V>(entries: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
+    let mut map = BTreeMap::new();
+    map.extend(entries);
+    map
+}
+
+/// A set of `items`: what `collect()` makes, without its sort.
+pub fn set_of<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    let mut set = BTreeSet::new();
+    set.extend(items);
+    set
+}
+
 /// The one sorting routine: `positions` ordered by `order`, stably.
 fn order_positions(positions: &mut [usize], order: &dyn Fn(usize, usize) -> Ordering) {
     positions.sort_by(|a, b| order(*a, *b));
@@ -65,6 +83,16 @@ mod tests {
             sort(&mut ours);
             theirs.sort();
             assert_eq!(ours, theirs, "{len} items, whole");
+        }
+    }
+
+    #[test]
+    fn maps_and_sets_by_insertion_are_what_collect_makes_the_last_of_equal_keys_kept() {
+        let mut rng = Rng::new(11);
+        for len in [0, 1, 5, 200] {
+            let entries: Vec<(u64, usize)> = (0..len).map(|i| (rng.next_u64() % (len as u64 / 2 + 1), i)).collect();
+            assert_eq!(map_of(entries.clone()), entries.iter().copied().collect::<BTreeMap<_, _>>(), "{len} entries");
+            assert_eq!(set_of(entries.iter().map(|e| e.0)), entries.iter().map(|e| e.0).collect::<BTreeSet<_>>());
         }
     }
 

@@ -17,7 +17,7 @@ use crate::client::delta::DeltaType;
 use crate::cluster::{Kind, Verb};
 use crate::controller::predicate::Predicate;
 use crate::era::Era;
-use crate::kernel::{Stage, TraceKind};
+use crate::kernel::{sort, Stage, TraceKind};
 use crate::world::{Fault, Tag};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -283,13 +283,21 @@ fn kind(v: &Value, name: &str) -> Read<Option<Kind>> {
     named(v, name, |n| Kind::ALL.into_iter().find(|k| k.name() == n))
 }
 
+/// A map of strings (labels), a value that is not one read as "".
+fn strings(map: &Map<String, Value>) -> BTreeMap<String, String> {
+    sort::map_of(map.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())))
+}
+
 fn scenario(v: &Value) -> Read<Scenario> {
     let eras = match field(v, "eras") {
         None => BTreeMap::new(),
-        Some(Value::Object(parts)) => parts
-            .iter()
-            .map(|(name, part)| Ok((Era::parse(name).ok_or_else(|| missing("eras", "a release"))?, era_part(part)?)))
-            .collect::<Read<_>>()?,
+        Some(Value::Object(parts)) => {
+            let mut eras = BTreeMap::new();
+            for (name, part) in parts {
+                eras.insert(Era::parse(name).ok_or_else(|| missing("eras", "a release"))?, era_part(part)?);
+            }
+            eras
+        }
         Some(_) => return Err(missing("eras", "a map")),
     };
     Ok(Scenario {
@@ -304,8 +312,7 @@ fn scenario(v: &Value) -> Read<Scenario> {
         load_pods: opt_usize(v, "load_pods")?.unwrap_or(0),
         load_labels: opt(v, "load_labels", |l| {
             let labels = field(l, "labels").and_then(Value::as_object).ok_or_else(|| missing("labels", "a map"))?;
-            let labels = labels.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect();
-            Ok(LoadLabels { every: number(l, "every")? as usize, labels })
+            Ok(LoadLabels { every: number(l, "every")? as usize, labels: strings(labels) })
         })?,
         config: opt(v, "config", config)?.unwrap_or_default(),
         timeline: list(v, "timeline", event)?,
@@ -494,10 +501,7 @@ fn event(v: &Value) -> Read<Event> {
             namespace: namespace()?,
             name: string(v, "name")?,
             set: field(v, "set").and_then(Value::as_object).cloned().unwrap_or_default(),
-            labels: field(v, "labels")
-                .and_then(Value::as_object)
-                .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect())
-                .unwrap_or_default(),
+            labels: field(v, "labels").and_then(Value::as_object).map(strings).unwrap_or_default(),
         },
         "delete" => Event::Delete { at_ms, kind: the_kind()?, namespace: namespace()?, name: string(v, "name")? },
         "patch-status" => Event::PatchStatus {
@@ -527,7 +531,7 @@ fn event(v: &Value) -> Read<Event> {
             name: string(v, "name")?,
             labels: field(v, "labels")
                 .and_then(Value::as_object)
-                .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect())
+                .map(strings)
                 .ok_or_else(|| missing("labels", "a map"))?,
         },
         "cache-list" => Event::CacheList(list_read(v)?),

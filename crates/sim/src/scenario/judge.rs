@@ -4,6 +4,7 @@ use super::format::{Expectation, Scenario};
 use super::pattern::Pattern;
 use crate::cluster::{ApiObject, KeyRange, Kind};
 use crate::controller::cache_reader::{CacheAnswer, ClientRead};
+use crate::kernel::sort;
 use crate::world::{TraceEvent, World};
 
 /// The outcome of one expectation.
@@ -197,7 +198,7 @@ fn has_field(obj: &ApiObject, pointer: &str) -> bool {
 /// `name` and the names of everything it owns, directly or through what it owns (a
 /// Deployment's ReplicaSets, whose Pods then count as the Deployment's).
 fn descendants(name: &str, objects: &[ApiObject]) -> std::collections::BTreeSet<String> {
-    let mut names = std::collections::BTreeSet::from([name.to_string()]);
+    let mut names = sort::set_of([name.to_string()]);
     loop {
         let before = names.len();
         for o in objects {
