@@ -87,6 +87,7 @@ load: setup-test
 # with the system Chromium; prints the scores, then the time until a person can act (make ttl).
 LIGHTHOUSE := target/lighthouse/node_modules/lighthouse/cli/index.js
 lighthouse: dist
+	@bash scripts/setup.sh measure
 	@[ -f $(LIGHTHOUSE) ] || npm install --silent --no-audit --no-fund --prefix target/lighthouse lighthouse@12.8.2
 	node scripts/lighthouse.mjs $(LIGHTHOUSE)
 	node scripts/time-to-live.mjs
@@ -96,6 +97,7 @@ lighthouse: dist
 # view, a lesson and a Korean lesson; median of TTL_RUNS (5), TTL_SERVED picks the ways to
 # serve. Also printed by make lighthouse.
 ttl: dist
+	@bash scripts/setup.sh measure
 	node scripts/time-to-live.mjs
 
 # A workshop room (informer-playground room): the release bundle and the room's API on this

@@ -264,19 +264,31 @@ for (const [lang, query, remembered, width, starting, failure, reload, code] of 
 
 // The language rule, case by case as the page's contract holds it (www/contract.json, whose
 // cases the wasm's own rule meets in the native layer): the first screen's script, which decides
-// before the wasm has arrived, and the live page open in the same language.
+// before the wasm has arrived, and the live page open in the same language. The document says
+// it from its first frame, and the page's start leaves it be: set again, it would have the whole
+// page styled and laid out anew.
 for (const { query, remembered, lang } of contract.openingLanguage) {
-  test(`the page opens in ${lang} for "${query || 'no parameters'}" with ${remembered ?? 'nothing'} remembered, before the wasm and after`, async () => {
+  test(`the page opens in ${lang} for "${query || 'no parameters'}" with ${remembered ?? 'nothing'} remembered, before the wasm and after, the document's language set once`, async () => {
     const { page, errors, close } = await openPlayground({ ready: false, width: 700, height: 720 });
     try {
       if (remembered) await rememberLanguage(page, remembered);
+      // The document's language as each change after the document was parsed left it.
+      await page.addInitScript(() => {
+        const changes = (/** @type {any} */ (window).__languageChanges = []);
+        let parsed = false;
+        document.addEventListener('DOMContentLoaded', () => (parsed = true));
+        new MutationObserver((records) => {
+          for (const record of records) if (parsed && record.target === document.documentElement) changes.push(document.documentElement.lang);
+        }).observe(document, { attributes: true, subtree: true, attributeFilter: ['lang'] });
+      });
       const release = await holdWasm(page);
       await page.goto(new URL(query, page.url()).href);
       await page.locator('#starting').waitFor();
-      assert.equal((await page.locator('html').getAttribute('data-lang')) ?? 'en', lang, 'the first screen');
+      assert.equal(await page.locator('html').getAttribute('lang'), lang, 'the first screen');
       release();
       await live(page);
       assert.equal(await page.locator('html').getAttribute('lang'), lang, 'the live page');
+      assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).__languageChanges), [], 'the language set again as the page started');
       assert.deepEqual(errors, []);
     } finally {
       await close();

@@ -77,11 +77,18 @@ ensure_apt() {
   command -v chromedriver >/dev/null || missing+=(chromium-driver)
   command -v etcd >/dev/null || missing+=(etcd-server)
   command -v etcdctl >/dev/null || missing+=(etcd-client)
-  # Korean glyphs for the screenshots the end-to-end suite takes.
-  [ -d /usr/share/fonts/opentype/noto ] || missing+=(fonts-noto-cjk)
+  [ -d "$KOREAN_FONTS" ] || missing+=(fonts-noto-cjk)
   # A documentation generator the embeds are tested in (e2e/docs-sites.test.mjs).
   command -v hugo >/dev/null || missing+=(hugo)
   apt_install "${missing[@]}"
+}
+
+# Korean glyphs, as a phone has them: for the screenshots the end-to-end suite takes and for the
+# Korean pages `make ttl` and `make lighthouse` time (without them every Hangul syllable is a
+# font fallback search, and laying a Korean page out costs what no phone pays).
+KOREAN_FONTS=/usr/share/fonts/opentype/noto
+ensure_fonts() {
+  [ -d "$KOREAN_FONTS" ] || apt_install fonts-noto-cjk
 }
 
 # MkDocs with Material and Sphinx with Furo, pinned, for e2e/docs-sites.test.mjs.
@@ -144,6 +151,7 @@ ensure_docusaurus() {
 case "${1:-web}" in
   web) ensure_wasm_target; ensure_npm_tools; ensure_chromium; ensure_wasm_bindgen; ensure_wasm_split; ensure_trunk ;;
   test) ensure_wasm_target; ensure_npm_tools; ensure_apt; ensure_wasm_bindgen; ensure_wasm_split; ensure_trunk; ensure_go_peers; ensure_python_client; ensure_docs_generators ;;
+  measure) ensure_chromium; ensure_fonts ;;
   docs) ensure_docusaurus ;;
-  *) echo "usage: scripts/setup.sh [web|test|docs]" >&2; exit 2 ;;
+  *) echo "usage: scripts/setup.sh [web|test|measure|docs]" >&2; exit 2 ;;
 esac

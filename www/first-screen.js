@@ -2,9 +2,10 @@
 // Runs before the body is drawn: the build-time first screen is the default view (English,
 // no link parameters), so a link with parameters or a remembered Korean page hides it until
 // the page renders its own view (crates/web/src/ui/first_screen.rs). The notice shown while
-// the page starts speaks the language the page will open in (`data-lang`): the link's, else
-// the remembered one outside embeds, as crates/web/src/ui/app.rs decides; a chosen theme
-// applies at once. A linked lesson's file is asked for at once; outside embeds, once the page
+// the page starts speaks the language the page will open in, which is the document's language
+// from its first frame (`lang`): the link's, else the remembered one outside embeds, as
+// crates/web/src/ui/app.rs decides (set later, the whole page would be styled and laid out
+// again for the other language's fonts); a chosen theme applies at once. A linked lesson's file is asked for at once; outside embeds, once the page
 // is live, it registers the service worker that keeps the playground working offline.
 //
 // The first screen steps: for the default view and a lesson's link (nothing in it but the
@@ -43,7 +44,7 @@ try {
   const embed = link.has('embed') && contract.embedYes.includes(link.get('embed'));
   const named = contract.languages.includes(link.get('lang')) ? link.get('lang') : null;
   const lang = named ?? (embed ? 'en' : remembered);
-  if (lang === 'ko') root.setAttribute('data-lang', 'ko');
+  if (lang === 'ko') root.lang = 'ko';
   // A chosen theme from the first frame: an embed on a dark page shows no white flash.
   if (['light', 'dark'].includes(link.get('theme'))) root.setAttribute('data-theme', link.get('theme'));
   // A linked lesson's file, asked for now, beside the wasm: the page's own fetch of it then

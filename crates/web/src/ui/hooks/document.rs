@@ -20,7 +20,9 @@ pub fn use_remembered_language(lang: Lang, embed: bool) {
         if let Some(storage) = storage {
             let _ = storage.set_item(page_contract::LANGUAGE_KEY, code);
         }
-        if let Some(root) = root() {
+        // Set only when it changes: first-screen.js gave the document the language it opens in,
+        // and setting it again would style the whole page anew.
+        if let Some(root) = root().filter(|root| root.get_attribute("lang").as_deref() != Some(code)) {
             let _ = root.set_attribute("lang", code);
         }
     });
@@ -30,11 +32,14 @@ pub fn use_remembered_language(lang: Lang, embed: bool) {
 #[hook]
 pub fn use_theme(theme: Option<Theme>) {
     use_effect_with(theme, |theme| {
-        if let Some(root) = root() {
-            let _ = match theme {
-                Some(theme) => root.set_attribute("data-theme", theme.name()),
-                None => root.remove_attribute("data-theme"),
-            };
-        }
+        // (As the language: first-screen.js applied a linked theme already.)
+        let Some(root) = root().filter(|root| root.get_attribute("data-theme").as_deref() != theme.map(Theme::name))
+        else {
+            return;
+        };
+        let _ = match theme {
+            Some(theme) => root.set_attribute("data-theme", theme.name()),
+            None => root.remove_attribute("data-theme"),
+        };
     });
 }
