@@ -5,8 +5,9 @@
 // the page starts speaks the language the page will open in, which is the document's language
 // from its first frame (`lang`): the link's, else the remembered one outside embeds, as
 // crates/web/src/ui/app.rs decides (set later, the whole page would be styled and laid out
-// again for the other language's fonts); a chosen theme applies at once. A linked lesson's file is asked for at once; outside embeds, once the page
-// is live, it registers the service worker that keeps the playground working offline.
+// again for the other language's fonts); a chosen theme applies at once. A linked lesson's
+// file is asked for at once; outside embeds, once the page is live, it registers the service
+// worker that keeps the playground working offline.
 //
 // The first screen steps: for the default view and a lesson's link (nothing in it but the
 // lesson and the language) it asks for that view's first steps as the page drew them at build
