@@ -24,7 +24,30 @@ async fn render_at(query: &str) -> Element {
     document.body().unwrap().append_child(&root).unwrap();
     yew::Renderer::<App>::with_root(root.clone()).render();
     yew::scheduler::flush().await;
+    modules_arrived(&root).await;
     root
+}
+
+/// Waits, a task at a time, until no panel of `root` says it is loading a module: the page asks
+/// for the modules it draws without in tasks after the one that marks it live (and, built as
+/// one module, each arrives as soon as it is asked for).
+async fn modules_arrived(root: &Element) {
+    for _ in 0..100 {
+        if root.query_selector(".module-loading").unwrap().is_none() {
+            return;
+        }
+        next_task().await;
+        yew::scheduler::flush().await;
+    }
+    panic!("a panel still says it is loading a module after 100 tasks");
+}
+
+/// Waits for a task of its own.
+async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window().unwrap().set_timeout_with_callback(&resolve).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
 
 fn button(root: &Element, name: &str) -> HtmlElement {

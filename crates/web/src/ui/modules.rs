@@ -139,6 +139,7 @@ pub fn status(module: Module) -> Status {
 }
 
 fn set(module: Module, status: Status) {
+    let asked_first = status == Status::Loading && self::status(module) == Status::Absent;
     STATUS.with(|s| s.borrow_mut().insert(module, status));
     if status == Status::Here {
         let ready: Vec<Then> = WAITING.with(|w| {
@@ -148,6 +149,11 @@ fn set(module: Module, status: Status) {
             ready.into_iter().map(|(_, then)| then).collect()
         });
         ready.into_iter().for_each(|then| then());
+    }
+    // A module on its way is drawn as one not yet asked for ("Loading …"): the page is drawn
+    // again when one arrives or fails, or is asked for again after failing.
+    if asked_first {
+        return;
     }
     if let Some(notify) = NOTIFY.with(|n| n.borrow().clone()) {
         notify.emit(module);
@@ -180,10 +186,13 @@ pub fn ask_once_live(module: Module) {
     }
 }
 
-/// The page is live: asks for the modules that waited for it.
+/// The page is live: asks for the modules that waited for it, each in a task of its own after
+/// this one. Asking fetches a module and the chunks it imports, a few milliseconds of the main
+/// thread each on a phone: asked in the task that marks the page live, they made it one long
+/// task.
 pub fn page_live() {
     for module in ONCE_LIVE.with(|once| once.borrow_mut().take()).unwrap_or_default() {
-        ask(module);
+        super::later(move || ask(module));
     }
 }
 
