@@ -1,8 +1,7 @@
 // @ts-check
-// The page in modules: what the first step needs arrives first, and each later module — the
-// console, the figures, Share, the comparison, the guide — when it is first asked for, online and offline
-// (the service worker keeps every module); a module that cannot arrive says so, the rest of the
-// page goes on, and asking again fetches it.
+// The page in modules: what the first step needs arrives first, and each later module when it
+// is first asked for, online and offline (the service worker keeps every module and chunk); a
+// module that cannot arrive says so, the rest of the page goes on, and asking again fetches it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -207,28 +206,66 @@ test('a link asks for the later modules it needs from its start, with their chun
 
 test('offline after one visit, every later module still arrives (the worker keeps them)', async () => {
   const { page, errors, close } = await openPlayground({ serviceWorkers: 'allow' });
+  const later = readdirSync(DIST).flatMap((f) => moduleNamed(`/${f}`) ?? []);
+  assert.equal(later.length, 12, `the bundle's later modules: ${later.join(', ')}`);
   try {
     const kept = await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
       const names = await caches.keys();
       const cache = await caches.open(names.find((n) => n.startsWith('informer-playground-')) ?? '');
-      return (await cache.keys()).map((r) => new URL(r.url).pathname);
+      return (await cache.keys()).map((r) => new URL(r.url).pathname.split('/').pop());
     });
-    for (const module of ['console', 'figures', 'share', 'compare', 'guide']) {
-      assert.ok(kept.some((p) => p.includes(`/split_${module}-`)), `the worker keeps ${module}: ${kept.join(', ')}`);
+    for (const file of readdirSync(DIST).filter((f) => /^(split|chunk)_.*\.wasm$/.test(f))) {
+      assert.ok(kept.includes(file), `the worker keeps ${file}`);
     }
     await page.context().setOffline(true);
+    // Each module that arrives with the network down, from the worker (frames' included).
+    /** @type {Set<string>} */
+    const arrived = new Set();
+    page.on('response', (r) => {
+      const module = moduleNamed(r.url());
+      if (module && r.ok() && r.fromServiceWorker()) arrived.add(module);
+    });
     await page.reload();
     await live(page);
+    await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
+    await page.locator('dl.costs').waitFor();
     await page.getByRole('button', { name: 'Share' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Copy the link' }).waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Guide' }).click();
     await page.getByRole('heading', { name: "Facilitator's guide" }).waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
-    await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
-    await page.locator('dl.costs').waitFor();
-    assert.deepEqual(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e)), []);
+    await page.getByLabel('Compare with').selectOption('1.30');
+    await page.locator('.compare-column').first().waitFor();
+    await page.getByRole('button', { name: 'Open a lesson…' }).click();
+    await page.getByRole('dialog', { name: 'Open a lesson' }).getByLabel('Choose a lesson file, or drop it here').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Write a lesson' }).click();
+    await page.getByRole('region', { name: 'Lesson builder' }).getByRole('button', { name: 'Copy the lesson on the stage' }).waitFor();
+    await page.getByRole('button', { name: '한국어' }).click();
+    await page.waitForSelector('html[lang="ko"]');
+    // The modules a link opens with: each reads the link (here, what is wrong with it) or joins.
+    const opens = async (/** @type {string} */ query, /** @type {import('playwright-core').Locator} */ shown) => {
+      await page.goto(new URL(query, page.url()).href);
+      await live(page);
+      await shown.waitFor();
+    };
+    const notice = page.locator('.notices');
+    await opens('?actions=x&lang=en', notice.filter({ hasText: 'the recorded actions cannot be replayed' }));
+    await opens('?lesson=x&lang=en', notice.filter({ hasText: 'the lesson could not be opened' }));
+    await opens('?room=x&lang=en', page.locator('.room').filter({ hasText: 'Room x' }));
+    await opens(`?live=${'0'.repeat(32)}&lang=en`, page.locator('.live-bar').filter({ hasText: 'The live feed was lost' }));
+    // The host page's commands: the page in another page's frame.
+    await page.evaluate(() => {
+      const frame = Object.assign(document.createElement('iframe'), { src: '?embed=1', title: 'embedded' });
+      document.body.append(frame);
+    });
+    await page.frameLocator('iframe[title="embedded"]').locator('html[data-live]').waitFor({ state: 'attached' });
+    for (let tries = 0; !arrived.has('host') && tries < 100; tries++) await page.waitForTimeout(50);
+    assert.deepEqual(later.filter((m) => !arrived.has(m)), [], `every later module arrived offline: ${[...arrived].join(', ')}`);
+    assert.equal(await page.locator('.module-failed').count(), 0, 'no module said it could not load');
+    assert.deepEqual(errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|ERR_FAILED|Failed to load resource/.test(e)), []);
   } finally {
     await close();
   }
