@@ -107,10 +107,10 @@ test('each later module is fetched the first time it is asked for, once, and wor
   }
 });
 
-test('a module that cannot arrive says so, the page goes on, and asking again fetches it', async () => {
+test('a module that cannot arrive says so (a panel, a dialog, the language switch), the page goes on, and asking again fetches it', async () => {
   const { page, close } = await openPlayground({ ready: false });
   try {
-    await page.route(/\/split_(share|console|figures)-[0-9a-f]+\.wasm$/, (route) => route.abort('internetdisconnected'));
+    await page.route(/\/split_(share|console|figures|korean)-[0-9a-f]+\.wasm$/, (route) => route.abort('internetdisconnected'));
     await live(page);
     // A panel: the console says it could not arrive, with a way to try again.
     const console = page.getByRole('region', { name: 'Console' }).getByRole('alert').filter({ hasText: 'Could not load the console' });
@@ -121,19 +121,51 @@ test('a module that cannot arrive says so, the page goes on, and asking again fe
     await page.getByRole('button', { name: 'Share' }).click();
     await page.getByRole('alert').filter({ hasText: 'Could not load Share' }).waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    // The language switch says so beside it.
+    await page.getByRole('button', { name: '한국어' }).click();
+    const korean = page.getByRole('alert').filter({ hasText: 'Could not load Korean' });
+    await korean.waitFor();
     // The rest of the page answers.
     await page.getByRole('button', { name: 'Step forward' }).click();
     await page.locator('.step-count').filter({ hasText: /step 1\b/ }).waitFor();
     // The network back, asking again fetches each: the button, and opening the dialog again.
-    await page.unroute(/\/split_(share|console|figures)-[0-9a-f]+\.wasm$/);
+    await page.unroute(/\/split_(share|console|figures|korean)-[0-9a-f]+\.wasm$/);
     await console.getByRole('button', { name: 'Try again' }).click();
     await page.getByRole('textbox', { name: 'kubectl' }).waitFor();
     await figures.getByRole('button', { name: 'Try again' }).click();
     await page.locator('dl.costs').waitFor();
     await page.getByRole('button', { name: 'Share' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Copy the link' }).waitFor();
+    await page.keyboard.press('Escape');
+    // Korean, asked for again, arrives, and the switch that waited for it happens.
+    await korean.getByRole('button', { name: 'Try again' }).click();
+    await page.waitForSelector('html[lang="ko"]');
   } finally {
     await close();
+  }
+});
+
+test('a module the page opens with that cannot arrive stops the start with the page\'s notice, and Reload starts it', async () => {
+  const cases = [
+    ['?scenario=stale-read&lang=ko', 'korean', '플레이그라운드를 시작하지 못했습니다', '다시 불러오기'],
+    ['?actions=x', 'recorded', 'The playground could not start', 'Reload'],
+    ['?lesson=x', 'opener', 'The playground could not start', 'Reload'],
+  ];
+  for (const [query, module, says, reload] of cases) {
+    const { page, close } = await openPlayground({ ready: false });
+    try {
+      const refused = new RegExp(`/split_${module}-[0-9a-f]+\\.wasm$`);
+      await page.route(refused, (route) => route.abort('internetdisconnected'));
+      await page.goto(new URL(query, page.url()).href);
+      await page.locator('#start-failed').filter({ hasText: says }).waitFor();
+      assert.equal(await page.locator('html[data-live]').count(), 0, `${module}: not live`);
+      // The network back, the notice's link reloads the page, which starts.
+      await page.unroute(refused);
+      await page.locator('#start-failed').getByRole('link', { name: reload }).click();
+      await live(page);
+    } finally {
+      await close();
+    }
   }
 });
 

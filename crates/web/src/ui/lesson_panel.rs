@@ -54,6 +54,9 @@ pub struct Props {
     /// In a workshop room: its questions are voted on there, its challenges counted.
     #[prop_or_default]
     pub room: Option<super::in_room::InRoom>,
+    /// The Korean phrasebook, asked for by the language switch, could not arrive.
+    #[prop_or_default]
+    pub korean_failed: bool,
 }
 
 #[function_component(LessonPanel)]
@@ -191,6 +194,9 @@ pub fn lesson_panel(props: &Props) -> Html {
                     <button type="button" class="small secondary" lang="en" aria-pressed={(lang == Lang::En).to_string()} onclick={set_lang(Lang::En)}>{ "English" }</button>
                 </span>
             </div>
+            if props.korean_failed {
+                { super::modules::failed(super::modules::Module::Korean, lang) }
+            }
             { for summary }
             if v.live {
                 <p class="hint">{ tr!(lang, "Live mode: real clients write to serve-api's world, so this lesson's notes, questions and challenges are left out.") }</p>

@@ -51,9 +51,24 @@ pub fn start() {
     let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     // A link's recorded actions are read by a module of their own.
     match recorded::in_query(&query) {
-        true => modules::with(modules::Module::Recorded, open_link),
+        true => opening_with(vec![modules::Module::Recorded], open_link),
         false => open_link(),
     }
+}
+
+/// Runs `then` once the modules the page opens with are here. One that cannot arrive (offline
+/// without the worker's copy, or a page updated since) stops the start: the page says it could
+/// not start, with a way to reload it (`www/index.html`'s notice), instead of waiting.
+fn opening_with(needs: Vec<modules::Module>, then: impl FnOnce() + 'static) {
+    modules::with_all(needs, move |arrived| match arrived {
+        Ok(()) => then(),
+        Err(_) => {
+            let html = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
+            if let Some(html) = html {
+                let _ = html.set_attribute("data-start-failed", "");
+            }
+        }
+    });
 }
 
 /// Opens the page on its link: first, in the opener's module, the lesson it carries or names the
@@ -63,7 +78,7 @@ fn open_link() {
     if link.lesson.is_none() {
         return open_on(link, notices);
     }
-    modules::with(modules::Module::Opener, move || {
+    opening_with(vec![modules::Module::Opener], move || {
         if let Some(opener) = modules::opener() {
             (opener.start)(link, notices)
         }
@@ -83,7 +98,7 @@ pub(crate) fn open_on(link: informer_sim::session::link::Link, notices: Vec<info
         needs.push(modules::Module::Korean);
     }
     let open = move || {
-        modules::with_all(needs, move || {
+        opening_with(needs, move || {
             // The figures are read, not operated: asked for once the page is live, they arrive
             // while the reader reads, their compiling off the start's path.
             modules::ask_once_live(modules::Module::Figures);

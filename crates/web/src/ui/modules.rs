@@ -122,12 +122,17 @@ thread_local! {
     static NOTIFY: RefCell<Option<Callback<Module>>> = const { RefCell::new(None) };
     /// What waits for a module to arrive, to run once it has.
     static WAITING: RefCell<Vec<(Module, Then)>> = const { RefCell::new(Vec::new()) };
+    /// What waits for a module to arrive or fail, told which.
+    static SETTLING: RefCell<Vec<(Module, Settled)>> = const { RefCell::new(Vec::new()) };
     /// The modules asked for once the page is live, until it is (then `None`).
     static ONCE_LIVE: RefCell<Option<Vec<Module>>> = const { RefCell::new(Some(Vec::new())) };
 }
 
 /// What runs once a module has arrived.
 type Then = Box<dyn FnOnce()>;
+
+/// What runs once a module has arrived (`true`) or failed to (`false`).
+type Settled = Box<dyn FnOnce(bool)>;
 
 fn table<T: 'static>(module: Module) -> Option<&'static T> {
     TABLES.with(|t| t.borrow().get(&module).copied()).and_then(|table| table.downcast_ref())
@@ -149,6 +154,15 @@ fn set(module: Module, status: Status) {
             ready.into_iter().map(|(_, then)| then).collect()
         });
         ready.into_iter().for_each(|then| then());
+    }
+    if matches!(status, Status::Here | Status::Failed) {
+        let settled: Vec<Settled> = SETTLING.with(|w| {
+            let mut settling = w.borrow_mut();
+            let (settled, rest) = settling.drain(..).partition::<Vec<_>, _>(|(m, _)| *m == module);
+            *settling = rest;
+            settled.into_iter().map(|(_, then)| then).collect()
+        });
+        settled.into_iter().for_each(|then| then(status == Status::Here));
     }
     // A module on its way is drawn as one not yet asked for ("Loading …"): the page is drawn
     // again when one arrives or fails, or is asked for again after failing.
@@ -196,12 +210,25 @@ pub fn page_live() {
     }
 }
 
-/// Runs `then` once every one of `modules` is here.
-pub fn with_all(mut modules: Vec<Module>, then: impl FnOnce() + 'static) {
+/// Runs `then` once every one of `modules` is here, or with the first that cannot arrive.
+pub fn with_all(mut modules: Vec<Module>, then: impl FnOnce(Result<(), Module>) + 'static) {
     match modules.pop() {
-        Some(module) => with(module, move || with_all(modules, then)),
-        None => then(),
+        Some(module) => settled(module, move |here| match here {
+            true => with_all(modules, then),
+            false => then(Err(module)),
+        }),
+        None => then(Ok(())),
     }
+}
+
+/// Runs `then` once `module` has arrived (`true`, at once when it is here) or failed to
+/// (`false`; a module that failed before is asked for again).
+pub fn settled(module: Module, then: impl FnOnce(bool) + 'static) {
+    if status(module) == Status::Here {
+        return then(true);
+    }
+    SETTLING.with(|w| w.borrow_mut().push((module, Box::new(then))));
+    ask(module);
 }
 
 /// Runs `then` once `module` is here (at once when it already is).
@@ -241,18 +268,23 @@ fn waiting_panel(props: &WaitingProps) -> Html {
         true => ask(*module),
         false => ask_once_live(*module),
     });
-    let what = module.what(lang);
     match props.status {
-        Status::Failed => html! {
-            <p class="module-failed" role="alert">
-                { trf!(lang, "Could not load {what} (offline, or the page was updated).", &[("what", &what)]) }
-                { " " }
-                <button type="button" class="small" onclick={Callback::from(move |_| ask(module))}>{ tr!(lang, "Try again") }</button>
-            </p>
-        },
+        Status::Failed => failed(module, lang),
         _ => html! {
-            <p class="module-loading" role="status" aria-busy="true">{ trf!(lang, "Loading {what}…", &[("what", &what)]) }</p>
+            <p class="module-loading" role="status" aria-busy="true">{ trf!(lang, "Loading {what}…", &[("what", &module.what(lang))]) }</p>
         },
+    }
+}
+
+/// That `module` could not arrive, and a way to ask for it again (what waited for it then runs).
+pub fn failed(module: Module, lang: Lang) -> Html {
+    let what = module.what(lang);
+    html! {
+        <p class="module-failed" role="alert">
+            { trf!(lang, "Could not load {what} (offline, or the page was updated).", &[("what", &what)]) }
+            { " " }
+            <button type="button" class="small" onclick={Callback::from(move |_| ask(module))}>{ tr!(lang, "Try again") }</button>
+        </p>
     }
 }
 

@@ -222,7 +222,7 @@ pub fn side(cx: Context, lesson: LessonView, room: Option<super::in_room::InRoom
     html! {
         <>
             <div class="side-column">
-                <LessonPanel view={lesson} {link} {lang} on_action={send.clone()} {room} />
+                <LessonPanel view={lesson} {link} {lang} on_action={send.clone()} {room} korean_failed={super::modules::status(Module::Korean) == super::modules::Status::Failed} />
                 <Inspector stage={session.inspected()} view={views::inspector(session)} {lang} on_action={send.clone()} />
             </div>
             if session.compared().is_some() {
