@@ -20,6 +20,9 @@ const FRESH: &str = "data-fresh";
 /// Set on `<html>` once the page has rendered and answers input (the end-to-end suite waits
 /// for it; the prerendered heading is there before).
 const LIVE: &str = "data-live";
+/// Set on `<html>` when the page cannot start (also by the loader when the wasm cannot load):
+/// `www/index.html`'s notice shows, with a way to reload.
+const START_FAILED: &str = "data-start-failed";
 
 fn document() -> Option<web_sys::Document> {
     web_sys::window().and_then(|w| w.document())
@@ -105,7 +108,16 @@ fn drop_marks(root: &Element) {
 
 /// Marks the page live, once it is drawn in full.
 pub fn mark_live() {
+    mark(LIVE);
+}
+
+/// Marks the page as one that could not start.
+pub fn mark_start_failed() {
+    mark(START_FAILED);
+}
+
+fn mark(attribute: &str) {
     if let Some(html) = document().and_then(|d| d.document_element()) {
-        let _ = html.set_attribute(LIVE, "");
+        let _ = html.set_attribute(attribute, "");
     }
 }

@@ -62,12 +62,7 @@ pub fn start() {
 fn opening_with(needs: Vec<modules::Module>, then: impl FnOnce() + 'static) {
     modules::with_all(needs, move |arrived| match arrived {
         Ok(()) => then(),
-        Err(_) => {
-            let html = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element());
-            if let Some(html) = html {
-                let _ = html.set_attribute("data-start-failed", "");
-            }
-        }
+        Err(_) => first_screen::mark_start_failed(),
     });
 }
 
